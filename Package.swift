@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Geofence",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "Geodesy", targets: ["Geodesy"]),
+        .library(name: "GeoFormats", targets: ["GeoFormats"]),
+        .library(name: "Geofencing", targets: ["Geofencing"]),
+        .library(name: "RegionMonitoring", targets: ["RegionMonitoring"]),
+        .executable(name: "geofence", targets: ["geofence"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "Geodesy"),
+        .target(name: "GeoFormats", dependencies: ["Geodesy"]),
+        .target(name: "Geofencing", dependencies: ["Geodesy"]),
+        .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats"]),
+        .executableTarget(
+            name: "geofence",
+            dependencies: [
+                "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
+        .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

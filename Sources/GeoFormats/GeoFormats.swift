@@ -1,0 +1,1 @@
+// Module GeoFormats: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module Geofencing: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module RegionMonitoring: see docs/architecture.md.

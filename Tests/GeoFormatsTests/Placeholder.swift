@@ -1,0 +1,4 @@
+import Testing
+import GeoFormats
+
+@Test func moduleBuilds() { #expect(Bool(true)) }

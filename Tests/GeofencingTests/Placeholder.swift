@@ -1,0 +1,4 @@
+import Testing
+import Geofencing
+
+@Test func moduleBuilds() { #expect(Bool(true)) }

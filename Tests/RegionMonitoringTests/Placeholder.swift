@@ -1,0 +1,4 @@
+import Testing
+import RegionMonitoring
+
+@Test func moduleBuilds() { #expect(Bool(true)) }
