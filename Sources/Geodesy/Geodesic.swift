@@ -60,3 +60,43 @@ public struct Geodesic: Sendable {
         return DirectSolution(coordinate: c, azimuth2: inverse(c, p1).azimuth1 + 180)
     }
 }
+
+// INTERIM (replaced by the Geodesy work): exact-yet-cheap circle test.
+/// A circle on the ellipsoid: the points whose geodesic distance to `center` is at most `radius`.
+public struct GeodesicCircle: Sendable, Hashable {
+    public let center: Coordinate
+    /// Radius in metres.
+    public let radius: Double
+    public init(center: Coordinate, radius: Double) {
+        self.center = center
+        self.radius = radius
+    }
+    /// Signed geodesic distance from `point` to the circle's boundary, metres (negative inside).
+    public func signedDistance(to point: Coordinate) -> Double {
+        Geodesic.wgs84.inverse(center, point).distance - radius
+    }
+    /// Whether `point` is inside or on the circle.
+    public func contains(_ point: Coordinate) -> Bool { signedDistance(to: point) <= 0 }
+}
+
+// INTERIM (replaced by the Geodesy work): local east/north plane around an origin.
+/// A local tangent-plane projection: east / north metres around `origin`.
+public struct LocalProjection: Sendable, Hashable {
+    public let origin: Coordinate
+    public init(origin: Coordinate) { self.origin = origin }
+    /// East and north offsets of `point` from the origin, metres.
+    public func project(_ point: Coordinate) -> (east: Double, north: Double) {
+        let r = 6_371_008.8
+        var dλ = point.longitude - origin.longitude
+        if dλ > 180 { dλ -= 360 } else if dλ < -180 { dλ += 360 }
+        return (dλ * .pi / 180 * r * cos(origin.latitude * .pi / 180),
+                (point.latitude - origin.latitude) * .pi / 180 * r)
+    }
+    /// The coordinate at east / north offsets (metres) from the origin.
+    public func unproject(east: Double, north: Double) -> Coordinate {
+        let r = 6_371_008.8
+        let lat = origin.latitude + north / r * 180 / .pi
+        let lon = origin.longitude + east / (r * cos(origin.latitude * .pi / 180)) * 180 / .pi
+        return Coordinate(uncheckedLatitude: max(-90, min(90, lat)), longitude: lon)
+    }
+}
