@@ -9,10 +9,19 @@ let package = Package(
         .library(name: "GeoFormats", targets: ["GeoFormats"]),
         .library(name: "Geofencing", targets: ["Geofencing"]),
         .library(name: "RegionMonitoring", targets: ["RegionMonitoring"]),
+        .library(name: "GeofenceServer", targets: ["GeofenceServer"]),
         .executable(name: "geofence", targets: ["geofence"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "Geodesy"),
@@ -20,9 +29,23 @@ let package = Package(
         .target(name: "Geofencing", dependencies: ["Geodesy"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats"]),
         .target(
+            name: "GeofenceServer",
+            dependencies: [
+                "Geodesy", "GeoFormats", "Geofencing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
             name: "GeofenceCLI",
             dependencies: [
-                "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring",
+                "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "GeofenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -32,6 +55,15 @@ let package = Package(
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
+        .testTarget(
+            name: "GeofenceServerTests",
+            dependencies: [
+                "GeofenceServer", "Geodesy", "Geofencing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

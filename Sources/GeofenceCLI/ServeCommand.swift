@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import GeofenceServer
+import Logging
+
+/// `geofence serve`: runs the geofence HTTP server, and `geofence serve create-key` makes API keys.
+public struct ServeCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the geofence server: devices report locations, events go out by webhook.",
+        discussion: """
+            With no arguments the server listens on 127.0.0.1:8080 and keeps its data in \
+            geofence.sqlite in the working directory (created on first start).
+
+            Examples:
+              geofence serve create-key --tenant acme
+              geofence serve --port 8080 --database /var/lib/geofence/geofence.sqlite
+              geofence serve --config server.json
+
+            The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
+            maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
+            maxAttempts}. Command-line options override it. See docs/server.md.
+            """,
+        subcommands: [CreateKey.self]
+    )
+
+    @Option(help: "TCP port to listen on (0: any free port).")
+    var port: Int?
+
+    @Option(help: "Interface to bind (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "SQLite file (created on first start) or postgres:// URL.")
+    var database: String?
+
+    @Option(help: "JSON configuration file.")
+    var config: String?
+
+    @Option(help: "Allow webhooks to this host (repeatable).")
+    var allowWebhookHost: [String] = []
+
+    public init() {}
+
+    func resolvedConfiguration() throws -> ServerConfiguration {
+        var c = ServerConfiguration()
+        if let config { try c.apply(configFile: config) }
+        if let port { c.port = port }
+        if let host { c.host = host }
+        if let database { c.database = database }
+        c.allowedWebhookHosts += allowWebhookHost
+        try c.validate()
+        return c
+    }
+
+    public func validate() throws {
+        do { _ = try resolvedConfiguration() } catch let e as ConfigurationError {
+            throw ValidationError(e.description)
+        }
+    }
+
+    public func run() async throws {
+        let configuration = try resolvedConfiguration()
+        var logger = Logger(label: "geofence.server")
+        logger.logLevel = .info
+        let store = try await GeofenceServer.openStore(configuration.database, logger: logger)
+        let server = GeofenceServer(configuration: configuration, store: store, logger: logger)
+        try await server.run()
+        try await store.close()
+    }
+
+    /// `geofence serve create-key --tenant T`: prints a new API key for the tenant.
+    public struct CreateKey: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "create-key",
+            abstract: "Create an API key for a tenant (printed once; only its hash is stored).",
+            discussion: "Example: geofence serve create-key --tenant acme --database geofence.sqlite"
+        )
+
+        @Option(help: "Tenant the key belongs to (created if new).")
+        var tenant: String
+
+        @Option(help: "SQLite file or postgres:// URL (default geofence.sqlite).")
+        var database: String = "geofence.sqlite"
+
+        public init() {}
+
+        public func run() async throws {
+            let store = try await GeofenceServer.openStore(database)
+            var c = ServerConfiguration()
+            c.database = database
+            let key = try await GeofenceServer(configuration: c, store: store).createAPIKey(tenant: tenant)
+            try await store.close()
+            print(key)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import AsyncHTTPClient
+import Foundation
+import Geofencing
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The geofence server: devices report locations over HTTP, the server runs each tenant's
+/// ``Engine`` over them, stores the resulting events in an outbox in the same transaction, and
+/// delivers them by webhook.
+///
+/// ```swift
+/// let store = try await GeofenceServer.openStore("geofence.sqlite")
+/// let server = GeofenceServer(configuration: config, store: store)
+/// let key = try await server.createAPIKey(tenant: "acme")
+/// let app = try await server.makeApplication()
+/// try await app.runService()          // until SIGINT / SIGTERM, then drains and flushes
+/// ```
+///
+/// Routes (all JSON, all but `/health` need `Authorization: Bearer KEY`; the OpenAPI 3.1
+/// document is at `/v1/openapi.json`, docs/server.md has the walkthrough):
+/// `GET /health`, `GET /metrics`, `POST|GET /v1/regions`, `GET|PUT|DELETE /v1/regions/{id}`,
+/// `POST /v1/regions/import`, `GET /v1/regions/nearby`, `POST /v1/devices/{id}/locations`,
+/// `GET /v1/devices/{id}/state`, `GET /v1/events`, `POST|GET /v1/webhooks`,
+/// `DELETE /v1/webhooks/{id}`, `GET /v1/webhooks/{id}/deliveries`.
+///
+/// Start-up replays every tenant's journal into its engine (O(journal length)). Not here yet:
+/// PostgreSQL, the live event stream, multi-instance coordination (docs/server.md).
+public struct GeofenceServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let store: any ServerStore
+    /// The webhook worker, run as a service of the application.
+    public let dispatcher: WebhookDispatcher
+    let hub: TenantHub
+    let keys: KeyCache
+    let clock: @Sendable () -> Date
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - clock: the wall clock for bookkeeping times (outbox, deliveries, retries); event
+    ///     times always come from the fixes.
+    public init(configuration: ServerConfiguration, store: any ServerStore, httpClient: HTTPClient = .shared,
+                clock: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger = Logger(label: "geofence.server")) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        self.hub = TenantHub(store: store, policy: configuration.policy)
+        self.keys = KeyCache(store: store)
+        self.dispatcher = WebhookDispatcher(store: store, client: httpClient, retry: configuration.webhookRetry,
+                                            pollInterval: configuration.webhookPollInterval,
+                                            timeout: configuration.webhookTimeout, clock: clock,
+                                            logger: logger, metrics: metrics)
+    }
+
+    /// Opens and migrates the store named by `database`: an SQLite path (created on first
+    /// start) or `:memory:`. `postgres://` URLs are recognised but not supported yet.
+    public static func openStore(_ database: String, logger: Logger = Logger(label: "geofence.store")) async throws -> any ServerStore {
+        if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+            throw ConfigurationError(key: "database", reason: "PostgreSQL is not supported by this build yet; use an SQLite file path")
+        }
+        let store = try await SQLiteStore.open(path: database, logger: logger)
+        try await store.migrate()
+        return store
+    }
+
+    /// Creates an API key for `tenant` (creating the tenant); returns the key, which is shown
+    /// once — only its SHA-256 is stored.
+    public func createAPIKey(tenant: String) async throws -> String {
+        guard !tenant.isEmpty, tenant.utf8.count <= 128 else {
+            throw ConfigurationError(key: "--tenant", reason: "must be 1 to 128 bytes long")
+        }
+        let key = APIKey.generate()
+        try await store.addAPIKey(tenant: tenant, keyHash: APIKey.hash(key), now: clock())
+        return key
+    }
+
+    /// Runs until SIGINT or SIGTERM, then shuts down gracefully: stops accepting requests,
+    /// lets requests in flight finish, and gives the webhook worker a last round (flush).
+    public func run() async throws {
+        let app = try await makeApplication()
+        try await app.runService()
+    }
+
+    /// The router with every route, for embedding or testing.
+    public func makeRouter() -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: ProblemMiddleware(logger: logger, metrics: metrics))
+        router.get("health") { _, _ -> Response in .json(.object(["status": .string("ok")])) }
+
+        let metrics = self.metrics, keys = self.keys, token = configuration.metricsToken
+        router.get("metrics") { request, _ -> Response in
+            guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else { throw Problem.unauthorized }
+            let presented = String(auth.dropFirst(7))
+            if let token {
+                guard presented == token else { throw Problem.unauthorized }
+            } else {
+                guard try await keys.tenant(forKey: presented) != nil else { throw Problem.unauthorized }
+            }
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+        }
+
+        let v1 = router.group("v1").add(middleware: APIKeyMiddleware(keys: keys))
+        v1.get("openapi.json") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+        addRegionRoutes(to: v1)
+        addDeviceRoutes(to: v1)
+        addEventRoutes(to: v1)
+        addWebhookRoutes(to: v1)
+        return router
+    }
+
+    /// Rebuilds every tenant's engine from the store and returns the application (HTTP server
+    /// plus the webhook worker), ready for `runService()`. `onServerRunning` receives the bound
+    /// port (useful with port 0).
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        async throws -> some ApplicationProtocol
+    {
+        let tenants = try await hub.loadAll()
+        logger.info("engines rebuilt from the store", metadata: ["tenants": "\(tenants)"])
+        let logger = self.logger
+        return Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
+            services: [dispatcher],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("listening", metadata: ["port": "\(port)"])
+                await onServerRunning(port)
+            },
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error into an RFC 9457 problem document: ``Problem``s pass through,
+/// Hummingbird's `HTTPError`s (unknown route, body too large) keep their status, and anything
+/// else becomes a 500 whose details go to the log, not to the client.
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let logger: Logger
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let p as Problem {
+            if p.status.code < 500 { metrics.rejected.increment() }
+            throw p
+        } catch let e as HTTPError {
+            metrics.rejected.increment()
+            let detail: String
+            switch e.status {
+            case .notFound: detail = "no route \(request.method) \(request.uri.path)"
+            case .contentTooLarge: detail = "the request body is larger than the server accepts"
+            default: detail = e.body ?? e.status.reasonPhrase
+            }
+            throw Problem(status: e.status, detail: detail, field: e.status == .contentTooLarge ? "body" : nil)
+        } catch let e as any HTTPResponseError {
+            throw e
+        } catch {
+            logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            throw Problem(status: .internalServerError, detail: "internal error; see the server log")
+        }
+    }
+}
+
+/// Resolves `Authorization: Bearer KEY` to a tenant (SHA-256 of the key looked up in the
+/// store, cached); 401 problem when missing or unknown. `/health` is the only open route.
+struct APIKeyMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let keys: KeyCache
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else { throw Problem.unauthorized }
+        let key = String(auth.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard let tenant = try await keys.tenant(forKey: key) else { throw Problem.unauthorized }
+        var context = context
+        context.tenant = tenant
+        return try await next(request, context)
+    }
+}
+
+/// Key hash → tenant, remembered after the first store lookup (keys are never reassigned).
+actor KeyCache {
+    let store: any ServerStore
+    private var known: [String: String] = [:]
+
+    init(store: any ServerStore) { self.store = store }
+
+    func tenant(forKey key: String) async throws -> String? {
+        let h = APIKey.hash(key)
+        if let t = known[h] { return t }
+        guard let t = try await store.tenant(forKeyHash: h) else { return nil }
+        known[h] = t
+        return t
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Geofencing
+import Hummingbird
+
+extension GeofenceServer {
+    /// `/v1/devices/{id}/locations` (ingest) and `/v1/devices/{id}/state`.
+    func addDeviceRoutes(to v1: RouterGroup<APIRequestContext>) {
+        let hub = self.hub, config = self.configuration, clock = self.clock, metrics = self.metrics
+
+        v1.post("devices/:id/locations") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let device = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let body = try await request.jsonBody(limit: config.maxBodyBytes)
+            let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize)
+            let prefix: String
+            switch body {
+            case .array: prefix = ""
+            case .object(let o) where o["fixes"] != nil: prefix = "fixes"
+            default: prefix = "body"
+            }
+            let events = try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: prefix, now: clock())
+            metrics.fixes.increment(by: fixes.count)
+            metrics.batches.increment()
+            metrics.events.increment(by: events.count)
+            return .json(.object(["accepted": .number(Double(fixes.count)), "events": .array(events.map(\.json))]))
+        }
+
+        v1.get("devices/:id/state") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let device = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let asked = request.uri.queryParameters.get("regions").map { $0.split(separator: ",").map(String.init) }
+            guard let s = try await hub.runtime(tenant).state(device: device, regions: asked) else {
+                throw Problem.notFound("no device \"\(device)\" has reported a location")
+            }
+            var o: [String: JSONValue] = [
+                "device": .string(device),
+                "lastFix": {
+                    guard case .object(var f) = FixJSON.json(s.lastFix) else { return .null }
+                    f["timestamp"] = .string(FixJSON.formatRFC3339(s.lastFix.timestamp))
+                    return .object(f)
+                }(),
+                "inside": .array(s.inside.map { .string($0) }),
+                "pending": .array(s.pending.map { .string($0) }),
+            ]
+            if let asked = s.asked {
+                o["regions"] = .object(Dictionary(asked.map { ($0.0, $0.1.map { .string($0.rawValue) } ?? .null) },
+                                                  uniquingKeysWith: { a, _ in a }))
+            }
+            return .json(.object(o))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Geodesy
+import Geofencing
+import Hummingbird
+
+extension GeofenceServer {
+    /// `/v1/regions`: create, replace, get, delete, list (paged by id), bulk import, nearby.
+    func addRegionRoutes(to v1: RouterGroup<APIRequestContext>) {
+        let hub = self.hub, store = self.store, config = self.configuration, clock = self.clock
+
+        v1.post("regions") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let body = try await request.jsonBody(limit: config.maxBodyBytes)
+            let region = try RegionJSON.region(from: body, path: "")
+            _ = try await hub.runtime(tenant).upsert([region], create: true, now: clock())
+            return .json(RegionJSON.feature(region), status: .created)
+        }
+
+        v1.post("regions/import") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let body = try await request.jsonBody(limit: config.maxBodyBytes)
+            let fc = try JSONObjectReader(body, path: "")
+            guard try fc.string("type") == "FeatureCollection" else {
+                throw Problem.badRequest(field: "type", detail: "type must be \"FeatureCollection\"")
+            }
+            let features = try fc.array("features")
+            var regions: [Region] = []
+            regions.reserveCapacity(features.count)
+            for (i, f) in features.enumerated() { regions.append(try RegionJSON.region(from: f, path: "features[\(i)]")) }
+            let existed = try await hub.runtime(tenant).upsert(regions, create: false, now: clock())
+            let replaced = existed.filter { $0 }.count
+            return .json(.object(["imported": .number(Double(regions.count)), "created": .number(Double(regions.count - replaced)),
+                                  "replaced": .number(Double(replaced))]))
+        }
+
+        v1.get("regions/nearby") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let lat = try request.doubleQuery("lat", range: -90...90)
+            let lon = try request.doubleQuery("lon", range: -180...180)
+            let limit = try request.intQuery("limit", default: 20, range: 1...100)
+            let answer = try await hub.runtime(tenant).nearby(Coordinate(uncheckedLatitude: lat, longitude: lon), limit: limit)
+            var items: [JSONValue] = []
+            for (r, found) in zip(answer.shapes, answer.regions) {
+                guard case .object(var f) = RegionJSON.feature(r) else { continue }
+                f["distanceMeters"] = .number((found.distance * 10).rounded() / 10)
+                items.append(.object(f))
+            }
+            var o: [String: JSONValue] = ["regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded())]
+            if let s = answer.stableRadius { o["stableRadiusMeters"] = .number((s * 10).rounded() / 10) }
+            return .json(.object(o))
+        }
+
+        v1.get("regions") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
+            let after = request.uri.queryParameters.get("after").map { String($0) }
+            let page = try await store.listRegions(tenant: tenant, after: after, limit: limit)
+            var o: [String: JSONValue] = ["regions": .array(page.map(\.feature))]
+            o["next"] = page.count == limit ? .string(page.last!.id) : .null
+            return .json(.object(o))
+        }
+
+        v1.get("regions/:id") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            guard let f = try await store.region(tenant: tenant, id: id) else { throw Problem.notFound("no region \"\(id)\"") }
+            return .json(f)
+        }
+
+        v1.put("regions/:id") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let body = try await request.jsonBody(limit: config.maxBodyBytes)
+            let region = try RegionJSON.region(from: body, path: "", overrideID: id)
+            let existed = try await hub.runtime(tenant).upsert([region], create: false, now: clock())
+            return .json(RegionJSON.feature(region), status: existed[0] ? .ok : .created)
+        }
+
+        v1.delete("regions/:id") { request, context -> Response in
+            let tenant = try context.requireTenant()
+            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            guard try await hub.runtime(tenant).delete(id: id, now: clock()) else { throw Problem.notFound("no region \"\(id)\"") }
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Geofencing
+
+/// Every tenant's ``TenantRuntime``, created on first use (its engine replayed from the
+/// store then) and all loaded eagerly by ``loadAll()`` at start-up.
+actor TenantHub {
+    let store: any ServerStore
+    let policy: HysteresisPolicy
+    private var runtimes: [String: TenantRuntime] = [:]
+
+    init(store: any ServerStore, policy: HysteresisPolicy) {
+        self.store = store
+        self.policy = policy
+    }
+
+    func runtime(_ tenant: String) -> TenantRuntime {
+        if let r = runtimes[tenant] { return r }
+        let r = TenantRuntime(tenant: tenant, store: store, policy: policy)
+        runtimes[tenant] = r
+        return r
+    }
+
+    /// Rebuilds every stored tenant's engine; returns how many tenants were loaded.
+    @discardableResult
+    func loadAll() async throws -> Int {
+        let tenants = try await store.tenants()
+        for t in tenants { try await runtime(t).rebuild() }
+        return tenants.count
+    }
+}

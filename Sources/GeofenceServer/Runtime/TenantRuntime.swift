@@ -1,0 +1,195 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+/// One tenant's live engine: its regions and every device's state, in memory, kept equal to
+/// what the store holds.
+///
+/// Every change goes store-first under the tenant's lock: a region change is validated,
+/// committed, then applied; a fix batch is checked (order, validity), run through the engine,
+/// and committed with its events in one transaction. If the commit fails the engine is rebuilt
+/// from the store, so memory never runs ahead of what was acknowledged.
+///
+/// Reads (`state`, `nearby`) also take the lock, so they see committed state only.
+actor TenantRuntime {
+    let tenant: String
+    let store: any ServerStore
+    let policy: HysteresisPolicy
+    private(set) var engine: Engine
+    private var locked = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(tenant: String, store: any ServerStore, policy: HysteresisPolicy) {
+        self.tenant = tenant
+        self.store = store
+        self.policy = policy
+        self.engine = Engine(policy: policy)
+    }
+
+    private func acquire() async {
+        if !locked { locked = true; return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func release() {
+        if waiters.isEmpty { locked = false } else { waiters.removeFirst().resume() }
+    }
+
+    private var loaded = false
+
+    /// Takes the lock, loading the engine from the journal on first use.
+    private func enter() async throws {
+        await acquire()
+        if !loaded {
+            do { try await rebuildLocked() } catch { release(); throw error }
+        }
+    }
+
+    // MARK: Rebuild
+
+    /// Replays the tenant's journal into a fresh engine (start-up, or after a failed commit).
+    func rebuild() async throws {
+        await acquire()
+        defer { release() }
+        try await rebuildLocked()
+    }
+
+    private func rebuildLocked() async throws {
+        loaded = false
+        engine = try TenantRuntime.replay(try await store.journal(tenant: tenant), policy: policy)
+        loaded = true
+    }
+
+    /// The engine the journal describes.
+    static func replay(_ journal: [JournalEntry], policy: HysteresisPolicy) throws -> Engine {
+        var engine = Engine(policy: policy)
+        for entry in journal {
+            switch entry {
+            case .upsert(let regions): try engine.add(contentsOf: regions)
+            case .delete(let id): engine.remove(identifier: id)
+            case .fixes(let fixes):
+                for f in fixes { _ = try? engine.process(f) }
+            }
+        }
+        return engine
+    }
+
+    // MARK: Regions
+
+    /// Stores and applies regions. With `create`, an existing id is a 409.
+    func upsert(_ regions: [Region], create: Bool, now: Date) async throws -> [Bool] {
+        try await enter()
+        defer { release() }
+        var seen = Set<String>()
+        for (i, r) in regions.enumerated() where !seen.insert(r.identifier).inserted {
+            throw Problem.badRequest(field: "features[\(i)].properties.id", detail: "region id \"\(r.identifier)\" appears more than once")
+        }
+        let existed = regions.map { engine.region(identifier: $0.identifier) != nil }
+        if create, existed.first == true {
+            throw Problem(status: .conflict, detail: "region \"\(regions[0].identifier)\" exists; PUT /v1/regions/{id} replaces it", field: "properties.id")
+        }
+        let newCount = existed.filter { !$0 }.count
+        if engine.regionCount + newCount > Engine.maximumRegionCount {
+            throw Problem(status: .unprocessableContent, detail: "a tenant holds at most \(Engine.maximumRegionCount) regions")
+        }
+        try await store.upsertRegions(tenant: tenant, regions, now: now)
+        do { try engine.add(contentsOf: regions) } catch { try await rebuildLocked(); throw error }
+        return existed
+    }
+
+    func delete(id: String, now: Date) async throws -> Bool {
+        try await enter()
+        defer { release() }
+        guard try await store.deleteRegion(tenant: tenant, id: id, now: now) else { return false }
+        engine.remove(identifier: id)
+        return true
+    }
+
+    // MARK: Fixes
+
+    /// Runs a batch of one device's fixes through the engine and commits it with its events.
+    /// Nothing changes when any fix is out of order (409 naming it).
+    func ingest(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> [StoredEvent] {
+        try await enter()
+        defer { release() }
+        if let last = engine.lastFix(of: device), let first = fixes.first, first.timestamp < last.timestamp {
+            throw Problem(status: .conflict,
+                          detail: "\(fieldPrefix)[0].timestamp \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
+                          field: "\(fieldPrefix)[0].timestamp")
+        }
+        for i in fixes.indices.dropFirst() where fixes[i].timestamp < fixes[i - 1].timestamp {
+            throw Problem(status: .conflict, detail: "\(fieldPrefix)[\(i)].timestamp is older than the fix before it; a batch must be in time order",
+                          field: "\(fieldPrefix)[\(i)].timestamp")
+        }
+        var events: [TransitionEvent] = []
+        do {
+            for f in fixes { events.append(contentsOf: try engine.process(f)) }
+        } catch {
+            try await rebuildLocked()
+            throw Problem.badRequest(field: fieldPrefix, detail: "\(error)")
+        }
+        let stored = events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
+        do {
+            return try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
+        } catch {
+            try? await rebuildLocked()
+            throw error
+        }
+    }
+
+    // MARK: Reads
+
+    /// The device's last fix and per-region states, or `nil` for a device never seen.
+    func state(device: String, regions: [String]?) async throws -> DeviceState? {
+        try await enter()
+        defer { release() }
+        guard let last = engine.lastFix(of: device) else { return nil }
+        let asked: [(String, RegionState?)]? = regions.map { ids in ids.map { ($0, engine.region(identifier: $0) == nil ? nil : engine.state(of: device, in: $0)) } }
+        return DeviceState(lastFix: last, inside: engine.regionsContaining(subject: device).sorted(),
+                           pending: engine.pendingRegions(of: device).sorted(), asked: asked)
+    }
+
+    /// The `limit` regions nearest to `point` (by distance to the boundary, 0 inside).
+    func nearby(_ point: Coordinate, limit: Int) async throws -> NearbyAnswer {
+        try await enter()
+        defer { release() }
+        let total = engine.regionCount
+        var margin = 1_000.0
+        var ids: [String] = []
+        while true {
+            ids = engine.regions(containing: point, margin: margin)
+            if ids.count > limit || ids.count == total || margin >= 20_040_000 { break }
+            margin *= 4
+        }
+        var found: [(id: String, distance: Double)] = ids.compactMap { id in
+            engine.region(identifier: id).map { (id, max(0, $0.signedDistance(to: point))) }
+        }
+        found.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+        let chosen = Array(found.prefix(limit))
+        var stable: Double? = nil
+        if found.count > limit, let k = chosen.last { stable = (found[limit].distance - k.distance) / 2 }
+        return NearbyAnswer(regions: chosen, replanRadius: max(50, chosen.last?.distance ?? 0), stableRadius: stable,
+                            shapes: chosen.compactMap { engine.region(identifier: $0.id) })
+    }
+}
+
+/// The answer to `GET /v1/devices/{id}/state`.
+struct DeviceState: Sendable {
+    var lastFix: LocationFix
+    var inside: [String]
+    var pending: [String]
+    /// States of the regions the caller asked about (`nil` state: no such region).
+    var asked: [(String, RegionState?)]?
+}
+
+/// The answer to `GET /v1/regions/nearby`.
+struct NearbyAnswer: Sendable {
+    var regions: [(id: String, distance: Double)]
+    /// Move this far and the set may have changed: the boundary distance of the farthest one
+    /// returned (at least 50 m).
+    var replanRadius: Double
+    /// Move less than this and the set cannot change (half the gap to the next region).
+    var stableRadius: Double?
+    /// The chosen regions themselves, in the same order.
+    var shapes: [Region]
+}

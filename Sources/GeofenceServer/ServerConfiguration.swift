@@ -1,0 +1,139 @@
+import Foundation
+import Geofencing
+
+/// Everything an operator can set, from the command line or a JSON `--config` file
+/// (docs/server.md lists the keys). Defaults are safe for a single embedded instance.
+///
+/// ```swift
+/// var config = ServerConfiguration()
+/// config.port = 0                               // any free port (tests)
+/// config.allowedWebhookHosts = ["127.0.0.1"]
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind (loopback by default; `0.0.0.0` to serve the network).
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 picks a free one.
+    public var port: Int = 8080
+    /// An SQLite file path (created on first start), `:memory:`, or a `postgres://` URL.
+    public var database: String = "geofence.sqlite"
+    /// Hosts webhook URLs may point at (exact, case-insensitive). Empty: no webhooks.
+    public var allowedWebhookHosts: [String] = []
+    /// Largest request body accepted, in bytes (413 beyond).
+    public var maxBodyBytes: Int = 4 << 20
+    /// Largest fix batch accepted (413 beyond).
+    public var maxBatchSize: Int = 10_000
+    /// Largest page for list endpoints.
+    public var maxPageSize: Int = 1_000
+    /// Bearer token for `/metrics`; when `nil`, any tenant's API key is accepted there.
+    public var metricsToken: String? = nil
+    /// The hysteresis rule every tenant's engine uses.
+    public var policy: HysteresisPolicy = .precise
+    /// Webhook retry schedule.
+    public var webhookRetry: RetryPolicy = RetryPolicy()
+    /// How often the webhook worker looks for due deliveries.
+    public var webhookPollInterval: Duration = .milliseconds(200)
+    /// Timeout of one webhook request.
+    public var webhookTimeout: Duration = .seconds(10)
+
+    public init() {}
+
+    /// Reads a JSON configuration file over these defaults. Keys: `host`, `port`,
+    /// `database`, `allowedWebhookHosts`, `maxBodyBytes`, `maxBatchSize`, `metricsToken`,
+    /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
+    /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`.
+    /// - Throws: ``ConfigurationError`` naming the key.
+    public mutating func apply(configFile path: String) throws {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ConfigurationError(key: "--config", reason: "cannot read \(path)")
+        }
+        guard let v = try? JSONValue.parse(data), let o = try? JSONObjectReader(v, path: "") else {
+            throw ConfigurationError(key: "--config", reason: "\(path) is not a JSON object")
+        }
+        func wrap<T>(_ key: String, _ body: () throws(Problem) -> T) throws -> T {
+            do { return try body() } catch { throw ConfigurationError(key: key, reason: error.detail) }
+        }
+        if let h = try wrap("host", { () throws(Problem) in try o.optionalString("host") }) { host = h }
+        if let p = try wrap("port", { () throws(Problem) in try o.optionalNumber("port") }) { port = Int(p) }
+        if let d = try wrap("database", { () throws(Problem) in try o.optionalString("database") }) { database = d }
+        if o.has("allowedWebhookHosts") {
+            let a = try wrap("allowedWebhookHosts", { () throws(Problem) in try o.array("allowedWebhookHosts") })
+            allowedWebhookHosts = try a.map {
+                guard case .string(let s) = $0 else { throw ConfigurationError(key: "allowedWebhookHosts", reason: "must hold strings") }
+                return s
+            }
+        }
+        if let n = try wrap("maxBodyBytes", { () throws(Problem) in try o.optionalNumber("maxBodyBytes") }) { maxBodyBytes = Int(n) }
+        if let n = try wrap("maxBatchSize", { () throws(Problem) in try o.optionalNumber("maxBatchSize") }) { maxBatchSize = Int(n) }
+        if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) { metricsToken = t }
+        if let p = try wrap("profile", { () throws(Problem) in try o.optionalString("profile") }) {
+            switch p {
+            case "precise": policy = .precise
+            case "coreLocation": policy = .coreLocation
+            default: throw ConfigurationError(key: "profile", reason: "must be \"precise\" or \"coreLocation\", not \"\(p)\"")
+            }
+        }
+        if o.has("webhookRetry") {
+            let r = try wrap("webhookRetry", { () throws(Problem) in try JSONObjectReader(o.fields["webhookRetry"]!, path: "webhookRetry") })
+            if let b = try wrap("webhookRetry.baseDelaySeconds", { () throws(Problem) in try r.optionalNumber("baseDelaySeconds") }) {
+                webhookRetry.baseDelay = .milliseconds(Int64(b * 1000))
+            }
+            if let m = try wrap("webhookRetry.maxDelaySeconds", { () throws(Problem) in try r.optionalNumber("maxDelaySeconds") }) {
+                webhookRetry.maxDelay = .milliseconds(Int64(m * 1000))
+            }
+            if let a = try wrap("webhookRetry.maxAttempts", { () throws(Problem) in try r.optionalNumber("maxAttempts") }) {
+                webhookRetry.maxAttempts = Int(a)
+            }
+        }
+        if let ms = try wrap("webhookPollIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("webhookPollIntervalMilliseconds") }) {
+            webhookPollInterval = .milliseconds(Int64(ms))
+        }
+        try validate()
+    }
+
+    /// Checks ranges; throws ``ConfigurationError`` naming the key.
+    public func validate() throws {
+        guard (0...65_535).contains(port) else { throw ConfigurationError(key: "port", reason: "\(port) is not a TCP port") }
+        guard maxBodyBytes >= 1_024 else { throw ConfigurationError(key: "maxBodyBytes", reason: "must be at least 1024") }
+        guard maxBatchSize >= 1 else { throw ConfigurationError(key: "maxBatchSize", reason: "must be at least 1") }
+        guard webhookRetry.maxAttempts >= 1 else { throw ConfigurationError(key: "webhookRetry.maxAttempts", reason: "must be at least 1") }
+        guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
+    }
+}
+
+/// A bad configuration value; `key` names it.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var key: String
+    public var reason: String
+    public var description: String { "configuration \(key): \(reason)" }
+}
+
+/// Exponential back-off for webhook retries: attempt n (1-based) failing waits
+/// `min(baseDelay × 2^(n-1), maxDelay)`; after `maxAttempts` attempts the delivery is
+/// marked `failed` (visible in the API) and never retried.
+public struct RetryPolicy: Sendable, Hashable {
+    public var baseDelay: Duration = .seconds(1)
+    public var maxDelay: Duration = .seconds(3_600)
+    public var maxAttempts: Int = 15
+
+    public init(baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(3_600), maxAttempts: Int = 15) {
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxAttempts = maxAttempts
+    }
+
+    /// The wait after the `attempt`-th failed attempt (1-based), or `nil` to give up.
+    public func delay(afterAttempt attempt: Int) -> Duration? {
+        guard attempt < maxAttempts else { return nil }
+        let factor = 1 << min(max(attempt - 1, 0), 40)
+        let d = baseDelay * factor
+        return d > maxDelay ? maxDelay : d
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let c = components
+        return Double(c.seconds) + Double(c.attoseconds) / 1e18
+    }
+}

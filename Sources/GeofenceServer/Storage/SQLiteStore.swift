@@ -1,0 +1,359 @@
+import Foundation
+import Geofencing
+import Logging
+import NIOCore
+import SQLiteNIO
+
+/// The embedded default ``ServerStore``: one SQLite file in WAL mode, created on first use,
+/// schema upgraded by numbered migrations (``SQLiteStore/migrations``).
+///
+/// ```swift
+/// let store = try await SQLiteStore.open(path: "geofence.sqlite")
+/// try await store.migrate()
+/// ```
+///
+/// One connection serves every request; transactions are serialised by an ``AsyncLock``
+/// (SQLite admits one writer at a time anyway). A fix batch is one journal row, so ingestion
+/// costs a handful of statements per batch plus one per event.
+public final class SQLiteStore: ServerStore {
+    let connection: SQLiteConnection
+    let lock = AsyncLock()
+    /// Where the database lives (`:memory:` for a private in-memory one).
+    public let path: String
+
+    init(connection: SQLiteConnection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
+    /// Opens (creating the file and its directory if needed) the database at `path`.
+    public static func open(path: String, logger: Logger = Logger(label: "geofence.sqlite")) async throws -> SQLiteStore {
+        let storage: SQLiteConnection.Storage
+        if path == ":memory:" { storage = .memory } else {
+            let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            storage = .file(path: path)
+        }
+        let c = try await SQLiteConnection.open(storage: storage, logger: logger)
+        let store = SQLiteStore(connection: c, path: path)
+        _ = try await c.query("PRAGMA journal_mode=WAL", [])
+        _ = try await c.query("PRAGMA synchronous=NORMAL", [])
+        _ = try await c.query("PRAGMA foreign_keys=ON", [])
+        _ = try await c.query("PRAGMA busy_timeout=5000", [])
+        return store
+    }
+
+    public func close() async throws { try await connection.close() }
+
+    // MARK: Plumbing
+
+    @discardableResult
+    func q(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+        try await connection.query(sql, binds)
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` transaction, rolled back on error.
+    @discardableResult
+    func transaction<T: Sendable>(_ body: @Sendable @escaping () async throws -> T) async throws -> T {
+        try await lock.withLock {
+            try await self.q("BEGIN IMMEDIATE")
+            do {
+                let r = try await body()
+                try await self.q("COMMIT")
+                return r
+            } catch {
+                _ = try? await self.q("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    func read<T: Sendable>(_ body: @Sendable @escaping () async throws -> T) async throws -> T {
+        try await lock.withLock { try await body() }
+    }
+
+    static func text(_ v: JSONValue) -> SQLiteData { .text(String(decoding: v.encoded(), as: UTF8.self)) }
+    static func parse(_ row: SQLiteRow, _ column: String) -> JSONValue {
+        guard let s = row.column(column)?.string, let v = try? JSONValue.parse(Data(s.utf8)) else { return .null }
+        return v
+    }
+
+    // MARK: Migrations
+
+    /// Schema versions in order; version N is `migrations[N-1]`. Never edit a shipped one.
+    static let migrations: [[String]] = [
+        [
+            "CREATE TABLE tenants (id TEXT PRIMARY KEY, created_at REAL NOT NULL)",
+            "CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, tenant TEXT NOT NULL REFERENCES tenants(id), created_at REAL NOT NULL)",
+            "CREATE TABLE regions (tenant TEXT NOT NULL, id TEXT NOT NULL, feature TEXT NOT NULL, updated_at REAL NOT NULL, PRIMARY KEY (tenant, id)) WITHOUT ROWID",
+            "CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL)",
+            "CREATE INDEX journal_tenant ON journal (tenant, seq)",
+            "CREATE TABLE devices (tenant TEXT NOT NULL, id TEXT NOT NULL, last_fix TEXT NOT NULL, last_time REAL NOT NULL, fix_count INTEGER NOT NULL, updated_at REAL NOT NULL, PRIMARY KEY (tenant, id)) WITHOUT ROWID",
+            "CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, event_id TEXT NOT NULL UNIQUE, device TEXT NOT NULL, body TEXT NOT NULL, created_at REAL NOT NULL)",
+            "CREATE INDEX outbox_tenant ON outbox (tenant, id)",
+            "CREATE TABLE webhooks (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, url TEXT NOT NULL, secret TEXT NOT NULL, created_at REAL NOT NULL, deleted INTEGER NOT NULL DEFAULT 0)",
+            "CREATE TABLE deliveries (id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, webhook_id TEXT NOT NULL REFERENCES webhooks(id), event_seq INTEGER NOT NULL REFERENCES outbox(id), state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL, last_status INTEGER, last_error TEXT, delivered_at REAL, UNIQUE (webhook_id, event_seq))",
+            "CREATE INDEX deliveries_due ON deliveries (state, next_attempt_at)",
+            "CREATE INDEX deliveries_webhook ON deliveries (tenant, webhook_id, id)",
+        ],
+    ]
+
+    public func migrate() async throws {
+        try await lock.withLock {
+            try await self.q("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+            let rows = try await self.q("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
+            let current = Int(rows.first?.column("v")?.integer ?? 0)
+            for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
+                try await self.q("BEGIN IMMEDIATE")
+                do {
+                    for s in statements { try await self.q(s) }
+                    try await self.q("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                                     [.integer(i + 1), .float(Date().timeIntervalSince1970)])
+                    try await self.q("COMMIT")
+                } catch {
+                    _ = try? await self.q("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The schema version the database is at.
+    public func schemaVersion() async throws -> Int {
+        try await read {
+            Int(try await self.q("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations").first?.column("v")?.integer ?? 0)
+        }
+    }
+
+    // MARK: Tenants and keys
+
+    public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
+        try await transaction {
+            try await self.q("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
+            try await self.q("INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (?, ?, ?)",
+                             [.text(keyHash), .text(tenant), .float(now.timeIntervalSince1970)])
+        }
+    }
+
+    public func tenant(forKeyHash keyHash: String) async throws -> String? {
+        try await read {
+            try await self.q("SELECT tenant FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first?.column("tenant")?.string
+        }
+    }
+
+    public func tenants() async throws -> [String] {
+        try await read {
+            try await self.q("SELECT id FROM tenants UNION SELECT DISTINCT tenant AS id FROM journal ORDER BY id")
+                .compactMap { $0.column("id")?.string }
+        }
+    }
+
+    // MARK: Regions
+
+    public func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws {
+        let features = regions.map(RegionJSON.feature)
+        try await transaction {
+            try await self.q("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
+            for (r, f) in zip(regions, features) {
+                try await self.q("INSERT OR REPLACE INTO regions (tenant, id, feature, updated_at) VALUES (?, ?, ?, ?)",
+                                 [.text(tenant), .text(r.identifier), SQLiteStore.text(f), .float(now.timeIntervalSince1970)])
+            }
+            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'upsert', ?)",
+                             [.text(tenant), SQLiteStore.text(.array(features))])
+        }
+    }
+
+    public func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool {
+        try await transaction {
+            let existed = try await self.q("SELECT 1 AS x FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)]).isEmpty == false
+            guard existed else { return false }
+            try await self.q("DELETE FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
+            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'delete', ?)", [.text(tenant), .text(id)])
+            return true
+        }
+    }
+
+    public func region(tenant: String, id: String) async throws -> JSONValue? {
+        try await read {
+            try await self.q("SELECT feature FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
+                .first.map { SQLiteStore.parse($0, "feature") }
+        }
+    }
+
+    public func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: JSONValue)] {
+        let rows = try await read {
+            try await self.q("SELECT id, feature FROM regions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
+                             [.text(tenant), .text(after ?? ""), .integer(limit)])
+        }
+        return rows.map { ($0.column("id")?.string ?? "", SQLiteStore.parse($0, "feature")) }
+    }
+
+    // MARK: Devices and events
+
+    public func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
+        guard let last = fixes.last else { return [] }
+        let t = now.timeIntervalSince1970
+        let journalBody = SQLiteStore.text(FixJSON.journalJSON(device: device, fixes: fixes))
+        let lastFix = SQLiteStore.text(FixJSON.json(last))
+        return try await transaction {
+            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'fixes', ?)", [.text(tenant), journalBody])
+            try await self.q("""
+                INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
+                  fix_count = fix_count + excluded.fix_count, updated_at = excluded.updated_at
+                """, [.text(tenant), .text(device), lastFix, .float(last.timestamp.timeIntervalSince1970),
+                      .integer(fixes.count), .float(t)])
+            var out: [StoredEvent] = []
+            for var e in events {
+                let rows = try await self.q("INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                            [.text(tenant), .text(e.id), .text(device), SQLiteStore.text(e.json), .float(t)])
+                e.cursor = Int64(rows.first?.column("id")?.integer ?? 0)
+                try await self.q("""
+                    INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
+                    SELECT tenant, id, ?, 'pending', 0, ? FROM webhooks WHERE tenant = ? AND deleted = 0
+                    """, [.integer(Int(e.cursor)), .float(t), .text(tenant)])
+                out.append(e)
+            }
+            return out
+        }
+    }
+
+    public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [JSONValue] {
+        let rows = try await read {
+            try await self.q("SELECT id, body FROM outbox WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
+                             [.text(tenant), .integer(Int(cursor)), .integer(limit)])
+        }
+        return rows.map { SQLiteStore.withCursor(SQLiteStore.parse($0, "body"), $0.column("id")?.integer ?? 0) }
+    }
+
+    static func withCursor(_ v: JSONValue, _ cursor: Int) -> JSONValue {
+        guard case .object(var o) = v else { return v }
+        o["cursor"] = .string(String(cursor))
+        return .object(o)
+    }
+
+    public func journal(tenant: String) async throws -> [JournalEntry] {
+        let rows = try await read {
+            try await self.q("SELECT kind, body FROM journal WHERE tenant = ? ORDER BY seq", [.text(tenant)])
+        }
+        var out: [JournalEntry] = []
+        out.reserveCapacity(rows.count)
+        for row in rows {
+            let kind = row.column("kind")?.string ?? ""
+            switch kind {
+            case "delete":
+                out.append(.delete(row.column("body")?.string ?? ""))
+            case "upsert":
+                guard case .array(let fs) = SQLiteStore.parse(row, "body") else { throw StoreError.corruptJournal(tenant: tenant) }
+                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.region(from: f, path: "journal") }))
+            case "fixes":
+                guard let fixes = FixJSON.fixes(journal: SQLiteStore.parse(row, "body")) else { throw StoreError.corruptJournal(tenant: tenant) }
+                out.append(.fixes(fixes))
+            default:
+                throw StoreError.corruptJournal(tenant: tenant)
+            }
+        }
+        return out
+    }
+
+    // MARK: Webhooks
+
+    public func addWebhook(_ webhook: Webhook, now: Date) async throws {
+        try await transaction {
+            try await self.q("INSERT INTO webhooks (id, tenant, url, secret, created_at) VALUES (?, ?, ?, ?, ?)",
+                             [.text(webhook.id), .text(webhook.tenant), .text(webhook.url), .text(webhook.secret),
+                              .float(now.timeIntervalSince1970)])
+        }
+    }
+
+    public func webhooks(tenant: String) async throws -> [Webhook] {
+        try await read {
+            try await self.q("SELECT id, url, secret FROM webhooks WHERE tenant = ? AND deleted = 0 ORDER BY created_at, id", [.text(tenant)])
+                .map { Webhook(id: $0.column("id")?.string ?? "", tenant: tenant, url: $0.column("url")?.string ?? "",
+                               secret: $0.column("secret")?.string ?? "") }
+        }
+    }
+
+    public func deleteWebhook(tenant: String, id: String) async throws -> Bool {
+        try await transaction {
+            let rows = try await self.q("UPDATE webhooks SET deleted = 1 WHERE tenant = ? AND id = ? AND deleted = 0 RETURNING id",
+                                        [.text(tenant), .text(id)])
+            try await self.q("UPDATE deliveries SET state = 'cancelled' WHERE tenant = ? AND webhook_id = ? AND state = 'pending'",
+                             [.text(tenant), .text(id)])
+            return !rows.isEmpty
+        }
+    }
+
+    public func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery] {
+        let rows = try await read {
+            try await self.q("""
+                SELECT d.id AS id, d.attempts AS attempts, o.id AS seq, o.event_id AS event_id, o.body AS body,
+                       w.url AS url, w.secret AS secret
+                FROM deliveries d JOIN outbox o ON o.id = d.event_seq JOIN webhooks w ON w.id = d.webhook_id
+                WHERE d.state = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?
+                """, [.float(now.timeIntervalSince1970), .integer(limit)])
+        }
+        return rows.map { row in
+            let body = SQLiteStore.withCursor(SQLiteStore.parse(row, "body"), row.column("seq")?.integer ?? 0)
+            return DueDelivery(id: Int64(row.column("id")?.integer ?? 0), eventID: row.column("event_id")?.string ?? "",
+                               attempts: Int(row.column("attempts")?.integer ?? 0), url: row.column("url")?.string ?? "",
+                               secret: row.column("secret")?.string ?? "", body: body.encoded())
+        }
+    }
+
+    public func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws {
+        let t = now.timeIntervalSince1970
+        try await transaction {
+            switch outcome {
+            case .delivered(let status):
+                try await self.q("""
+                    UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL,
+                      delivered_at = ? WHERE id = ? AND state = 'pending'
+                    """, [.integer(status), .float(t), .integer(Int(deliveryID))])
+            case let .failed(status, error, next):
+                try await self.q("""
+                    UPDATE deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
+                      next_attempt_at = ? WHERE id = ? AND state = 'pending'
+                    """, [.text(next == nil ? "failed" : "pending"), status.map { .integer($0) } ?? .null, .text(error),
+                          .float(next?.timeIntervalSince1970 ?? t), .integer(Int(deliveryID))])
+            }
+        }
+    }
+
+    public func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [JSONValue] {
+        let rows = try await read {
+            try await self.q("""
+                SELECT d.id AS id, o.event_id AS event_id, d.state AS state, d.attempts AS attempts, d.last_status AS last_status,
+                       d.last_error AS last_error, d.next_attempt_at AS next_at, d.delivered_at AS delivered_at
+                FROM deliveries d JOIN outbox o ON o.id = d.event_seq
+                WHERE d.tenant = ? AND d.webhook_id = ? AND d.id > ? ORDER BY d.id LIMIT ?
+                """, [.text(tenant), .text(webhookID), .integer(Int(after)), .integer(limit)])
+        }
+        return rows.map { row in
+            var o: [String: JSONValue] = [
+                "id": .string(String(row.column("id")?.integer ?? 0)),
+                "eventId": .string(row.column("event_id")?.string ?? ""),
+                "state": .string(row.column("state")?.string ?? ""),
+                "attempts": .number(Double(row.column("attempts")?.integer ?? 0)),
+            ]
+            if let s = row.column("last_status")?.integer { o["lastStatus"] = .number(Double(s)) }
+            if let e = row.column("last_error")?.string { o["lastError"] = .string(e) }
+            if let d = row.column("delivered_at")?.double { o["deliveredAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: d))) }
+            else if row.column("state")?.string == "pending", let n = row.column("next_at")?.double {
+                o["nextAttemptAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: n)))
+            }
+            return .object(o)
+        }
+    }
+}
+
+/// Storage failures that are not the client's fault.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    case corruptJournal(tenant: String)
+
+    public var description: String {
+        switch self {
+        case .corruptJournal(let t): "the journal of tenant \"\(t)\" cannot be read"
+        }
+    }
+}

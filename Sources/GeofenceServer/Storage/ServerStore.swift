@@ -1,0 +1,100 @@
+import Foundation
+import Geofencing
+
+/// Durable state of the server, behind one protocol so that SQLite (the embedded default,
+/// ``SQLiteStore``) and PostgreSQL can be swapped.
+///
+/// Every method is one transaction. The rules an implementation must keep:
+/// - ``commitFixes(tenant:device:fixes:events:now:)`` writes the fixes to the tenant's
+///   journal, the device row, the events to the outbox and one pending delivery per event
+///   and registered webhook, **all in one transaction** (the outbox pattern);
+/// - the journal (region changes and fix batches, in order) replays into an ``Engine`` that
+///   is exactly the one the server had in memory, which is how the in-memory engines are
+///   rebuilt at start-up (``journal(tenant:)``);
+/// - every query is scoped by tenant: no method returns another tenant's rows.
+public protocol ServerStore: Sendable {
+    /// Creates or upgrades the schema (idempotent, versioned).
+    func migrate() async throws
+    /// Releases the connection.
+    func close() async throws
+
+    // MARK: Tenants and keys
+    /// Stores an API key hash for `tenant` (creating the tenant).
+    func addAPIKey(tenant: String, keyHash: String, now: Date) async throws
+    /// The tenant owning the key with this SHA-256 hash (hex), if any.
+    func tenant(forKeyHash keyHash: String) async throws -> String?
+    /// Every tenant with a journal or a key.
+    func tenants() async throws -> [String]
+
+    // MARK: Regions
+    /// Inserts or replaces regions (and journals the change).
+    func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws
+    /// Deletes a region (and journals it); returns whether it existed.
+    func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool
+    /// One region's stored GeoJSON feature.
+    func region(tenant: String, id: String) async throws -> JSONValue?
+    /// Regions ordered by id, after `after` (exclusive), at most `limit`.
+    func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: JSONValue)]
+
+    // MARK: Devices and events
+    /// Commits one accepted fix batch and the events it produced (see the type's rules);
+    /// returns the events with their cursors.
+    func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent]
+    /// The tenant's events after `cursor`, in cursor order.
+    func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [JSONValue]
+    /// The tenant's journal in order, for rebuilding its engine.
+    func journal(tenant: String) async throws -> [JournalEntry]
+
+    // MARK: Webhooks
+    func addWebhook(_ webhook: Webhook, now: Date) async throws
+    func webhooks(tenant: String) async throws -> [Webhook]
+    func deleteWebhook(tenant: String, id: String) async throws -> Bool
+    /// Pending deliveries due at `now`, oldest first.
+    func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery]
+    /// Records a delivery attempt's outcome.
+    func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws
+    /// A webhook's deliveries (newest last), after delivery id `after`.
+    func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [JSONValue]
+}
+
+/// One step of a tenant's history, replayed in order into its engine.
+public enum JournalEntry: Sendable {
+    case upsert([Region])
+    case delete(String)
+    case fixes([LocationFix])
+}
+
+/// A webhook endpoint registered by a tenant.
+public struct Webhook: Sendable, Hashable {
+    public var id: String
+    public var tenant: String
+    public var url: String
+    /// The HMAC-SHA256 key for the signature header.
+    public var secret: String
+
+    public init(id: String, tenant: String, url: String, secret: String) {
+        self.id = id
+        self.tenant = tenant
+        self.url = url
+        self.secret = secret
+    }
+}
+
+/// A delivery the webhook worker should attempt now.
+public struct DueDelivery: Sendable, Hashable {
+    public var id: Int64
+    public var eventID: String
+    public var attempts: Int
+    public var url: String
+    public var secret: String
+    /// The event's JSON body, exactly as it will be sent.
+    public var body: Data
+}
+
+/// What one delivery attempt came to.
+public enum DeliveryOutcome: Sendable, Hashable {
+    /// The receiver answered 2xx: never sent again.
+    case delivered(status: Int)
+    /// Failed; retry at `nextAttempt`, or give up when it is `nil`.
+    case failed(status: Int?, error: String, nextAttempt: Date?)
+}

@@ -1,0 +1,31 @@
+import Foundation
+@testable import GeofenceCLI
+import Testing
+
+@Suite("geofence serve")
+struct ServeCommandTests {
+    @Test("options override the config file, and bad values are rejected naming the option")
+    func options() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let config = dir.appendingPathComponent("server.json")
+        try Data(#"{"port": 9000, "database": "a.sqlite", "allowedWebhookHosts": ["hooks.internal"], "profile": "coreLocation"}"#.utf8).write(to: config)
+        let cmd = try GeofenceCommand.parseAsRoot(["serve", "--config", config.path, "--port", "9100"]) as? ServeCommand
+        let c = try #require(try cmd?.resolvedConfiguration())
+        #expect(c.port == 9100)
+        #expect(c.database == "a.sqlite")
+        #expect(c.allowedWebhookHosts == ["hooks.internal"])
+        #expect(c.policy == .coreLocation)
+
+        #expect(throws: (any Error).self) { try GeofenceCommand.parseAsRoot(["serve", "--port", "70000"]) }
+        try Data(#"{"profile": "fast"}"#.utf8).write(to: config)
+        #expect(throws: (any Error).self) { try GeofenceCommand.parseAsRoot(["serve", "--config", config.path]) }
+    }
+
+    @Test("with no arguments the server uses geofence.sqlite on 127.0.0.1:8080")
+    func defaults() throws {
+        let cmd = try #require(try GeofenceCommand.parseAsRoot(["serve"]) as? ServeCommand)
+        let c = try cmd.resolvedConfiguration()
+        #expect(c.port == 8080 && c.host == "127.0.0.1" && c.database == "geofence.sqlite")
+    }
+}
