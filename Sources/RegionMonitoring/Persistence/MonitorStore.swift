@@ -11,7 +11,8 @@ struct MonitorSnapshot: Sendable, Codable, Equatable {
     var pending: [MonitorEvent] = []
 }
 
-/// Where monitors persist: one JSON file per monitor name in a directory.
+/// Where monitors persist: one JSON file per monitor name in a directory (dates as seconds
+/// since 2001-01-01, which round-trip exactly).
 ///
 /// ```swift
 /// let store = MonitorStore(directory: URL(filePath: "/var/lib/app/monitors"))
@@ -59,7 +60,6 @@ public struct MonitorStore: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys]
-            enc.dateEncodingStrategy = .iso8601
             let data = try enc.encode(snapshot)
             try data.write(to: url(for: snapshot.name), options: .atomic)
             return true
