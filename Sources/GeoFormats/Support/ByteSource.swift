@@ -43,6 +43,16 @@ final class ByteSource {
         self.ownsDescriptor = ownsDescriptor
     }
 
+    /// Opens the file at `path` for reading; the failure is the `strerror` text.
+    static func open(path: String) -> Result<ByteSource, OpenError> {
+        let fd = systemOpen(path, O_RDONLY)
+        guard fd >= 0 else { return .failure(OpenError(message: "\(path): \(String(cString: strerror(errno)))")) }
+        return .success(ByteSource(fileDescriptor: fd, ownsDescriptor: true))
+    }
+
+    /// Why a file could not be opened.
+    struct OpenError: Error { var message: String }
+
     /// Reads from memory.
     init(bytes: [UInt8]) {
         let capacity = max(bytes.count, 1)
@@ -197,4 +207,9 @@ final class ByteSource {
         start = end
         return out
     }
+}
+
+/// `open(2)`, named so that it does not clash with `ByteSource.open`.
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags)
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads a track file of any supported format as a stream of points and errors.
 ///
 /// The format is detected from the content (see ``TrackFormat``) unless given. GPX, NMEA
@@ -105,12 +97,10 @@ public struct TrackReader: Sequence {
     }
 
     private static func open(_ path: String) throws(TrackParseError) -> ByteSource {
-        let fd = Glibc_open(path)
-        guard fd >= 0 else {
-            let why = String(cString: strerror(errno))
-            throw TrackParseError(format: nil, position: .input, reason: .unreadable("\(path): \(why)"), isFatal: true)
+        switch ByteSource.open(path: path) {
+        case .success(let s): return s
+        case .failure(let why): throw TrackParseError(format: nil, position: .input, reason: .unreadable(why.message), isFatal: true)
         }
-        return ByteSource(fileDescriptor: fd, ownsDescriptor: true)
     }
 
     public func makeIterator() -> Iterator {
@@ -193,7 +183,3 @@ public struct TrackReader: Sequence {
     }
 }
 
-/// `open(2)` read-only (a free function so the name does not clash with `TrackReader.open`).
-private func Glibc_open(_ path: String) -> Int32 {
-    open(path, O_RDONLY)
-}
