@@ -95,6 +95,19 @@ struct LocationManagerTests {
         #expect(r2.enters == ["shared"])
     }
 
+    @Test("regions outlive the manager: a relaunched app's new manager finds them and gets their events")
+    func regionsPersistAcrossManagers() async throws {
+        let device = makeDevice()
+        do {
+            let (m, _) = await manager(on: device)
+            await m.startMonitoring(for: region("depot"))
+        }
+        let (relaunched, rec) = await manager(on: device)
+        #expect(await relaunched.monitoredRegions.map(\.identifier) == ["depot"])
+        try await device.feed(walkIn())
+        #expect(rec.enters == ["depot"])
+    }
+
     @Test("the 21st region fails with the limit error and the first 20 keep working")
     func perAppLimit() async throws {
         let device = makeDevice()
