@@ -117,6 +117,22 @@ struct MonitorTests {
         await #expect(throws: MonitoringError.invalidName("a/b")) { _ = try await Monitor("a/b", device: device) }
     }
 
+    @Test("a closed instance cannot change or close the instance that replaced it")
+    func staleInstance() async throws {
+        let device = makeDevice()
+        let old = try await Monitor("fleet", device: device)
+        await old.add(circle, identifier: "a")
+        await old.close()
+        let current = try await Monitor("fleet", device: device)
+        await old.add(circle, identifier: "stale")
+        await old.remove("a")
+        await old.close()
+        await old.invalidate()
+        #expect(await current.identifiers == ["a"])
+        await current.add(circle, identifier: "b")
+        #expect(await current.identifiers == ["a", "b"], "still open")
+    }
+
     @Test("a relaunched monitor with the same name gets the events it missed, in order, exactly once")
     func relaunch() async throws {
         let device = makeDevice()

@@ -141,5 +141,9 @@ public struct DiagnosticFlags: OptionSet, Sendable, Hashable, Codable {
     public static let backgroundRefreshDisabled = DiagnosticFlags(rawValue: 1 << 9)
 
     /// Flags that stop delivery (all but `persistenceUnavailable`).
-    static let blocking: DiagnosticFlags = DiagnosticFlags(rawValue: 0x2FF)
+    static let blocking: DiagnosticFlags = [
+        .accuracyLimited, .authorizationDenied, .authorizationDeniedGlobally, .authorizationRestricted,
+        .authorizationRequestInProgress, .insufficientlyInUse, .conditionLimitExceeded, .conditionUnsupported,
+        .backgroundRefreshDisabled,
+    ]
 }

@@ -4,7 +4,8 @@ import Geofencing
 extension SimulatedDevice {
     /// Opens monitor `name` for an app instance: loads it (memory, then store), attaches
     /// `continuation`, and hands over the events that happened while it was closed, in order.
-    func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) {
+    /// - Returns: the instance's token, which later calls must present.
+    func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) -> UInt64 {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains(Self.separator) else {
             throw .invalidName(name)
         }
@@ -16,34 +17,44 @@ extension SimulatedDevice {
             monitors[name] = slot
             syncEngine()
         }
+        nextMonitorToken += 1
+        let token = nextMonitorToken
         monitors[name]?.continuation = continuation
-        guard var slot = monitors[name] else { return }
+        monitors[name]?.owner = token
+        guard var slot = monitors[name] else { return token }
         let pending = slot.snapshot.pending
         slot.snapshot.pending = []
         slot.persistenceOK = store?.save(slot.snapshot) ?? true
         monitors[name] = slot
         for e in pending { continuation.yield(e) }
+        return token
+    }
+
+    /// Whether `token` is the open instance of monitor `name`.
+    func owns(_ name: String, _ token: UInt64) -> Bool {
+        monitors[name]?.owner == token && monitors[name]?.continuation != nil
     }
 
     /// The app instance lets go of the monitor (app closed): its stream ends; monitoring
     /// goes on and new events wait for the next instance.
-    func closeMonitor(_ name: String) {
+    func closeMonitor(_ name: String, token: UInt64) {
+        guard owns(name, token) else { return }
         monitors[name]?.continuation?.finish()
         monitors[name]?.continuation = nil
+        monitors[name]?.owner = nil
     }
 
     /// Ends monitor `name` for good: every condition stops, its stream ends, its store is deleted.
-    func invalidateMonitor(_ name: String) {
-        guard let slot = monitors.removeValue(forKey: name) else { return }
+    func invalidateMonitor(_ name: String, token: UInt64) {
+        guard owns(name, token), let slot = monitors.removeValue(forKey: name) else { return }
         slot.continuation?.finish()
         try? store?.discard(name: name)
         syncEngine()
     }
 
-    func isOpen(_ name: String) -> Bool { monitors[name]?.continuation != nil }
-
-    func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState, monitor name: String) {
-        guard var slot = monitors[name], slot.continuation != nil else { return }
+    func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
+                      monitor name: String, token: UInt64) {
+        guard owns(name, token), var slot = monitors[name] else { return }
         let replacing = slot.snapshot.records[id] != nil
         if replacing {
             engine.remove(identifier: Self.monitorKey(name, id))
@@ -74,8 +85,8 @@ extension SimulatedDevice {
         if !problem.isEmpty { slot.continuation?.yield(event) }
     }
 
-    func removeCondition(_ id: String, monitor name: String) {
-        guard var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else { return }
+    func removeCondition(_ id: String, monitor name: String, token: UInt64) {
+        guard owns(name, token), var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else { return }
         slot.snapshot.order.removeAll { $0 == id }
         slot.snapshot.pending.removeAll { $0.identifier == id }
         slot.unmonitored.remove(id)

@@ -44,6 +44,7 @@ public actor SimulatedDevice {
     var alwaysUpgradeRequested = false
     // Monitors by name (system side: they exist while their app is closed).
     var monitors: [String: MonitorSlot] = [:]
+    var nextMonitorToken: UInt64 = 0
 
     struct ManagerSlot {
         weak var manager: LocationManager?
@@ -54,6 +55,8 @@ public actor SimulatedDevice {
         var snapshot: MonitorSnapshot
         /// Set while an app instance has the monitor open.
         var continuation: AsyncStream<MonitorEvent>.Continuation?
+        /// The open instance's token; calls from an older, closed instance are ignored.
+        var owner: UInt64?
         var persistenceOK = true
         /// Identifiers not monitored (limit exceeded or unsupported).
         var unmonitored: Set<String> = []

@@ -31,6 +31,8 @@ public actor Monitor {
     /// Every event, in order; unbounded buffer; finishes on ``close()`` / ``invalidate()``.
     public nonisolated let events: AsyncStream<MonitorEvent>
     private let continuation: AsyncStream<MonitorEvent>.Continuation
+    /// This instance's token on the device (a closed instance cannot touch a newer one).
+    private let token: UInt64
 
     /// Opens (or creates) the monitor `name` on `device`.
     /// - Throws: ``MonitoringError/monitorAlreadyOpen(name:)``, ``MonitoringError/invalidName(_:)``,
@@ -42,7 +44,7 @@ public actor Monitor {
         self.events = stream
         self.continuation = continuation
         do {
-            try await device.openMonitor(name, continuation: continuation)
+            self.token = try await device.openMonitor(name, continuation: continuation)
         } catch {
             continuation.finish()
             throw error
@@ -52,12 +54,13 @@ public actor Monitor {
     /// Starts monitoring `condition` under `identifier` (an existing identifier is replaced
     /// and its state reset), assuming the initial `state`. Does nothing once closed.
     public func add(_ condition: MonitorCondition, identifier: String, assuming state: MonitorState = .unknown) async {
-        await device.addCondition(condition, identifier: identifier, assuming: state, monitor: name)
+        await device.addCondition(condition, identifier: identifier, assuming: state, monitor: name, token: token)
     }
 
     /// Stops monitoring `identifier`: no more events for it (undelivered ones are dropped).
+    /// Does nothing once closed.
     public func remove(_ identifier: String) async {
-        await device.removeCondition(identifier, monitor: name)
+        await device.removeCondition(identifier, monitor: name, token: token)
     }
 
     /// The monitored identifiers, in the order added.
@@ -73,17 +76,13 @@ public actor Monitor {
     /// The app lets go of the monitor: `events` finishes; monitoring continues on the device
     /// and later events wait for the next `Monitor` with this name.
     public func close() async {
-        guard await device.isOpenContinuation(name) else { return }
-        await device.closeMonitor(name)
+        await device.closeMonitor(name, token: token)
     }
 
     /// Stops every condition for good and deletes the monitor's stored state; `events` finishes.
+    /// Does nothing to the monitor if this instance was already closed (only the stream ends).
     public func invalidate() async {
-        await device.invalidateMonitor(name)
+        await device.invalidateMonitor(name, token: token)
         continuation.finish()
     }
-}
-
-extension SimulatedDevice {
-    func isOpenContinuation(_ name: String) -> Bool { isOpen(name) }
 }
