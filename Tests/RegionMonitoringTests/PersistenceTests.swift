@@ -106,4 +106,35 @@ struct PersistenceTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
         #expect(leftovers == ["fleet.monitor.json"], "no temporary files left behind")
     }
+
+    @Test("location manager regions persist between launches of the app, across device restarts")
+    func appRegionsPersist() async throws {
+        let store = MonitorStore(directory: temporaryDirectory())
+        let first = makeDevice(store: store)
+        let (m, _) = await manager(on: first)
+        await m.startMonitoring(for: region("a"))
+        await m.startMonitoring(for: region("b", at: offset(5_000)))
+        await m.stopMonitoring(for: region("b"))
+
+        let second = makeDevice(store: store)
+        let (relaunched, rec) = await manager(on: second)
+        #expect(await relaunched.monitoredRegions.map(\.identifier) == ["a"])
+        try await second.feed(walkIn())
+        #expect(rec.enters == ["a"])
+        #expect(await second.storeIssue == nil)
+    }
+
+    @Test("an unreadable region file is reported by the device, which starts with no regions")
+    func corruptAppRegions() async throws {
+        let store = MonitorStore(directory: temporaryDirectory())
+        try Data("[{\"circle\":".utf8).write(to: store.appRegionsURL)
+        let device = makeDevice(store: store)
+        guard case .storeCorrupt(_, let path, _)? = await device.storeIssue else {
+            Issue.record("expected a store issue")
+            return
+        }
+        #expect(path == store.appRegionsURL.path)
+        let (m, _) = await manager(on: device)
+        #expect(await m.monitoredRegions.isEmpty)
+    }
 }

@@ -45,6 +45,7 @@ extension SimulatedDevice {
         }
         appRegions[id] = region
         syncEngine()
+        saveAppRegions()
         let status = settings.effectiveAuthorization
         if status.isAuthorized {
             d?.locationManager(manager, didStartMonitoringFor: region)
@@ -57,6 +58,14 @@ extension SimulatedDevice {
         guard appRegions.removeValue(forKey: identifier) != nil else { return }
         appRegionOrder.removeAll { $0 == identifier }
         engine.remove(identifier: Self.managerKey(identifier))
+        saveAppRegions()
+    }
+
+    /// Persists the app's regions when the device has a store ("the location manager persists
+    /// region data between launches of your app").
+    func saveAppRegions() {
+        guard let store else { return }
+        _ = store.saveAppRegions(appRegionOrder.compactMap { appRegions[$0] })
     }
 
     func requestState(_ region: MonitoredRegion, by manager: LocationManager) {

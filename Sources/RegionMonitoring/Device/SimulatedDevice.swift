@@ -34,6 +34,9 @@ public actor SimulatedDevice {
     public private(set) var currentDate: Date
     /// Fixes the engine refused (invalid or out of order), in arrival order.
     public private(set) var rejectedFixes: [GeofencingError] = []
+    /// Set when the stored location-manager regions could not be read at start-up (the device
+    /// then starts with none and leaves the file alone until a region is registered).
+    public private(set) var storeIssue: MonitoringError?
 
     var engine: Engine
     // Location-manager regions, shared app-wide, in registration order.
@@ -75,6 +78,22 @@ public actor SimulatedDevice {
         self.currentDate = start
         self.store = store
         self.engine = Engine(policy: settings.policy)
+        do {
+            if let saved = try store?.loadAppRegions() {
+                for r in saved where appRegions[r.identifier] == nil {
+                    appRegionOrder.append(r.identifier)
+                    appRegions[r.identifier] = r
+                }
+                let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
+                if allowed {
+                    for id in appRegionOrder {
+                        if let r = appRegions[id] { try? engine.add(r.engineRegion(id: Self.managerKey(id))) }
+                    }
+                }
+            }
+        } catch {
+            storeIssue = error
+        }
     }
 
     // MARK: Settings

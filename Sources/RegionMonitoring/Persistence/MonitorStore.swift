@@ -68,6 +68,33 @@ public struct MonitorStore: Sendable {
         }
     }
 
+    /// The file holding the location manager's regions (a name no monitor can have).
+    public var appRegionsURL: URL { directory.appendingPathComponent(".locationmanager.regions.json") }
+
+    /// Reads the location manager's regions, in registration order; `nil` if never stored.
+    func loadAppRegions() throws(MonitoringError) -> [MonitoredRegion]? {
+        let url = appRegionsURL
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try JSONDecoder().decode([MonitoredRegion].self, from: Data(contentsOf: url))
+        } catch {
+            throw .storeCorrupt(name: "locationManager", path: url.path, reason: MonitorStore.describe(error))
+        }
+    }
+
+    /// Writes the location manager's regions atomically; returns whether it succeeded.
+    func saveAppRegions(_ regions: [MonitoredRegion]) -> Bool {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys]
+            try enc.encode(regions).write(to: appRegionsURL, options: .atomic)
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// Deletes monitor `name`'s stored state (e.g. after ``MonitoringError/storeCorrupt(name:path:reason:)``).
     public func discard(name: String) throws {
         let u = url(for: name)
