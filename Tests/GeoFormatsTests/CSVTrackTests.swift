@@ -131,13 +131,15 @@ struct CSVTrackTests {
         var count = 0
         var last: TrackPoint?
         var errs: [TrackParseError] = []
-        for element in try TrackReader(contentsOf: url) {
+        var iterator = try TrackReader(contentsOf: url).makeIterator()
+        while let element = iterator.next() {
             switch element {
             case .success(let p): count += 1; last = p
             case .failure(let e): errs.append(e)
             }
         }
         #expect(count == n)
+        #expect(iterator.bytesRead == text.utf8.count)
         #expect(last?.coordinate.latitude == Double((n - 1) % 900) / 10)
         #expect(errs == [TrackParseError(format: .csv, position: .line(n + 2, column: 26),
                                          reason: .invalidNumber(field: "accuracy", text: "oops"))])

@@ -27,6 +27,8 @@ final class ByteSource {
     private var fd: Int32
     private let ownsDescriptor: Bool
     private(set) var atEOF = false
+    /// Bytes read from the descriptor (or given in memory) so far, for progress reports.
+    private(set) var bytesRead = 0
     /// A read error, if one stopped the stream (errno text).
     private(set) var readError: String?
     /// The 1-based number of the line most recently returned by ``nextLine()``,
@@ -63,6 +65,7 @@ final class ByteSource {
         self.capacity = capacity
         self.storage = storage
         end = bytes.count
+        bytesRead = bytes.count
         fd = -1
         ownsDescriptor = false
         atEOF = true
@@ -92,7 +95,7 @@ final class ByteSource {
         }
         while true {
             let n = read(fd, storage + end, capacity - end)
-            if n > 0 { end += n; return true }
+            if n > 0 { end += n; bytesRead += n; return true }
             if n == 0 { atEOF = true; return false }
             if errno == EINTR { continue }
             readError = String(cString: strerror(errno))

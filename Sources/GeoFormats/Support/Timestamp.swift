@@ -150,7 +150,9 @@ public enum Timestamp {
         let digits = max(0, min(9, fractionDigits))
         var scale = 1
         for _ in 0..<digits { scale *= 10 }
-        let units = Int64((t * Double(scale)).rounded())   // whole 1/scale seconds
+        let scaledTime = (t * Double(scale)).rounded()
+        guard abs(scaledTime) < 9e18 else { return "invalid-date" }
+        let units = Int64(scaledTime)   // whole 1/scale seconds
         let scale64 = Int64(scale)
         var secs = units / scale64
         var frac = Int(units % scale64)

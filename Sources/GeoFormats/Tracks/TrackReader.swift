@@ -123,10 +123,10 @@ public struct TrackReader: Sequence {
         }
         source.skipByteOrderMark()
         switch format {
-        case .csv: return Iterator(backend: .csv(CSVTrackParser(source: source)))
-        case .nmea: return Iterator(backend: .nmea(NMEATrackParser(source: source, options: options)))
-        case .gpx: return Iterator(backend: .gpx(GPXTrackParser(source: source, options: options)))
-        case .geojson: return Iterator(backend: .geojson(GeoJSONTrackParser(source: source)))
+        case .csv: return Iterator(backend: .csv(CSVTrackParser(source: source)), source: source)
+        case .nmea: return Iterator(backend: .nmea(NMEATrackParser(source: source, options: options)), source: source)
+        case .gpx: return Iterator(backend: .gpx(GPXTrackParser(source: source, options: options)), source: source)
+        case .geojson: return Iterator(backend: .geojson(GeoJSONTrackParser(source: source)), source: source)
         }
     }
 
@@ -142,9 +142,17 @@ public struct TrackReader: Sequence {
         }
 
         private var backend: Backend
+        private let source: ByteSource?
 
-        fileprivate init(backend: Backend) { self.backend = backend }
-        fileprivate init(error: TrackParseError) { backend = .error(error) }
+        fileprivate init(backend: Backend, source: ByteSource? = nil) {
+            self.backend = backend
+            self.source = source
+        }
+        fileprivate init(error: TrackParseError) { backend = .error(error); source = nil }
+
+        /// Bytes read from the input so far (ahead of the points returned by up to one
+        /// 1 MiB chunk): compare with the file size for a progress bar.
+        public var bytesRead: Int { source?.bytesRead ?? 0 }
 
         public mutating func next() -> Result<TrackPoint, TrackParseError>? {
             switch backend {
