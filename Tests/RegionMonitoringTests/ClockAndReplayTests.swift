@@ -88,6 +88,9 @@ struct TrackReplayTests {
         for try await _ in TrackReplay(fixes, clock: clock, speed: .asFastAsPossible, tickInterval: 1) { n += 1 }
         #expect(n == 3 + 9 + 14, "3 fixes, ticks at 1…9 and 11…24")
         #expect(clock.now.offset == .zero)
+        var m = 0
+        for try await _ in TrackReplay(fixes, clock: clock, speed: .scaled(0), tickInterval: nil) { m += 1 }
+        #expect(m == 3, "a factor of 0 cannot wait forever: it plays as fast as possible")
     }
 
     @Test("real-time replay on a manual clock waits for the clock to be advanced")

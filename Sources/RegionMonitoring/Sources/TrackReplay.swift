@@ -20,7 +20,8 @@ public struct TrackReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
     /// How fast track time runs against the clock.
     public enum Speed: Sendable, Hashable {
         case realTime
-        /// `factor` seconds of track per second of clock (must be > 0).
+        /// `factor` seconds of track per second of clock; a factor that is not a positive
+        /// finite number plays as fast as possible.
         case scaled(Double)
         /// No waiting at all.
         case asFastAsPossible
@@ -28,7 +29,7 @@ public struct TrackReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
         var factor: Double? {
             switch self {
             case .realTime: 1
-            case .scaled(let f): f > 0 ? f : nil
+            case .scaled(let f): f > 0 && f.isFinite ? f : nil
             case .asFastAsPossible: nil
             }
         }
