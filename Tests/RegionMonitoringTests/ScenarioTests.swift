@@ -52,6 +52,23 @@ struct ScenarioTests {
         #expect(abs(clockSeconds - trackSeconds / 100) < 0.02)
     }
 
+    @Test("tall truck without the detour: it stops at the bridge and the bridge region is entered too")
+    func noDetour() async throws {
+        let bridge = Coordinate(uncheckedLatitude: 35.9975, longitude: -78.9070)
+        let route = ScriptedRoute(subject: "truck-7", start: t0, waypoints: [
+            .init(offset(-4_000, 0, from: bridge), speed: 15),
+            .init(bridge, pause: 120),             // stuck under the bridge
+        ])
+        let device = makeDevice()
+        let (manager, driver) = await manager(on: device)
+        await manager.startMonitoring(for: CircularRegion(center: offset(-1_609, 0, from: bridge), radius: 400, identifier: "bridge-warning"))
+        await manager.startMonitoring(for: CircularRegion(center: bridge, radius: 300, identifier: "low-bridge"))
+        try await device.run(TrackReplay(route.fixes(every: 1, errors: .gpsOnly, seed: 11),
+                                         clock: ManualClock(advancesOnSleep: true), speed: .scaled(100)))
+        #expect(driver.enters == ["bridge-warning", "low-bridge"])
+        #expect(driver.exits == ["bridge-warning"])
+    }
+
     @Test("tall truck: the warning comes 20–60 s after the truck truly enters it, far ahead of the bridge")
     func warningTiming() async throws {
         let bridge = Coordinate(uncheckedLatitude: 35.9975, longitude: -78.9070)
