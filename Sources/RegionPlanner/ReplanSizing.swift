@@ -73,10 +73,12 @@ public struct ReplanSizing: Sendable, Hashable {
         if let f = policy.maximumMarginFraction { ceiling = min(ceiling, f * largestRegionSize) }
         let confirmation = max(policy.confirmationTime,
                                Double(max(policy.minimumConfirmingFixes - 1, 0)) * maximumFixInterval)
+        // Every usable fix must decide for the re-plan circle (accuracy-to-size limit).
+        let smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
         self.init(exitMarginCap: cap, exitMarginFraction: policy.maximumMarginFraction,
                   catalogueMarginCeiling: ceiling, confirmationTime: confirmation,
                   maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
-                  glitchAllowance: glitchAllowance)
+                  glitchAllowance: glitchAllowance, minimumRadius: smallest)
     }
 
     /// Distance the fixes may cover while an exit is being confirmed (metres).
