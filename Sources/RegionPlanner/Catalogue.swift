@@ -124,6 +124,30 @@ public struct Catalogue: Sendable {
         self = (try? Catalogue(all)) ?? Catalogue()
     }
 
+    /// Polygons farther than this (by their bounding cap) are ranked by the cap's distance.
+    static let farPolygonDistance = 20_000.0
+
+    /// The distance the catalogue ranks by: the region's own signed boundary distance, except
+    /// for polygons more than ``farPolygonDistance`` away, whose (tangent-plane) distance is
+    /// not meant for such ranges: they get the lower bound from their bounding cap. Never
+    /// more than the true distance where it matters, which is all the re-plan sizing needs.
+    static func distance(_ region: Region, _ point: Coordinate, lowerBound: Double) -> Double {
+        if case .circle = region.shape { return region.signedDistance(to: point) }
+        return lowerBound > farPolygonDistance ? lowerBound : region.signedDistance(to: point)
+    }
+
+    /// The distance ``nearest(_:to:)`` ranks by, for one entry (metres, negative inside).
+    public func distance(of identifier: String, from point: Coordinate) -> Double? {
+        let q = UnitVector(point)
+        switch slots[identifier] {
+        case .base(let i): return Catalogue.distance(base[Int(i)].region, point, lowerBound: tree.itemLowerBound(Int(i), q))
+        case .overlay(let i):
+            let lb = lowerBoundRadius * (q.angle(to: overlayCenters[i]) - overlayAngles[i]) - 1e-3
+            return Catalogue.distance(overlay[i].region, point, lowerBound: lb)
+        case nil: return nil
+        }
+    }
+
     /// The `k` entries nearest to `point` by signed boundary distance, ascending (inside
     /// regions first, deepest first). Ties are broken arbitrarily.
     public func nearest(_ k: Int, to point: Coordinate) -> [NearbyEntry] {
@@ -144,13 +168,15 @@ public struct Catalogue: Sendable {
                 if lb >= best[k - 1].distance { continue }
             }
             if let include, !include(overlay[i]) { continue }
-            CapTree.insert((overlay[i].region.signedDistance(to: point), Int32(-1 - i)), into: &best, k: k)
+            let lb = lowerBoundRadius * (q.angle(to: overlayCenters[i]) - overlayAngles[i]) - 1e-3
+            CapTree.insert((Catalogue.distance(overlay[i].region, point, lowerBound: lb), Int32(-1 - i)),
+                           into: &best, k: k)
         }
         tree.nearest(to: q, k: k, into: &best) { id in
             let i = Int(id)
             if baseRemoved[i] { return nil }
             if let include, !include(base[i]) { return nil }
-            return base[i].region.signedDistance(to: point)
+            return Catalogue.distance(base[i].region, point, lowerBound: tree.itemLowerBound(i, q))
         }
         return best.map { b in
             NearbyEntry(entry: b.item >= 0 ? base[Int(b.item)] : overlay[Int(-1 - b.item)], distance: b.distance)

@@ -28,8 +28,9 @@ import Geofencing
 ///   unregistered region.
 /// - **Tiers**: entering an entry with `hasChildren` loads its children (source loader,
 ///   cached for `cacheExpiry` on the injected clock); leaving it unloads them and their
-///   descendants. Loaded children carry `initialTrigger: .enter`, so a subject already inside
-///   one when it is registered still hears about it (and its own children load).
+///   descendants. Tier entries (parents and children) are registered with
+///   `initialTrigger: .enter`, so a subject already inside one when it is registered still
+///   hears about it (and its children load).
 /// - **Switch**: ``setEnabled(_:)`` `false` unregisters every slot the planner holds.
 ///
 /// Cost: one re-plan is a k-nearest query per source (≈ 10–100 µs on a million regions)
@@ -223,7 +224,7 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
         for c in candidates where keep.contains(c.id) && registered[c.id] == nil {
             var region = c.entry.region
             region.identifier = c.id
-            if c.entry.parent != nil { region.initialTrigger.insert(.enter) }
+            if c.entry.parent != nil || c.entry.hasChildren { region.initialTrigger.insert(.enter) }
             do { try await monitor.register(region) } catch {
                 throw .registrationFailed(identifier: c.id, reason: "\(error)")
             }
