@@ -15,14 +15,15 @@ import Geofencing
 ///
 /// of the point where the exit started to count. The radius is the largest `r` with
 ///
-///     r + exitMargin(r) ≤ D − travel − catalogueMarginCeiling − maximumSpeed × maximumFixInterval
+///     r + exitMargin(r) ≤ D − travel − clearance
+///     clearance = catalogueMarginCeiling + maximumSpeed × maximumFixInterval + glitchAllowance
 ///
 /// where `D` is the signed distance to the nearest *unregistered* catalogue region.
 ///
 /// ```swift
 /// let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 500,
 ///                           maximumSpeed: 40, maximumFixInterval: 1)
-/// sizing.radius(nearestUnregistered: 2_500)   // ≈ 1,153 m, or nil when too close
+/// sizing.radius(nearestUnregistered: 2_500)   // 1,179 m, or nil when too close
 /// ```
 public struct ReplanSizing: Sendable, Hashable {
     /// Largest fixed part of the exit margin (metres).
@@ -55,7 +56,7 @@ public struct ReplanSizing: Sendable, Hashable {
         self.glitchAllowance = glitchAllowance
         self.minimumRadius = 1
         // The re-plan region's own first fix must decide "inside": r − exitMargin(r) ≥ step.
-        let step = maximumSpeed * maximumFixInterval + 1
+        let step = maximumSpeed * maximumFixInterval + glitchAllowance + 1
         var floor = step + exitMarginCap
         if let f = exitMarginFraction, f < 1 { floor = min(floor, step / (1 - f)) }
         self.minimumRadius = max(minimumRadius ?? 0, floor)
@@ -89,7 +90,7 @@ public struct ReplanSizing: Sendable, Hashable {
     /// Distance an unregistered region must keep from a fix so that, registered at the next
     /// re-plan, its first fix sets it "outside" (metres).
     public var registrationClearance: Double {
-        catalogueMarginCeiling + maximumSpeed * maximumFixInterval
+        catalogueMarginCeiling + maximumSpeed * maximumFixInterval + glitchAllowance
     }
 
     /// The exit margin the monitor applies to a circle of radius `r`.

@@ -86,29 +86,29 @@ import Testing
     }
 
     // 300 km drive, Core Location hysteresis (200 m, 20 s), 100,000 circles of 100 m–2 km
-    // over 500 km × 500 km, one fix a second.
+    // over 600 km × 600 km, one fix a second.
     static let driveFrame = Frame(latitude: 46.0, longitude: 6.0)
-    static let driveRegions = Scenario.circles(count: 100_000, frame: driveFrame, width: 500_000,
-                                               height: 500_000, radii: 100...2_000, seed: 7)
-    static let driveTrack = Scenario.track(length: 300_000, frame: driveFrame, width: 500_000,
-                                           height: 500_000, speed: 25, interval: 1, noise: 8,
+    static let driveRegions = Scenario.circles(count: 100_000, frame: driveFrame, width: 600_000,
+                                               height: 600_000, radii: 100...2_000, seed: 7)
+    static let driveTrack = Scenario.track(length: 300_000, frame: driveFrame, width: 600_000,
+                                           height: 600_000, speed: 25, interval: 1, noise: 8,
                                            glitch: 250, turning: 0.01, seed: 11)
     static var driveFixes: [LocationFix] { driveTrack.fixes }
     static let driveSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000,
                                           maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250)
 
     // 20 km city walk, precise hysteresis (accuracy-based margin, 8 s), 100,000 circles of
-    // 30–150 m over 80 km × 80 km.
+    // 30–150 m over 110 km × 110 km.
     static let walkFrame = Frame(latitude: 31.2, longitude: 121.4)
-    static let walkRegions = Scenario.circles(count: 100_000, frame: walkFrame, width: 80_000,
-                                              height: 80_000, radii: 30...150, seed: 3)
-    static let walkTrack = Scenario.track(length: 20_000, frame: walkFrame, width: 80_000,
-                                          height: 80_000, speed: 1.4, interval: 2, noise: 6,
+    static let walkRegions = Scenario.circles(count: 100_000, frame: walkFrame, width: 110_000,
+                                              height: 110_000, radii: 30...150, seed: 3)
+    static let walkTrack = Scenario.track(length: 20_000, frame: walkFrame, width: 110_000,
+                                          height: 110_000, speed: 1.4, interval: 2, noise: 6,
                                           glitch: 60, turning: 0.05, seed: 5)
     static var walkFixes: [LocationFix] { walkTrack.fixes }
     static var walkSizing: ReplanSizing {
         let accuracy = walkFixes.compactMap(\.horizontalAccuracy).max() ?? 65
-        return ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 6,
+        return ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 5,
                             maximumFixInterval: 2, maximumAccuracy: accuracy, glitchAllowance: 60)
     }
 
