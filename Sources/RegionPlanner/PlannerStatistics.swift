@@ -7,7 +7,7 @@
 public struct PlannerStatistics: Sendable, Hashable {
     /// Re-plans performed (the first plan included).
     public var replans = 0
-    /// Re-plans whose re-plan radius could not keep the guarantee (see docs/planner.md).
+    /// Re-plans that could not keep the guarantee (`Plan.guaranteed == false`, docs/planner.md).
     public var replansWithoutGuarantee = 0
     /// Catalogue regions registered with the monitor (re-plan regions not counted).
     public var registrations = 0

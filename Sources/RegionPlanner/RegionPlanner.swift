@@ -50,7 +50,9 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
         public var radius: Double
         /// Signed distance from `center` to the nearest unregistered entry (metres).
         public var nearestUnregistered: Double
-        /// Whether the radius keeps the guarantee (false: the k-th nearest is too close).
+        /// Whether the plan keeps the guarantee (docs/planner.md): exit-driven, a radius exists;
+        /// fix-driven (after ``RegionPlanner/update(location:)``), the nearest unregistered
+        /// entry is at least the registration clearance away.
         public var guaranteed: Bool
         /// Registered catalogue identifiers, with their source prefixes.
         public var registered: Set<String>
@@ -81,6 +83,8 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
     /// Tier loader failures so far (the parent's children stay unloaded).
     public internal(set) var loaderErrors: [PlannerError] = []
     var lastPosition: Coordinate?
+    /// Set once ``update(location:)`` has been called: re-plans are then driven by fixes too.
+    var fixesAvailable = false
 
     /// - Parameters:
     ///   - slots: slots to use, at least 2 (defaults to `monitor.slotCapacity`).
@@ -111,8 +115,12 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
     }
 
     /// Makes the first plan at the subject's position and switches the planner on.
-    public func start(at position: Coordinate) async throws(PlannerError) {
+    /// - Parameter fixDriven: whether the caller will pass every fix to
+    ///   ``update(location:)`` (the first plan's guarantee is then judged by the fix-driven rule;
+    ///   the first `update` call sets this too).
+    public func start(at position: Coordinate, fixDriven: Bool = false) async throws(PlannerError) {
         isEnabled = true
+        fixesAvailable = fixesAvailable || fixDriven
         lastPosition = position
         try await replan(at: position)
     }
@@ -164,6 +172,7 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
     /// unregistered region gets within reach of a monitor decision.
     public func update(location: Coordinate) async throws(PlannerError) {
         guard isEnabled else { return }
+        fixesAvailable = true
         if let last = lastPosition { statistics.distanceMeters += distance(last, location) }
         lastPosition = location
         guard let plan else { return }
@@ -233,7 +242,9 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
         }
         let radius = sizing.radius(nearestUnregistered: nearestUnregistered)
         let r = radius ?? sizing.minimumRadius
-        if radius == nil { statistics.replansWithoutGuarantee += 1 }
+        // Exit-driven, the radius must exist; fix-driven, the clearance alone suffices.
+        let guaranteed = radius != nil || (fixesAvailable && nearestUnregistered >= sizing.registrationClearance)
+        if !guaranteed { statistics.replansWithoutGuarantee += 1 }
         if r.isFinite {
             let circle = Region.circle(identifier: Self.replanIdentifier, center: position, radius: r,
                                        notifyOnEntry: false, notifyOnExit: true)
@@ -245,6 +256,6 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
         statistics.slotsUsed = registered.count + (replanRegistered ? 1 : 0)
         statistics.maximumSlotsUsed = max(statistics.maximumSlotsUsed, statistics.slotsUsed)
         plan = Plan(center: position, radius: r, nearestUnregistered: nearestUnregistered,
-                    guaranteed: radius != nil, registered: Set(registered.keys))
+                    guaranteed: guaranteed, registered: Set(registered.keys))
     }
 }

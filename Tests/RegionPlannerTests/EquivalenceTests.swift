@@ -31,7 +31,7 @@ import Testing
         let planner = try RegionPlanner(monitor: monitor,
                                         sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)],
                                         sizing: sizing)
-        try await planner.start(at: fixes[0].coordinate)
+        try await planner.start(at: fixes[0].coordinate, fixDriven: fixDriven)
         var got: [EventKey] = []
         for fix in fixes {
             if fixDriven { try await planner.update(location: fix.coordinate) }
@@ -151,5 +151,25 @@ import Testing
         print("[planner] naive radius on the drive: \(missed.count) of \(r.reference.count) events missed")
         #expect(!missed.isEmpty)
         #expect(r.maximumRegistered <= 20)
+    }
+
+    @Test("a catalogue too dense for exit-driven re-planning: re-planning from the fixes still matches exactly")
+    func denseWalkFixDriven() async throws {
+        // 100,000 circles over 40 km × 40 km: the 20th nearest is a few hundred metres away.
+        let regions = Scenario.circles(count: 100_000, frame: Self.walkFrame, width: 40_000,
+                                       height: 40_000, radii: 30...150, seed: 13)
+        let track = Scenario.track(length: 10_000, frame: Self.walkFrame, width: 40_000, height: 40_000,
+                                   speed: 1.4, interval: 2, noise: 6, glitch: 60, turning: 0.05, seed: 17)
+        let accuracy = track.fixes.compactMap(\.horizontalAccuracy).max() ?? 65
+        let sizing = ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 5,
+                                  maximumFixInterval: 2, maximumAccuracy: accuracy, glitchAllowance: 60)
+        let exitDriven = try await Self.run(regions: regions, track: track, policy: .precise,
+                                            sizing: sizing, fixDriven: false)
+        #expect(exitDriven.statistics.replansWithoutGuarantee > 0)   // the limit, reported
+        let r = try await Self.run(regions: regions, track: track, policy: .precise, sizing: sizing, fixDriven: true)
+        Self.report("dense walk 10 km (precise, fix-driven)", r)
+        #expect(r.statistics.replansWithoutGuarantee == 0)
+        print("[planner] dense walk exit-driven: \(Set(exitDriven.reference).subtracting(exitDriven.planned).count) missed, \(Set(exitDriven.planned).subtracting(exitDriven.reference).count) extra of \(exitDriven.reference.count)")
+        Self.check(r)
     }
 }
