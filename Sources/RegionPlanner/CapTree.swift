@@ -60,6 +60,8 @@ struct CapTree: Sendable {
     private(set) var order: [Int32] = []
     private(set) var centers: [UnitVector] = []
     private(set) var capAngles: [Double] = []
+    /// Split keys during the build only.
+    private var scratch: [Double] = []
 
     var count: Int { centers.count }
 
@@ -73,7 +75,9 @@ struct CapTree: Sendable {
         guard !centers.isEmpty else { return }
         order = (0..<Int32(centers.count)).map { $0 }
         nodes.reserveCapacity(2 * centers.count / CapTree.leafSize + 2)
+        scratch = Array(repeating: 0, count: centers.count)
         _ = build(lo: 0, hi: centers.count)
+        scratch = []
     }
 
     private mutating func build(lo: Int, hi: Int) -> Int32 {
@@ -103,13 +107,15 @@ struct CapTree: Sendable {
         let ex = mx.0 - mn.0, ey = mx.1 - mn.1, ez = mx.2 - mn.2
         let axis = ex >= ey && ex >= ez ? 0 : (ey >= ez ? 1 : 2)
         let mid = (lo + hi) / 2
-        let cs = centers
-        func key(_ id: Int32) -> Double {
-            let c = cs[Int(id)]
-            return axis == 0 ? c.x : (axis == 1 ? c.y : c.z)
+        // Keys of the range in a scratch buffer, then a closure-free quickselect on both arrays.
+        for k in lo..<hi {
+            let c = centers[Int(order[k])]
+            scratch[k] = axis == 0 ? c.x : (axis == 1 ? c.y : c.z)
         }
-        order.withUnsafeMutableBufferPointer { buf in
-            CapTree.select(buf, lo: lo, hi: hi, nth: mid, key: key)
+        scratch.withUnsafeMutableBufferPointer { keys in
+            order.withUnsafeMutableBufferPointer { ids in
+                CapTree.select(keys: keys, ids: ids, lo: lo, hi: hi, nth: mid)
+            }
         }
         let l = build(lo: lo, hi: mid)
         let r = build(lo: mid, hi: hi)
@@ -126,16 +132,21 @@ struct CapTree: Sendable {
         return index
     }
 
-    /// Quickselect: puts the `nth` smallest key at `nth`, smaller ones before it.
-    private static func select(_ a: UnsafeMutableBufferPointer<Int32>, lo: Int, hi: Int, nth: Int, key: (Int32) -> Double) {
+    /// Quickselect (Hoare partition, middle pivot): puts the `nth` smallest key of `lo..<hi`
+    /// at `nth`, smaller ones before it, larger ones after; `ids` moves with `keys`.
+    private static func select(keys: UnsafeMutableBufferPointer<Double>, ids: UnsafeMutableBufferPointer<Int32>,
+                               lo: Int, hi: Int, nth: Int) {
         var lo = lo, hi = hi - 1
         while lo < hi {
-            let pivot = key(a[(lo + hi) / 2])
+            let pivot = keys[(lo + hi) / 2]
             var i = lo, j = hi
             while i <= j {
-                while key(a[i]) < pivot { i += 1 }
-                while key(a[j]) > pivot { j -= 1 }
-                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+                while keys[i] < pivot { i += 1 }
+                while keys[j] > pivot { j -= 1 }
+                if i <= j {
+                    keys.swapAt(i, j); ids.swapAt(i, j)
+                    i += 1; j -= 1
+                }
             }
             if nth <= j { hi = j } else if nth >= i { lo = i } else { return }
         }
