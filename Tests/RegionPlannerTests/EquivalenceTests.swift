@@ -13,6 +13,8 @@ import Testing
         var statistics: PlannerStatistics
         var maximumRegistered: Int
         var kilometres: Double
+        /// Events whose estimated crossing time differs between the two runs.
+        var crossedAtDifferences = 0
     }
 
     static func run(regions: [Region], track: Scenario.Track, policy: HysteresisPolicy,
@@ -21,11 +23,15 @@ import Testing
         var reference = Engine(policy: policy)
         try reference.add(contentsOf: regions)
         var expected: [EventKey] = []
+        var crossed: [EventKey: Date] = [:]
         for fix in fixes {
             for e in try reference.process(fix) where e.kind != .dwell {
-                expected.append(EventKey(kind: e.kind, region: e.regionID, time: e.time))
+                let key = EventKey(kind: e.kind, region: e.regionID, time: e.time)
+                expected.append(key)
+                crossed[key] = e.crossedAt
             }
         }
+        var crossedAtDifferences = 0
         let catalogue = try Catalogue(regions.map { CatalogueEntry(region: $0) })
         let monitor = EngineSlotMonitor(subject: "phone", policy: policy, slotCapacity: 20)
         let planner = try RegionPlanner(monitor: monitor,
@@ -38,7 +44,9 @@ import Testing
             for e in try monitor.process(fix) {
                 for p in try await planner.handle(e) where p.kind != .dwell {
                     #expect(p.source == "biz.")
-                    got.append(EventKey(kind: p.kind, region: p.identifier, time: p.event.time))
+                    let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
+                    got.append(key)
+                    if let c = crossed[key], c != p.event.crossedAt { crossedAtDifferences += 1 }
                 }
             }
         }
@@ -47,7 +55,7 @@ import Testing
         }
         return Run(reference: expected.sorted(by: order), planned: got.sorted(by: order),
                    statistics: planner.statistics, maximumRegistered: monitor.maximumRegistered,
-                   kilometres: track.length / 1_000)
+                   kilometres: track.length / 1_000, crossedAtDifferences: crossedAtDifferences)
     }
 
     static func report(_ name: String, _ r: Run) {
@@ -58,7 +66,8 @@ import Testing
             (\(String(format: "%.2f", Double(s.replans) / r.kilometres))/km), \
             registrations \(s.registrations) (\(String(format: "%.2f", Double(s.registrations) / r.kilometres))/km), \
             removals \(s.removals) (\(String(format: "%.2f", Double(s.removals) / r.kilometres))/km), \
-            max slots \(r.maximumRegistered), without guarantee \(s.replansWithoutGuarantee)
+            max slots \(r.maximumRegistered), without guarantee \(s.replansWithoutGuarantee), \
+            crossedAt differences \(r.crossedAtDifferences)
             """)
     }
 
@@ -68,6 +77,7 @@ import Testing
         #expect(missed.isEmpty, "missed: \(missed.sorted { $0.time < $1.time }.prefix(5))")
         #expect(extra.isEmpty, "extra: \(extra.sorted { $0.time < $1.time }.prefix(5))")
         #expect(r.planned == r.reference)
+        #expect(r.crossedAtDifferences == 0, "estimated crossing times differ")
         #expect(r.reference.count >= 40, "the track must actually cross regions")
         #expect(r.maximumRegistered == 20)
         #expect(r.statistics.maximumSlotsUsed <= 20)
