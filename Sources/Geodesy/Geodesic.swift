@@ -5,7 +5,7 @@
 /// let g = Geodesic.wgs84
 /// let jfk = try Coordinate(latitude: 40.64, longitude: -73.78)
 /// let lhr = try Coordinate(latitude: 51.47, longitude: -0.46)
-/// let r = g.inverse(jfk, lhr)      // r.distance ≈ 5 554 539.9 m, r.azimuth1 ≈ 51.2°
+/// let r = g.inverse(jfk, lhr)      // r.distance ≈ 5 554 747.7 m, r.azimuth1 ≈ 51.38°
 /// let d = g.direct(from: jfk, azimuth: r.azimuth1, distance: r.distance)   // ≈ lhr
 /// ```
 ///

@@ -27,6 +27,11 @@ package struct GeodesicLineError: Error, Equatable, Sendable, CustomStringConver
     package var line: Int
     package var kind: Kind
 
+    package init(line: Int, kind: Kind) {
+        self.line = line
+        self.kind = kind
+    }
+
     package var description: String {
         switch kind {
         case .wrongFieldCount(let n): "line \(line): expected 4 numbers, found \(n)"
