@@ -19,17 +19,19 @@ let package = Package(
         .target(name: "GeoFormats", dependencies: ["Geodesy"]),
         .target(name: "Geofencing", dependencies: ["Geodesy"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats"]),
-        .executableTarget(
-            name: "geofence",
+        .target(
+            name: "GeofenceCLI",
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "geofence", dependencies: ["GeofenceCLI"]),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring"]),
+        .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )
