@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
+<<<<<<< HEAD
 // Benchmarks live in their own package so that library users never pull the benchmark
 // dependency. Run: cd Benchmarks && swift package --disable-sandbox benchmark
+=======
+// Benchmarks live in their own package so that library users do not pull ordo-one/benchmark.
+// Run: cd Benchmarks && swift package --disable-sandbox benchmark
+>>>>>>> planner
 import PackageDescription
 
 let package = Package(
@@ -12,12 +17,43 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+<<<<<<< HEAD
             name: "FormatsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GeoFormats", package: "Geofence"),
             ],
             path: "Benchmarks/FormatsBenchmarks",
+=======
+            name: "GeodesyBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Geodesy", package: "Geofence"),
+            ],
+            path: "Benchmarks/GeodesyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "EngineBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Geofencing", package: "Geofence"),
+                .product(name: "Geodesy", package: "Geofence"),
+            ],
+            path: "Benchmarks/EngineBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // RegionPlanner: k-nearest queries and re-plans against a 1,000,000-region catalogue.
+        .executableTarget(
+            name: "PlannerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "RegionPlanner", package: "Geofence"),
+                .product(name: "Geofencing", package: "Geofence"),
+                .product(name: "Geodesy", package: "Geofence"),
+            ],
+            path: "Benchmarks/PlannerBenchmarks",
+>>>>>>> planner
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],
