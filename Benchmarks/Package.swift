@@ -1,11 +1,6 @@
 // swift-tools-version: 6.1
-<<<<<<< HEAD
-// Benchmarks live in their own package so that library users never pull the benchmark
-// dependency. Run: cd Benchmarks && swift package --disable-sandbox benchmark
-=======
 // Benchmarks live in their own package so that library users do not pull ordo-one/benchmark.
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark
->>>>>>> planner
 import PackageDescription
 
 let package = Package(
@@ -17,14 +12,15 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
-<<<<<<< HEAD
             name: "FormatsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GeoFormats", package: "Geofence"),
             ],
             path: "Benchmarks/FormatsBenchmarks",
-=======
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "GeodesyBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
@@ -53,7 +49,6 @@ let package = Package(
                 .product(name: "Geodesy", package: "Geofence"),
             ],
             path: "Benchmarks/PlannerBenchmarks",
->>>>>>> planner
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],
