@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "GeoFormats", targets: ["GeoFormats"]),
         .library(name: "Geofencing", targets: ["Geofencing"]),
         .library(name: "RegionMonitoring", targets: ["RegionMonitoring"]),
+        .library(name: "RegionPlanner", targets: ["RegionPlanner"]),
         .library(name: "GeofenceServer", targets: ["GeofenceServer"]),
         .executable(name: "geofence", targets: ["geofence"]),
     ],
@@ -28,6 +29,7 @@ let package = Package(
         .target(name: "GeoFormats", dependencies: ["Geodesy"]),
         .target(name: "Geofencing", dependencies: ["Geodesy"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats"]),
+        .target(name: "RegionPlanner", dependencies: ["Geodesy", "Geofencing"]),
         .target(
             name: "GeofenceServer",
             dependencies: [
@@ -54,6 +56,7 @@ let package = Package(
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring"]),
+        .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
         .testTarget(
             name: "GeofenceServerTests",
