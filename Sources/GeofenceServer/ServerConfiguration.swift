@@ -47,7 +47,7 @@ public struct ServerConfiguration: Sendable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw ConfigurationError(key: "--config", reason: "cannot read \(path)")
         }
-        guard let v = try? JSONValue.parse(data), let o = try? JSONObjectReader(v, path: "") else {
+        guard let v = try? ServerJSON.parse(data), let o = try? JSONObjectReader(v, path: "") else {
             throw ConfigurationError(key: "--config", reason: "\(path) is not a JSON object")
         }
         func wrap<T>(_ key: String, _ body: () throws(Problem) -> T) throws -> T {

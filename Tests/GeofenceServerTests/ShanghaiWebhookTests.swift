@@ -9,7 +9,7 @@ struct ShanghaiWebhookTests {
     static let t0 = 1_800_000_000.0
 
     /// Region + one fix outside + fixes inside spaced past the confirmation time.
-    static func runScenario(_ h: Harness, key: String) async throws -> [JSONValue] {
+    static func runScenario(_ h: Harness, key: String) async throws -> [ServerJSON] {
         let put = try await h.call(.PUT, "/v1/regions/bund", key: key,
                                    body: circleFeature("ignored", lat: center.lat, lon: center.lon, radius: 2_000))
         #expect(put.status == 201, "\(put)")
@@ -63,7 +63,7 @@ struct ShanghaiWebhookTests {
                 #expect(hits[0].eventID == eventID)
                 #expect(WebhookSignature.verify(header: hits[0].signature, secret: secret, body: hits[0].body))
                 #expect(!WebhookSignature.verify(header: hits[0].signature, secret: secret + "x", body: hits[0].body))
-                let sent = try JSONValue.parse(hits[0].body)
+                let sent = try ServerJSON.parse(hits[0].body)
                 #expect(sent["id"]?.string == eventID)
                 #expect(sent["event"]?.string == "enter")
 

@@ -50,6 +50,8 @@ struct ValidationTests {
              body: #"{"latitude":31.24,"longitude":121.5,"timestamp":"yesterday"}"#, status: 400, field: "timestamp"),
         Case(name: "fix older than the last accepted one", method: "POST", path: "/v1/devices/d1/locations",
              body: #"{"fixes":[\#(fixJSON(31.240394, 121.499781, t: t0 - 1))]}"#, status: 409, field: "fixes[0].timestamp"),
+        Case(name: "single fix older than the last accepted one", method: "POST", path: "/v1/devices/d1/locations",
+             body: fixJSON(31.240394, 121.499781, t: t0 - 60), status: 409, field: "timestamp"),
         Case(name: "batch out of time order", method: "POST", path: "/v1/devices/d1/locations",
              body: #"[\#(fixJSON(31.240394, 121.499781, t: t0 + 20)),\#(fixJSON(31.240394, 121.499781, t: t0 + 10))]"#, status: 409, field: "[1].timestamp"),
         Case(name: "empty batch", method: "POST", path: "/v1/devices/d1/locations", body: #"{"fixes":[]}"#, status: 400, field: "fixes"),

@@ -3,7 +3,7 @@ import Hummingbird
 
 extension Response {
     /// A JSON response.
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+    static func json(_ value: ServerJSON, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json"],
                  body: .init(byteBuffer: ByteBuffer(data: value.encoded())))
     }
@@ -11,14 +11,14 @@ extension Response {
 
 extension Request {
     /// Collects the body (413 problem beyond `limit` bytes) and parses it as JSON (400 problem).
-    func jsonBody(limit: Int) async throws -> JSONValue {
+    func jsonBody(limit: Int) async throws -> ServerJSON {
         var request = self
         let buffer: ByteBuffer
         do { buffer = try await request.collectBody(upTo: limit) } catch {
             throw Problem(status: .contentTooLarge, detail: "the request body is larger than \(limit) bytes", field: "body")
         }
         guard buffer.readableBytes > 0 else { throw Problem.badRequest(field: "body", detail: "the request body is empty") }
-        return try JSONValue.parse(Data(buffer: buffer))
+        return try ServerJSON.parse(Data(buffer: buffer))
     }
 
     /// An integer query parameter within `range`, or `default` when absent.

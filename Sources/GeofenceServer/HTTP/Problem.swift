@@ -34,8 +34,8 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
     static let unauthorized = Problem(status: .unauthorized, detail: "missing or unknown API key (send Authorization: Bearer KEY)")
 
     /// The problem document.
-    var json: JSONValue {
-        var o: [String: JSONValue] = [
+    var json: ServerJSON {
+        var o: [String: ServerJSON] = [
             "type": .string("about:blank"),
             "title": .string(status.reasonPhrase),
             "status": .number(Double(status.code)),

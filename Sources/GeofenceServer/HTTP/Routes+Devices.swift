@@ -32,7 +32,7 @@ extension GeofenceServer {
             guard let s = try await hub.runtime(tenant).state(device: device, regions: asked) else {
                 throw Problem.notFound("no device \"\(device)\" has reported a location")
             }
-            var o: [String: JSONValue] = [
+            var o: [String: ServerJSON] = [
                 "device": .string(device),
                 "lastFix": {
                     guard case .object(var f) = FixJSON.json(s.lastFix) else { return .null }

@@ -17,7 +17,7 @@ extension GeofenceServer {
                 after = n
             }
             let events = try await store.events(tenant: tenant, after: after, limit: limit)
-            var next: JSONValue = .string(String(after))
+            var next: ServerJSON = .string(String(after))
             if case .object(let last)? = events.last, let c = last["cursor"] { next = c }
             return .json(.object(["events": .array(events), "next": next]))
         }

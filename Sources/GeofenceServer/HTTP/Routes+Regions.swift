@@ -39,13 +39,13 @@ extension GeofenceServer {
             let lon = try request.doubleQuery("lon", range: -180...180)
             let limit = try request.intQuery("limit", default: 20, range: 1...100)
             let answer = try await hub.runtime(tenant).nearby(Coordinate(uncheckedLatitude: lat, longitude: lon), limit: limit)
-            var items: [JSONValue] = []
+            var items: [ServerJSON] = []
             for (r, found) in zip(answer.shapes, answer.regions) {
                 guard case .object(var f) = RegionJSON.feature(r) else { continue }
                 f["distanceMeters"] = .number((found.distance * 10).rounded() / 10)
                 items.append(.object(f))
             }
-            var o: [String: JSONValue] = ["regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded())]
+            var o: [String: ServerJSON] = ["regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded())]
             if let s = answer.stableRadius { o["stableRadiusMeters"] = .number((s * 10).rounded() / 10) }
             return .json(.object(o))
         }
@@ -55,7 +55,7 @@ extension GeofenceServer {
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
             let after = request.uri.queryParameters.get("after").map { String($0) }
             let page = try await store.listRegions(tenant: tenant, after: after, limit: limit)
-            var o: [String: JSONValue] = ["regions": .array(page.map(\.feature))]
+            var o: [String: ServerJSON] = ["regions": .array(page.map(\.feature))]
             o["next"] = page.count == limit ? .string(page.last!.id) : .null
             return .json(.object(o))
         }

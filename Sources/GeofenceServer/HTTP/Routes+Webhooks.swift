@@ -8,8 +8,8 @@ extension GeofenceServer {
         let store = self.store, config = self.configuration, clock = self.clock
         let allowed = Set(config.allowedWebhookHosts.map { $0.lowercased() })
 
-        @Sendable func describe(_ w: Webhook, secret: Bool) -> JSONValue {
-            var o: [String: JSONValue] = ["id": .string(w.id), "url": .string(w.url)]
+        @Sendable func describe(_ w: Webhook, secret: Bool) -> ServerJSON {
+            var o: [String: ServerJSON] = ["id": .string(w.id), "url": .string(w.url)]
             if secret { o["secret"] = .string(w.secret) }
             return .object(o)
         }
@@ -53,7 +53,7 @@ extension GeofenceServer {
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
             let after = Int64(try request.intQuery("after", default: 0, range: 0...Int.max))
             let items = try await store.deliveries(tenant: tenant, webhookID: id, after: after, limit: limit)
-            var next: JSONValue = .string(String(after))
+            var next: ServerJSON = .string(String(after))
             if case .object(let last)? = items.last, let c = last["id"] { next = c }
             return .json(.object(["deliveries": .array(items), "next": next]))
         }

@@ -6,9 +6,9 @@ extension FixJSON {
     /// The journal form of a fix batch: `{"device": D, "fixes": [{"la","lo","t","a","s","c"}]}`,
     /// with `t` in seconds since the reference date (exactly `Date`'s own value, so replay
     /// reproduces timestamps bit for bit).
-    package static func journalJSON(device: String, fixes: [LocationFix]) -> JSONValue {
+    package static func journalJSON(device: String, fixes: [LocationFix]) -> ServerJSON {
         .object(["device": .string(device), "fixes": .array(fixes.map { f in
-            var o: [String: JSONValue] = [
+            var o: [String: ServerJSON] = [
                 "la": .number(f.coordinate.latitude), "lo": .number(f.coordinate.longitude),
                 "t": .number(f.timestamp.timeIntervalSinceReferenceDate),
             ]
@@ -20,7 +20,7 @@ extension FixJSON {
     }
 
     /// Reads ``journalJSON(device:fixes:)`` back; `nil` when it is not in that form.
-    package static func fixes(journal: JSONValue) -> [LocationFix]? {
+    package static func fixes(journal: ServerJSON) -> [LocationFix]? {
         guard case .object(let o) = journal, case .string(let device)? = o["device"],
               case .array(let items)? = o["fixes"] else { return nil }
         var out: [LocationFix] = []

@@ -11,8 +11,8 @@ import Geofencing
 package enum FixJSON {
     /// Parses a locations body for `device`; throws a ``Problem`` naming the first bad field,
     /// or 413 when the batch holds more than `maxBatch` fixes.
-    package static func fixes(from body: JSONValue, device: String, maxBatch: Int) throws(Problem) -> [LocationFix] {
-        let items: [JSONValue]
+    package static func fixes(from body: ServerJSON, device: String, maxBatch: Int) throws(Problem) -> [LocationFix] {
+        let items: [ServerJSON]
         let path: String
         switch body {
         case .array(let a): items = a; path = ""
@@ -35,7 +35,7 @@ package enum FixJSON {
         return out
     }
 
-    static func fix(from value: JSONValue, path: String, device: String) throws(Problem) -> LocationFix {
+    static func fix(from value: ServerJSON, path: String, device: String) throws(Problem) -> LocationFix {
         let o = try JSONObjectReader(value, path: path)
         let lat = try o.number("latitude")
         guard (-90.0...90.0).contains(lat) else {
@@ -80,8 +80,8 @@ package enum FixJSON {
     }
 
     /// Compact JSON of a fix, as stored in the journal and returned by the API.
-    package static func json(_ f: LocationFix) -> JSONValue {
-        var o: [String: JSONValue] = [
+    package static func json(_ f: LocationFix) -> ServerJSON {
+        var o: [String: ServerJSON] = [
             "latitude": .number(f.coordinate.latitude), "longitude": .number(f.coordinate.longitude),
             "timestamp": .number(f.timestamp.timeIntervalSince1970),
         ]

@@ -13,7 +13,7 @@ package enum RegionJSON {
     static let reservedKeys: Set<String> = ["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell"]
 
     /// Reads one feature. `overrideID` (from the URL) wins over the body's id.
-    package static func region(from value: JSONValue, path: String, overrideID: String? = nil) throws(Problem) -> Region {
+    package static func region(from value: ServerJSON, path: String, overrideID: String? = nil) throws(Problem) -> Region {
         let f = try JSONObjectReader(value, path: path)
         if let type = try f.optionalString("type"), type != "Feature" {
             throw Problem.badRequest(field: f.name("type"), detail: "\(f.name("type")) must be \"Feature\", not \"\(type)\"")
@@ -90,7 +90,7 @@ package enum RegionJSON {
         return region
     }
 
-    static func coordinate(_ value: JSONValue, path: String) throws(Problem) -> Coordinate {
+    static func coordinate(_ value: ServerJSON, path: String) throws(Problem) -> Coordinate {
         guard case .array(let a) = value, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1] else {
             throw Problem.badRequest(field: path, detail: "\(path) must be a [longitude, latitude] array of numbers")
         }
@@ -103,7 +103,7 @@ package enum RegionJSON {
         return Coordinate(uncheckedLatitude: lat, longitude: lon)
     }
 
-    static func polygon(_ value: JSONValue, path: String) throws(Problem) -> Polygon {
+    static func polygon(_ value: ServerJSON, path: String) throws(Problem) -> Polygon {
         guard case .array(let rings) = value, !rings.isEmpty else {
             throw Problem.badRequest(field: path, detail: "\(path) must be a non-empty array of linear rings")
         }
@@ -121,11 +121,11 @@ package enum RegionJSON {
     }
 
     /// The canonical GeoJSON feature for `region` (what the API returns and stores).
-    package static func feature(_ region: Region) -> JSONValue {
-        func pos(_ c: Coordinate) -> JSONValue { .array([.number(c.longitude), .number(c.latitude)]) }
-        func poly(_ p: Polygon) -> JSONValue { .array(([p.exterior] + p.holes).map { .array($0.map(pos)) }) }
-        var props: [String: JSONValue] = ["id": .string(region.identifier)]
-        let geometry: JSONValue
+    package static func feature(_ region: Region) -> ServerJSON {
+        func pos(_ c: Coordinate) -> ServerJSON { .array([.number(c.longitude), .number(c.latitude)]) }
+        func poly(_ p: Polygon) -> ServerJSON { .array(([p.exterior] + p.holes).map { .array($0.map(pos)) }) }
+        var props: [String: ServerJSON] = ["id": .string(region.identifier)]
+        let geometry: ServerJSON
         switch region.shape {
         case let .circle(center, radius):
             geometry = .object(["type": .string("Point"), "coordinates": pos(center)])
@@ -144,8 +144,8 @@ package enum RegionJSON {
     }
 }
 
-extension Optional where Wrapped == JSONValue {
-    func orMissing(_ path: String) throws(Problem) -> JSONValue {
+extension Optional where Wrapped == ServerJSON {
+    func orMissing(_ path: String) throws(Problem) -> ServerJSON {
         guard let v = self else { throw Problem.badRequest(field: path, detail: "\(path) is required") }
         return v
     }

@@ -22,7 +22,7 @@ public struct StoredEvent: Sendable, Hashable {
     }
 
     /// The public JSON shape (docs/server.md, openapi/openapi.json `Event`).
-    package var json: JSONValue {
+    package var json: ServerJSON {
         let e = event
         return .object([
             "id": .string(id),

@@ -112,14 +112,16 @@ actor TenantRuntime {
     func ingest(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> [StoredEvent] {
         try await enter()
         defer { release() }
+        /// The JSON path of fix `i`'s timestamp ("timestamp" for a single-fix body).
+        func field(_ i: Int) -> String { fieldPrefix == "body" ? "timestamp" : "\(fieldPrefix)[\(i)].timestamp" }
         if let last = engine.lastFix(of: device), let first = fixes.first, first.timestamp < last.timestamp {
             throw Problem(status: .conflict,
-                          detail: "\(fieldPrefix)[0].timestamp \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
-                          field: "\(fieldPrefix)[0].timestamp")
+                          detail: "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
+                          field: field(0))
         }
         for i in fixes.indices.dropFirst() where fixes[i].timestamp < fixes[i - 1].timestamp {
-            throw Problem(status: .conflict, detail: "\(fieldPrefix)[\(i)].timestamp is older than the fix before it; a batch must be in time order",
-                          field: "\(fieldPrefix)[\(i)].timestamp")
+            throw Problem(status: .conflict, detail: "\(field(i)) is older than the fix before it; a batch must be in time order",
+                          field: field(i))
         }
         var events: [TransitionEvent] = []
         do {

@@ -72,9 +72,9 @@ public final class SQLiteStore: ServerStore {
         try await lock.withLock { try await body() }
     }
 
-    static func text(_ v: JSONValue) -> SQLiteData { .text(String(decoding: v.encoded(), as: UTF8.self)) }
-    static func parse(_ row: SQLiteRow, _ column: String) -> JSONValue {
-        guard let s = row.column(column)?.string, let v = try? JSONValue.parse(Data(s.utf8)) else { return .null }
+    static func text(_ v: ServerJSON) -> SQLiteData { .text(String(decoding: v.encoded(), as: UTF8.self)) }
+    static func parse(_ row: SQLiteRow, _ column: String) -> ServerJSON {
+        guard let s = row.column(column)?.string, let v = try? ServerJSON.parse(Data(s.utf8)) else { return .null }
         return v
     }
 
@@ -173,14 +173,14 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
-    public func region(tenant: String, id: String) async throws -> JSONValue? {
+    public func region(tenant: String, id: String) async throws -> ServerJSON? {
         try await read {
             try await self.q("SELECT feature FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
                 .first.map { SQLiteStore.parse($0, "feature") }
         }
     }
 
-    public func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: JSONValue)] {
+    public func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)] {
         let rows = try await read {
             try await self.q("SELECT id, feature FROM regions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
                              [.text(tenant), .text(after ?? ""), .integer(limit)])
@@ -218,7 +218,7 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
-    public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [JSONValue] {
+    public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
         let rows = try await read {
             try await self.q("SELECT id, body FROM outbox WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
                              [.text(tenant), .integer(Int(cursor)), .integer(limit)])
@@ -226,7 +226,7 @@ public final class SQLiteStore: ServerStore {
         return rows.map { SQLiteStore.withCursor(SQLiteStore.parse($0, "body"), $0.column("id")?.integer ?? 0) }
     }
 
-    static func withCursor(_ v: JSONValue, _ cursor: Int) -> JSONValue {
+    static func withCursor(_ v: ServerJSON, _ cursor: Int) -> ServerJSON {
         guard case .object(var o) = v else { return v }
         o["cursor"] = .string(String(cursor))
         return .object(o)
@@ -320,7 +320,7 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
-    public func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [JSONValue] {
+    public func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
         let rows = try await read {
             try await self.q("""
                 SELECT d.id AS id, o.event_id AS event_id, d.state AS state, d.attempts AS attempts, d.last_status AS last_status,
@@ -330,7 +330,7 @@ public final class SQLiteStore: ServerStore {
                 """, [.text(tenant), .text(webhookID), .integer(Int(after)), .integer(limit)])
         }
         return rows.map { row in
-            var o: [String: JSONValue] = [
+            var o: [String: ServerJSON] = [
                 "id": .string(String(row.column("id")?.integer ?? 0)),
                 "eventId": .string(row.column("event_id")?.string ?? ""),
                 "state": .string(row.column("state")?.string ?? ""),

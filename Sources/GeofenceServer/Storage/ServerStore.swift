@@ -32,16 +32,16 @@ public protocol ServerStore: Sendable {
     /// Deletes a region (and journals it); returns whether it existed.
     func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool
     /// One region's stored GeoJSON feature.
-    func region(tenant: String, id: String) async throws -> JSONValue?
+    func region(tenant: String, id: String) async throws -> ServerJSON?
     /// Regions ordered by id, after `after` (exclusive), at most `limit`.
-    func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: JSONValue)]
+    func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)]
 
     // MARK: Devices and events
     /// Commits one accepted fix batch and the events it produced (see the type's rules);
     /// returns the events with their cursors.
     func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent]
     /// The tenant's events after `cursor`, in cursor order.
-    func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [JSONValue]
+    func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON]
     /// The tenant's journal in order, for rebuilding its engine.
     func journal(tenant: String) async throws -> [JournalEntry]
 
@@ -54,7 +54,7 @@ public protocol ServerStore: Sendable {
     /// Records a delivery attempt's outcome.
     func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws
     /// A webhook's deliveries (newest last), after delivery id `after`.
-    func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [JSONValue]
+    func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON]
 }
 
 /// One step of a tenant's history, replayed in order into its engine.

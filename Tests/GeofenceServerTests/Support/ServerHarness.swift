@@ -24,10 +24,10 @@ struct Reply: CustomStringConvertible {
     var status: Int
     var headers: [(String, String)]
     var text: String
-    var json: JSONValue? { try? JSONValue.parse(Data(text.utf8)) }
+    var json: ServerJSON? { try? ServerJSON.parse(Data(text.utf8)) }
     var description: String { "\(status) \(text.prefix(400))" }
 
-    subscript(_ key: String) -> JSONValue? {
+    subscript(_ key: String) -> ServerJSON? {
         guard case .object(let o)? = json else { return nil }
         return o[key]
     }
@@ -160,9 +160,9 @@ func circleFeature(_ id: String, lat: Double, lon: Double, radius: Double, extra
     #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"id":"\#(id)","radius":\#(radius)\#(extra)}}"#
 }
 
-extension JSONValue {
-    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+extension ServerJSON {
+    var array: [ServerJSON]? { if case .array(let a) = self { a } else { nil } }
     var string: String? { if case .string(let s) = self { s } else { nil } }
     var number: Double? { if case .number(let n) = self { n } else { nil } }
-    subscript(_ key: String) -> JSONValue? { if case .object(let o) = self { o[key] } else { nil } }
+    subscript(_ key: String) -> ServerJSON? { if case .object(let o) = self { o[key] } else { nil } }
 }

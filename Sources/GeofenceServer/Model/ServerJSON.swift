@@ -4,13 +4,13 @@ import Foundation
 /// field and every error can name the field at fault (`fixes[3].latitude`).
 ///
 /// Numbers are held as `Double`; objects keep no key order (the server never depends on it).
-public enum JSONValue: Sendable, Hashable, Codable {
+public enum ServerJSON: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([ServerJSON])
+    case object([String: ServerJSON])
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -18,8 +18,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let d = try? c.decode(Double.self) { self = .number(d) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        else if let a = try? c.decode([ServerJSON].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: ServerJSON].self)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -35,8 +35,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// Parses `data`; a syntax error becomes a ``Problem`` naming the body.
-    package static func parse(_ data: Data) throws(Problem) -> JSONValue {
-        do { return try JSONDecoder().decode(JSONValue.self, from: data) } catch {
+    package static func parse(_ data: Data) throws(Problem) -> ServerJSON {
+        do { return try JSONDecoder().decode(ServerJSON.self, from: data) } catch {
             throw Problem.badRequest(field: "body", detail: "body is not valid JSON")
         }
     }
@@ -64,10 +64,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
 /// Typed access to a JSON object, throwing a ``Problem`` that names `path.key` on a missing
 /// or mistyped field.
 package struct JSONObjectReader {
-    package let fields: [String: JSONValue]
+    package let fields: [String: ServerJSON]
     package let path: String
 
-    package init(_ value: JSONValue, path: String) throws(Problem) {
+    package init(_ value: ServerJSON, path: String) throws(Problem) {
         guard case .object(let o) = value else {
             throw Problem.badRequest(field: path.isEmpty ? "body" : path,
                                      detail: "\(path.isEmpty ? "body" : path) must be an object, not \(value.typeName)")
@@ -117,7 +117,7 @@ package struct JSONObjectReader {
         return b
     }
 
-    package func array(_ key: String) throws(Problem) -> [JSONValue] {
+    package func array(_ key: String) throws(Problem) -> [ServerJSON] {
         guard let v = fields[key] else { throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required") }
         guard case .array(let a) = v else {
             throw Problem.badRequest(field: name(key), detail: "\(name(key)) must be an array, not \(v.typeName)")
