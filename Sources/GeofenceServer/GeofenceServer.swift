@@ -113,6 +113,7 @@ public struct GeofenceServer: Sendable {
         }
         addRegionRoutes(to: v1)
         addDeviceRoutes(to: v1)
+        addStreamRoutes(to: v1)
         addEventRoutes(to: v1)
         addWebhookRoutes(to: v1)
         return router

@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var webhookRetry: RetryPolicy = RetryPolicy()
     /// How often the webhook worker looks for due deliveries.
     public var webhookPollInterval: Duration = .milliseconds(200)
+    /// How often an idle event stream checks the outbox for new events.
+    public var streamPollInterval: Duration = .milliseconds(100)
     /// Timeout of one webhook request.
     public var webhookTimeout: Duration = .seconds(10)
 

@@ -2,7 +2,7 @@ import Foundation
 @testable import GeofenceCLI
 import Testing
 
-@Suite("geofence serve")
+@Suite("geofence serve", .serialized)
 struct ServeCommandTests {
     @Test("options override the config file, and bad values are rejected naming the option")
     func options() throws {

@@ -94,7 +94,7 @@ struct StoreTests {
             var paths = Set<String>()
             if case .object(let o)? = served["paths"] { paths = Set(o.keys) }
             for p in ["/health", "/metrics", "/v1/regions", "/v1/regions/{id}", "/v1/regions/import", "/v1/regions/nearby",
-                      "/v1/devices/{id}/locations", "/v1/devices/{id}/state", "/v1/events", "/v1/webhooks",
+                      "/v1/devices/{id}/locations", "/v1/devices/{id}/state", "/v1/events", "/v1/events/stream", "/v1/webhooks",
                       "/v1/webhooks/{id}", "/v1/webhooks/{id}/deliveries"] {
                 #expect(paths.contains(p), "\(p)")
             }

@@ -982,6 +982,72 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/events/stream": {
+      "get": {
+        "summary": "The tenant's events as Server-Sent Events, live, resumable",
+        "description": "Each event is `id: CURSOR`, `event: enter|exit|dwell`, `data: <Event JSON>`. Resume with the `Last-Event-ID` header (or `after`) set to the last id seen: no gaps, no duplicates. The stream ends after `limit` events or `timeout` seconds; reconnect to continue.",
+        "parameters": [
+          {
+            "name": "after",
+            "in": "query",
+            "required": false,
+            "description": "Cursor to start after (0 from the start)",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "description": "Resume cursor (wins over `after`)",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "End the stream after this many events",
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          {
+            "name": "timeout",
+            "in": "query",
+            "required": false,
+            "description": "End the stream after this many seconds",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 300,
+              "default": 25
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Event stream",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/paths/~1v1~1events/get/responses/400"
+          },
+          "401": {
+            "$ref": "#/paths/~1v1~1events/get/responses/401"
+          }
+        }
+      }
     }
   },
   "components": {
