@@ -22,11 +22,11 @@ import ServiceLifecycle
 /// document is at `/v1/openapi.json`, docs/server.md has the walkthrough):
 /// `GET /health`, `GET /metrics`, `POST|GET /v1/regions`, `GET|PUT|DELETE /v1/regions/{id}`,
 /// `POST /v1/regions/import`, `GET /v1/regions/nearby`, `POST /v1/devices/{id}/locations`,
-/// `GET /v1/devices/{id}/state`, `GET /v1/events`, `POST|GET /v1/webhooks`,
+/// `GET /v1/devices/{id}/state`, `GET /v1/events`, `GET /v1/events/stream` (SSE), `POST|GET /v1/webhooks`,
 /// `DELETE /v1/webhooks/{id}`, `GET /v1/webhooks/{id}/deliveries`.
 ///
 /// Start-up replays every tenant's journal into its engine (O(journal length)). Not here yet:
-/// PostgreSQL, the live event stream, multi-instance coordination (docs/server.md).
+/// PostgreSQL, multi-instance coordination (docs/server.md).
 public struct GeofenceServer: Sendable {
     public let configuration: ServerConfiguration
     public let store: any ServerStore
