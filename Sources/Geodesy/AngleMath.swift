@@ -114,9 +114,10 @@ func angleDifference(_ x: Double, _ y: Double) -> (d: Double, e: Double) {
 /// Normalises (s, c) to unit length.
 @inline(__always)
 func normalize(_ s: inout Double, _ c: inout Double) {
-    let r = hypot(s, c)
+    let r = (s * s + c * c).squareRoot()   // s, c are O(1): no overflow or underflow
     s /= r
     c /= r
 }
 
-@inline(__always) func hypotenuse(_ x: Double, _ y: Double) -> Double { hypot(x, y) }
+/// √(x² + y²) for arguments of order 1 (no scaling needed).
+@inline(__always) func hypotenuse(_ x: Double, _ y: Double) -> Double { (x * x + y * y).squareRoot() }
