@@ -77,8 +77,8 @@ extension Engine {
         let multiCell = queryMargin > 0
         index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
             let s = Int(slot)
-            guard store.isAlive(s),
-                  store.box[s].contains(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) else { return }
+            // The index has already tested the box; stale entries of removed regions remain.
+            guard store.isAlive(s) else { return }
             if multiCell, cands.contains(where: { $0.slot == slot }) { return }
             let sd = store.signedDistance(s, to: p)
             if sd <= 0 || (sd <= queryMargin && store.stamp[s] > oldStamp) {

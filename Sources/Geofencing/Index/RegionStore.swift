@@ -3,7 +3,7 @@ import Geodesy
 
 /// Regions in struct-of-arrays form, addressed by slot number.
 ///
-/// A circle costs 8 + 8 + 8 (centre, radius) + 8 (dwell) + 8 (stamp) + 16 (box) + 1 (flags)
+/// A circle costs 8 + 8 + 8 (centre, radius) + 8 (dwell) + 8 (stamp) + 1 (flags)
 /// + 16 (identifier string, inline up to 15 UTF-8 bytes) + ~8 (identifier table) bytes;
 /// polygons and metadata live out of line in dictionaries keyed by slot. Slots of removed
 /// regions are recycled only after the index has been rebuilt (so no stale index entry can
@@ -28,7 +28,6 @@ struct RegionStore: Sendable {
     /// Dwell seconds, NaN for none.
     var dwell: [Double] = []
     var stamp: [UInt64] = []
-    var box: [PackedBox] = []
     var flags: [UInt8] = []
     var areas: [Int32: PreparedArea] = [:]
     var metadata: [Int32: [String: String]] = [:]
@@ -49,7 +48,7 @@ struct RegionStore: Sendable {
         let total = ids.count + n
         ids.reserveCapacity(total); lat.reserveCapacity(total); lon.reserveCapacity(total)
         size.reserveCapacity(total); dwell.reserveCapacity(total); stamp.reserveCapacity(total)
-        box.reserveCapacity(total); flags.reserveCapacity(total)
+        flags.reserveCapacity(total)
         table.reserve(n, ids: ids)
     }
 
@@ -82,11 +81,11 @@ struct RegionStore: Sendable {
             s = reused
             let i = Int(s)
             ids[i] = r.identifier; lat[i] = cLat; lon[i] = cLon; size[i] = sz
-            dwell[i] = r.dwell ?? .nan; stamp[i] = st; box[i] = PackedBox(b); flags[i] = f
+            dwell[i] = r.dwell ?? .nan; stamp[i] = st; flags[i] = f
         } else {
             s = Int32(ids.count)
             ids.append(r.identifier); lat.append(cLat); lon.append(cLon); size.append(sz)
-            dwell.append(r.dwell ?? .nan); stamp.append(st); box.append(PackedBox(b)); flags.append(f)
+            dwell.append(r.dwell ?? .nan); stamp.append(st); flags.append(f)
         }
         if let area { areas[s] = area; originalShapes[s] = r.shape }
         if !r.metadata.isEmpty { metadata[s] = r.metadata }
@@ -157,7 +156,7 @@ struct RegionStore: Sendable {
     /// Approximate heap bytes (arrays by capacity; strings inline; dictionaries estimated).
     var memoryBytes: Int {
         ids.capacity * 16 + (lat.capacity + lon.capacity + size.capacity + dwell.capacity) * 8
-            + stamp.capacity * 8 + box.capacity * 16 + flags.capacity + table.memoryBytes
+            + stamp.capacity * 8 + flags.capacity + table.memoryBytes
             + areas.count * 256 + metadata.count * 128
     }
 }
