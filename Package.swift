@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "GeoFormats", targets: ["GeoFormats"]),
         .library(name: "Geofencing", targets: ["Geofencing"]),
         .library(name: "RegionMonitoring", targets: ["RegionMonitoring"]),
+        .library(name: "RegionPlanner", targets: ["RegionPlanner"]),
         .executable(name: "geofence", targets: ["geofence"]),
     ],
     dependencies: [
@@ -19,6 +20,7 @@ let package = Package(
         .target(name: "GeoFormats", dependencies: ["Geodesy"]),
         .target(name: "Geofencing", dependencies: ["Geodesy"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats"]),
+        .target(name: "RegionPlanner", dependencies: ["Geodesy", "Geofencing"]),
         .target(
             name: "GeofenceCLI",
             dependencies: [
@@ -31,6 +33,7 @@ let package = Package(
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring"]),
+        .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,15 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "FormatsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GeoFormats", package: "Geofence"),
+            ],
+            path: "Benchmarks/FormatsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "GeodesyBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
@@ -28,6 +37,18 @@ let package = Package(
                 .product(name: "Geodesy", package: "Geofence"),
             ],
             path: "Benchmarks/EngineBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // RegionPlanner: k-nearest queries and re-plans against a 1,000,000-region catalogue.
+        .executableTarget(
+            name: "PlannerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "RegionPlanner", package: "Geofence"),
+                .product(name: "Geofencing", package: "Geofence"),
+                .product(name: "Geodesy", package: "Geofence"),
+            ],
+            path: "Benchmarks/PlannerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

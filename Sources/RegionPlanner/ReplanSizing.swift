@@ -1,0 +1,113 @@
+import Foundation
+import Geofencing
+
+/// What the planner must assume about the monitor and the subject to size the re-plan
+/// region; docs/planner.md derives the rule and proves it.
+///
+/// The monitor confirms an exit of a circle of radius `r` when deciding fixes stay at least
+/// `exitMargin(r) = min(exitMarginCap, exitMarginFraction × r)` outside it for
+/// `confirmationTime`; a catalogue region's state is first set (silently) by a fix at least
+/// `catalogueMarginCeiling` from its boundary. With apparent speed at most `maximumSpeed`,
+/// deciding fixes at least every `maximumFixInterval`, and single-fix glitches of at most
+/// `glitchAllowance`, the subject's fixes stay within
+///
+///     travel = maximumSpeed × (confirmationTime + 2 × maximumFixInterval) + glitchAllowance
+///
+/// of the point where the exit started to count. The radius is the largest `r` with
+///
+///     r + exitMargin(r) ≤ D − travel − clearance
+///     clearance = catalogueMarginCeiling + maximumSpeed × maximumFixInterval + glitchAllowance
+///
+/// where `D` is the signed distance to the nearest *unregistered* catalogue region.
+///
+/// ```swift
+/// let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 500,
+///                           maximumSpeed: 40, maximumFixInterval: 1)
+/// sizing.radius(nearestUnregistered: 2_500)   // 1,179 m, or nil when too close
+/// ```
+public struct ReplanSizing: Sendable, Hashable {
+    /// Largest fixed part of the exit margin (metres).
+    public var exitMarginCap: Double
+    /// The exit margin as a fraction of the radius, when the monitor caps it so (nil: no cap).
+    public var exitMarginFraction: Double?
+    /// Largest margin any catalogue region can get (metres): a fix this far outside decides "outside".
+    public var catalogueMarginCeiling: Double
+    /// Seconds deciding fixes must hold before the monitor confirms, including the time
+    /// the minimum number of confirming fixes needs.
+    public var confirmationTime: TimeInterval
+    /// Bound on the apparent speed of the fixes (metres per second).
+    public var maximumSpeed: Double
+    /// Bound on the time between consecutive deciding fixes (seconds).
+    public var maximumFixInterval: TimeInterval
+    /// Extra distance for isolated fix glitches (metres).
+    public var glitchAllowance: Double
+    /// Smallest useful re-plan radius (metres); below it the guarantee is reported broken.
+    public var minimumRadius: Double
+
+    public init(exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
+                confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval,
+                glitchAllowance: Double = 0, minimumRadius: Double? = nil) {
+        self.exitMarginCap = exitMarginCap
+        self.exitMarginFraction = exitMarginFraction
+        self.catalogueMarginCeiling = catalogueMarginCeiling
+        self.confirmationTime = confirmationTime
+        self.maximumSpeed = maximumSpeed
+        self.maximumFixInterval = maximumFixInterval
+        self.glitchAllowance = glitchAllowance
+        self.minimumRadius = 1
+        // The re-plan region's own first fix must decide "inside": r − exitMargin(r) ≥ step.
+        let step = maximumSpeed * maximumFixInterval + glitchAllowance + 1
+        var floor = step + exitMarginCap
+        if let f = exitMarginFraction, f < 1 { floor = min(floor, step / (1 - f)) }
+        self.minimumRadius = max(minimumRadius ?? 0, floor)
+    }
+
+    /// The bounds for an `Engine` with `policy`, for catalogue regions up to
+    /// `largestRegionSize` metres (radius, or √(area/π) for polygons) and fixes of accuracy
+    /// at most `maximumAccuracy` (defaults to the policy's own limit).
+    public init(policy: HysteresisPolicy, largestRegionSize: Double, maximumSpeed: Double,
+                maximumFixInterval: TimeInterval, maximumAccuracy: Double? = nil,
+                glitchAllowance: Double = 0) {
+        let accuracy = min(maximumAccuracy ?? policy.maximumAccuracy, policy.maximumAccuracy)
+        let cap = max(policy.minimumMarginMeters, policy.marginMeters ?? policy.accuracyMultiplier * accuracy)
+        var ceiling = cap
+        if let f = policy.maximumMarginFraction { ceiling = min(ceiling, f * largestRegionSize) }
+        let confirmation = max(policy.confirmationTime,
+                               Double(max(policy.minimumConfirmingFixes - 1, 0)) * maximumFixInterval)
+        // Every usable fix must decide for the re-plan circle (accuracy-to-size limit).
+        let smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
+        self.init(exitMarginCap: cap, exitMarginFraction: policy.maximumMarginFraction,
+                  catalogueMarginCeiling: ceiling, confirmationTime: confirmation,
+                  maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
+                  glitchAllowance: glitchAllowance, minimumRadius: smallest)
+    }
+
+    /// Distance the fixes may cover while an exit is being confirmed (metres).
+    public var travelAllowance: Double {
+        maximumSpeed * (confirmationTime + 2 * maximumFixInterval) + glitchAllowance
+    }
+
+    /// Distance an unregistered region must keep from a fix so that, registered at the next
+    /// re-plan, its first fix sets it "outside" (metres).
+    public var registrationClearance: Double {
+        catalogueMarginCeiling + maximumSpeed * maximumFixInterval + glitchAllowance
+    }
+
+    /// The exit margin the monitor applies to a circle of radius `r`.
+    public func exitMargin(radius r: Double) -> Double {
+        if let f = exitMarginFraction { return min(exitMarginCap, f * r) }
+        return exitMarginCap
+    }
+
+    /// The re-plan radius when the nearest unregistered region is `distance` metres away
+    /// (signed boundary distance), or `nil` if no radius of at least ``minimumRadius`` keeps
+    /// the guarantee. `.infinity` when nothing is unregistered.
+    public func radius(nearestUnregistered distance: Double) -> Double? {
+        if distance == .infinity { return .infinity }
+        let budget = distance - travelAllowance - registrationClearance - 1   // 1 m for rounding
+        // Largest r with r + min(cap, f·r) ≤ budget.
+        var r = budget - exitMarginCap
+        if let f = exitMarginFraction { r = max(r, budget / (1 + f)) }
+        return r >= minimumRadius ? r : nil
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Geodesy
+import Geofencing
+import Testing
+@testable import RegionPlanner
+
+/// The guarantee: a planner with 20 slots reports exactly the entries and exits of one engine
+/// that monitors the whole catalogue, and never registers a 21st region.
+@Suite struct EquivalenceTests {
+    struct Run {
+        var reference: [EventKey]
+        var planned: [EventKey]
+        var statistics: PlannerStatistics
+        var maximumRegistered: Int
+        var kilometres: Double
+        /// Events whose estimated crossing time differs between the two runs.
+        var crossedAtDifferences = 0
+    }
+
+    static func run(regions: [Region], track: Scenario.Track, policy: HysteresisPolicy,
+                    sizing: ReplanSizing, fixDriven: Bool) async throws -> Run {
+        let fixes = track.fixes
+        var reference = Engine(policy: policy)
+        try reference.add(contentsOf: regions)
+        var expected: [EventKey] = []
+        var crossed: [EventKey: Date] = [:]
+        for fix in fixes {
+            for e in try reference.process(fix) where e.kind != .dwell {
+                let key = EventKey(kind: e.kind, region: e.regionID, time: e.time)
+                expected.append(key)
+                crossed[key] = e.crossedAt
+            }
+        }
+        var crossedAtDifferences = 0
+        let catalogue = try Catalogue(regions.map { CatalogueEntry(region: $0) })
+        let monitor = EngineSlotMonitor(subject: "phone", policy: policy, slotCapacity: 20)
+        let planner = try RegionPlanner(monitor: monitor,
+                                        sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)],
+                                        sizing: sizing)
+        try await planner.start(at: fixes[0].coordinate, fixDriven: fixDriven)
+        var got: [EventKey] = []
+        for fix in fixes {
+            if fixDriven { try await planner.update(location: fix.coordinate) }
+            for e in try monitor.process(fix) {
+                for p in try await planner.handle(e) where p.kind != .dwell {
+                    #expect(p.source == "biz.")
+                    let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
+                    got.append(key)
+                    if let c = crossed[key], c != p.event.crossedAt { crossedAtDifferences += 1 }
+                }
+            }
+        }
+        func order(_ a: EventKey, _ b: EventKey) -> Bool {
+            (a.time, a.region, a.kind.rawValue) < (b.time, b.region, b.kind.rawValue)
+        }
+        return Run(reference: expected.sorted(by: order), planned: got.sorted(by: order),
+                   statistics: planner.statistics, maximumRegistered: monitor.maximumRegistered,
+                   kilometres: track.length / 1_000, crossedAtDifferences: crossedAtDifferences)
+    }
+
+    static func report(_ name: String, _ r: Run) {
+        let s = r.statistics
+        print("""
+            [planner churn] \(name): \(String(format: "%.1f", r.kilometres)) km, \
+            \(r.reference.count) events, re-plans \(s.replans) \
+            (\(String(format: "%.2f", Double(s.replans) / r.kilometres))/km), \
+            registrations \(s.registrations) (\(String(format: "%.2f", Double(s.registrations) / r.kilometres))/km), \
+            removals \(s.removals) (\(String(format: "%.2f", Double(s.removals) / r.kilometres))/km), \
+            max slots \(r.maximumRegistered), without guarantee \(s.replansWithoutGuarantee), \
+            crossedAt differences \(r.crossedAtDifferences)
+            """)
+    }
+
+    static func check(_ r: Run) {
+        let missed = Set(r.reference).subtracting(r.planned)
+        let extra = Set(r.planned).subtracting(r.reference)
+        #expect(missed.isEmpty, "missed: \(missed.sorted { $0.time < $1.time }.prefix(5))")
+        #expect(extra.isEmpty, "extra: \(extra.sorted { $0.time < $1.time }.prefix(5))")
+        #expect(r.planned == r.reference)
+        #expect(r.crossedAtDifferences == 0, "estimated crossing times differ")
+        #expect(r.reference.count >= 40, "the track must actually cross regions")
+        #expect(r.maximumRegistered == 20)
+        #expect(r.statistics.maximumSlotsUsed <= 20)
+    }
+
+    /// Apparent speed of the fixes, ignoring the pair around each glitch (they are covered by
+    /// the glitch allowance).
+    static func apparentSpeed(_ track: Scenario.Track) -> Double {
+        var v = 0.0
+        let fixes = track.fixes
+        for i in fixes.indices.dropFirst() where !track.glitches.contains(i) && !track.glitches.contains(i - 1) {
+            let d = Geodesic.wgs84.inverse(fixes[i - 1].coordinate, fixes[i].coordinate).distance
+            v = max(v, d / fixes[i].timestamp.timeIntervalSince(fixes[i - 1].timestamp))
+        }
+        return v
+    }
+
+    // 300 km drive, Core Location hysteresis (200 m, 20 s), 100,000 circles of 100 m–2 km
+    // over 600 km × 600 km, one fix a second.
+    static let driveFrame = Frame(latitude: 46.0, longitude: 6.0)
+    static let driveRegions = Scenario.circles(count: 100_000, frame: driveFrame, width: 600_000,
+                                               height: 600_000, radii: 100...2_000, seed: 7)
+    static let driveTrack = Scenario.track(length: 300_000, frame: driveFrame, width: 600_000,
+                                           height: 600_000, speed: 25, interval: 1, noise: 8,
+                                           glitch: 250, turning: 0.01, seed: 11)
+    static var driveFixes: [LocationFix] { driveTrack.fixes }
+    static let driveSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000,
+                                          maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250)
+
+    // 20 km city walk, precise hysteresis (accuracy-based margin, 8 s), 100,000 circles of
+    // 30–150 m over 110 km × 110 km.
+    static let walkFrame = Frame(latitude: 31.2, longitude: 121.4)
+    static let walkRegions = Scenario.circles(count: 100_000, frame: walkFrame, width: 110_000,
+                                              height: 110_000, radii: 30...150, seed: 3)
+    static let walkTrack = Scenario.track(length: 20_000, frame: walkFrame, width: 110_000,
+                                          height: 110_000, speed: 1.4, interval: 2, noise: 6,
+                                          glitch: 60, turning: 0.05, seed: 5)
+    static var walkFixes: [LocationFix] { walkTrack.fixes }
+    static var walkSizing: ReplanSizing {
+        let accuracy = walkFixes.compactMap(\.horizontalAccuracy).max() ?? 65
+        return ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 5,
+                            maximumFixInterval: 2, maximumAccuracy: accuracy, glitchAllowance: 60)
+    }
+
+    @Test("a 300 km drive: the planner with 20 slots reports exactly what a whole-catalogue engine reports")
+    func drive() async throws {
+        #expect(Self.apparentSpeed(Self.driveTrack) <= Self.driveSizing.maximumSpeed)
+        let r = try await Self.run(regions: Self.driveRegions, track: Self.driveTrack,
+                                   policy: .coreLocation, sizing: Self.driveSizing, fixDriven: false)
+        Self.report("drive 300 km (coreLocation, exit-driven)", r)
+        Self.check(r)
+        #expect(r.statistics.replansWithoutGuarantee == 0)
+    }
+
+    @Test("a 20 km city walk: the planner with 20 slots reports exactly what a whole-catalogue engine reports")
+    func walk() async throws {
+        #expect(Self.apparentSpeed(Self.walkTrack) <= Self.walkSizing.maximumSpeed)
+        let r = try await Self.run(regions: Self.walkRegions, track: Self.walkTrack,
+                                   policy: .precise, sizing: Self.walkSizing, fixDriven: false)
+        Self.report("walk 20 km (precise, exit-driven)", r)
+        Self.check(r)
+        #expect(r.statistics.replansWithoutGuarantee == 0)
+    }
+
+    @Test("with fixes available the planner re-plans from them and still matches the whole-catalogue engine")
+    func walkFixDriven() async throws {
+        let r = try await Self.run(regions: Self.walkRegions, track: Self.walkTrack,
+                                   policy: .precise, sizing: Self.walkSizing, fixDriven: true)
+        Self.report("walk 20 km (precise, fix-driven)", r)
+        Self.check(r)
+    }
+
+    @Test("a re-plan radius that ignores the monitor's hysteresis misses entries (the sizing matters)")
+    func naiveRadiusMisses() async throws {
+        // r = distance to the nearest unregistered region, no margins, no travel allowance.
+        let naive = ReplanSizing(exitMarginCap: 0, exitMarginFraction: nil, catalogueMarginCeiling: 0,
+                                 confirmationTime: 0, maximumSpeed: 0, maximumFixInterval: 0)
+        let r = try await Self.run(regions: Self.driveRegions, track: Self.driveTrack,
+                                   policy: .coreLocation, sizing: naive, fixDriven: false)
+        let missed = Set(r.reference).subtracting(r.planned)
+        print("[planner] naive radius on the drive: \(missed.count) of \(r.reference.count) events missed")
+        #expect(!missed.isEmpty)
+        #expect(r.maximumRegistered <= 20)
+    }
+
+    @Test("a catalogue too dense for exit-driven re-planning: re-planning from the fixes still matches exactly")
+    func denseWalkFixDriven() async throws {
+        // 100,000 circles over 40 km × 40 km: the 20th nearest is a few hundred metres away.
+        let regions = Scenario.circles(count: 100_000, frame: Self.walkFrame, width: 40_000,
+                                       height: 40_000, radii: 30...150, seed: 13)
+        let track = Scenario.track(length: 10_000, frame: Self.walkFrame, width: 40_000, height: 40_000,
+                                   speed: 1.4, interval: 2, noise: 6, glitch: 60, turning: 0.05, seed: 17)
+        let accuracy = track.fixes.compactMap(\.horizontalAccuracy).max() ?? 65
+        let sizing = ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 5,
+                                  maximumFixInterval: 2, maximumAccuracy: accuracy, glitchAllowance: 60)
+        let exitDriven = try await Self.run(regions: regions, track: track, policy: .precise,
+                                            sizing: sizing, fixDriven: false)
+        #expect(exitDriven.statistics.replansWithoutGuarantee > 0)   // the limit, reported
+        let r = try await Self.run(regions: regions, track: track, policy: .precise, sizing: sizing, fixDriven: true)
+        Self.report("dense walk 10 km (precise, fix-driven)", r)
+        #expect(r.statistics.replansWithoutGuarantee == 0)
+        print("[planner] dense walk exit-driven: \(Set(exitDriven.reference).subtracting(exitDriven.planned).count) missed, \(Set(exitDriven.planned).subtracting(exitDriven.reference).count) extra of \(exitDriven.reference.count)")
+        Self.check(r)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Geofencing
+import Testing
+@testable import RegionPlanner
+
+@Suite struct ReplanSizingTests {
+    let drive = ReplanSizing(policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
+                             maximumFixInterval: 1)
+
+    @Test("Core Location numbers: 200 m margin, 20 s, 40 m/s give 880 m of travel and 240 m of clearance")
+    func coreLocationBounds() {
+        #expect(drive.exitMarginCap == 200)
+        #expect(drive.exitMarginFraction == 0.5)
+        #expect(drive.catalogueMarginCeiling == 200)
+        #expect(drive.confirmationTime == 20)
+        #expect(drive.travelAllowance == 40 * 22)
+        #expect(drive.registrationClearance == 240)
+        // Small catalogue regions cap the margin at half their size.
+        let small = ReplanSizing(policy: .coreLocation, largestRegionSize: 100, maximumSpeed: 40,
+                                 maximumFixInterval: 1)
+        #expect(small.catalogueMarginCeiling == 50)
+    }
+
+    @Test("the radius is the largest that keeps exit + margin + travel + clearance inside the distance")
+    func radiusIsMaximal() throws {
+        for d in stride(from: 1_500.0, through: 20_000, by: 750) {
+            let r = try #require(drive.radius(nearestUnregistered: d))
+            let used = r + drive.exitMargin(radius: r) + drive.travelAllowance + drive.registrationClearance
+            #expect(used <= d)
+            let bigger = r + 1
+            #expect(bigger + drive.exitMargin(radius: bigger) + drive.travelAllowance + drive.registrationClearance > d - 1)
+        }
+    }
+
+    @Test("too close an unregistered region gives no guaranteed radius; nothing unregistered gives infinity")
+    func limits() {
+        #expect(drive.radius(nearestUnregistered: 900) == nil)
+        #expect(drive.radius(nearestUnregistered: -50) == nil)
+        #expect(drive.radius(nearestUnregistered: .infinity) == .infinity)
+    }
+
+    @Test("the smallest radius still lets the first fix decide 'inside' the re-plan circle")
+    func minimumRadius() {
+        let step = drive.maximumSpeed * drive.maximumFixInterval
+        let r = drive.minimumRadius
+        #expect(r - drive.exitMargin(radius: r) >= step)
+        // precise: fixes worse than the circle's size decide nothing, so it is at least that big.
+        let walk = ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 3,
+                                maximumFixInterval: 1, maximumAccuracy: 40)
+        #expect(walk.minimumRadius >= 40)
+        #expect(walk.catalogueMarginCeiling == 40)
+        #expect(walk.exitMargin(radius: 60) == 30)
+    }
+}
