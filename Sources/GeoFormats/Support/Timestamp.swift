@@ -100,7 +100,7 @@ public enum Timestamp {
         let whole = Int(seconds) + hour * 3600 + minute * 60 + second - offset
         if fractionDigits == 0 { return Double(whole) }
         // One correctly rounded division when the scaled value is exact in a Double.
-        let scale = NumberParsing.powersOfTen[fractionDigits]
+        let scale = NumberParsing.exactPowerOfTen(fractionDigits)
         let scaled = Double(whole) * scale + Double(fractionValue)
         if abs(scaled) < 9_007_199_254_740_992 { return scaled / scale }
         return Double(whole) + Double(fractionValue) / scale
