@@ -106,8 +106,10 @@ public enum Timestamp {
         return Double(whole) + Double(fractionValue) / scale
     }
 
+    @inline(__always)
     static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
+    @inline(__always)
     static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
@@ -118,6 +120,7 @@ public enum Timestamp {
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (the era-based method described
     /// in H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
+    @inline(__always)
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
