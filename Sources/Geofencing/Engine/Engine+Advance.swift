@@ -1,0 +1,58 @@
+import Foundation
+
+extension Engine {
+    /// Confirms, by time alone, what the subject's fixes so far already establish: pending
+    /// transitions whose confirmation time has run out by `time` (if they have their minimum
+    /// number of fixes) and dwell times that have run out. Events carry the moment the
+    /// condition was met (e.g. first deciding fix + confirmation time), not `time`.
+    ///
+    /// The monitoring layer calls this from its clock so that a subject that stops
+    /// reporting still gets its events. Calling it never changes which events happen, only
+    /// when they are returned: ``process(_:initialTrigger:)`` does the same before each fix.
+    /// A `time` before the subject's last fix, or an unknown subject, returns nothing.
+    public mutating func advance(subject: String, to time: Date) -> [TransitionEvent] {
+        guard let i = subjectIndex[subject] else { return [] }
+        let t = time.timeIntervalSinceReferenceDate
+        let si = Int(i)
+        guard t.isFinite, t >= subjectStates[si].lastTime, !subjectStates[si].tracks.isEmpty else { return [] }
+        var events: [TransitionEvent] = []
+        advanceSubject(si, to: t, events: &events)
+        if events.count > 1 { Engine.sortByTime(&events) }
+        return events
+    }
+
+    /// ``advance(subject:to:)`` for every subject.
+    public mutating func advanceAll(to time: Date) -> [TransitionEvent] {
+        var all: [TransitionEvent] = []
+        for s in subjectStates.indices where !subjectStates[s].tracks.isEmpty {
+            all.append(contentsOf: advance(subject: subjectStates[s].name, to: time))
+        }
+        if all.count > 1 { Engine.sortByTime(&all) }
+        return all
+    }
+
+    /// - Parameter before: confirm only what ran out strictly before `t` (used by `process`,
+    ///   so that a fix arriving exactly at the deadline confirms with itself).
+    mutating func advanceSubject(_ si: Int, to t: Double, before: Bool = false,
+                                 events: inout [TransitionEvent]) {
+        guard let fix = subjectStates[si].lastFix else { return }
+        var tracks = subjectStates[si].tracks
+        subjectStates[si].tracks = []
+        let need = policy.minimumConfirmingFixes
+        let wait = policy.confirmationTime
+        var w = 0
+        for r in 0..<tracks.count {
+            var tr = tracks[r]
+            let s = Int(tr.slot)
+            guard store.isAlive(s), store.stamp[s] == tr.stamp else { continue }
+            if tr.pendingCount > 0, Int(tr.pendingCount) >= need,
+               before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t {
+                confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events)
+            }
+            checkDwell(&tr, now: before ? t.nextDown : t, eventTime: nil, fix: fix, events: &events)
+            if !tr.isIdle { tracks[w] = tr; w += 1 }
+        }
+        tracks.removeSubrange(w...)
+        subjectStates[si].tracks = tracks
+    }
+}

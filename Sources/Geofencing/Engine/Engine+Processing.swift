@@ -1,0 +1,150 @@
+import Foundation
+import Geodesy
+
+extension Engine {
+    /// Feeds one fix and returns the events it confirms, in time order.
+    ///
+    /// Before the fix is applied, pending transitions whose confirmation time has run out by
+    /// `fix.timestamp` are confirmed (exactly as ``advance(subject:to:)`` would), so the
+    /// events do not depend on whether the caller also calls `advance`.
+    ///
+    /// - Parameter initialTrigger: initial events wanted for regions whose state this fix
+    ///   determines for the first time, in addition to each region's own
+    ///   ``Region/initialTrigger``. (For `.exit`, only regions near the fix are covered; far
+    ///   regions get an initial exit only through their own trigger.)
+    /// - Throws: ``GeofencingError/invalidFix(subject:field:reason:)`` or
+    ///   ``GeofencingError/outOfOrderFix(subject:timestamp:lastTimestamp:)``; the engine is
+    ///   unchanged then.
+    public mutating func process(_ fix: LocationFix,
+                                 initialTrigger: InitialTrigger = []) throws(GeofencingError) -> [TransitionEvent] {
+        try fix.validate()
+        let t = fix.timestamp.timeIntervalSinceReferenceDate
+        let si: Int
+        if let i = subjectIndex[fix.subject] {
+            si = Int(i)
+            let last = subjectStates[si].lastTime
+            if t < last {
+                throw .outOfOrderFix(subject: fix.subject, timestamp: fix.timestamp,
+                                     lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
+            }
+        } else {
+            si = subjectStates.count
+            subjectIndex[fix.subject] = Int32(si)
+            subjectStates.append(SubjectState(name: fix.subject))
+        }
+        var events: [TransitionEvent] = []
+        if !subjectStates[si].tracks.isEmpty { advanceSubject(si, to: t, before: true, events: &events) }
+        subjectStates[si].lastFix = fix
+        subjectStates[si].lastTime = t
+        let accuracy = fix.horizontalAccuracy ?? policy.assumedAccuracy
+        if accuracy <= policy.maximumAccuracy {
+            evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
+                     events: &events)
+        }
+        if events.count > 1 { Engine.sortByTime(&events) }
+        return events
+    }
+
+    /// Feeds fixes in order; stops at the first bad one (the fixes before it stay applied).
+    public mutating func process(contentsOf fixes: some Sequence<LocationFix>) throws(GeofencingError) -> [TransitionEvent] {
+        var all: [TransitionEvent] = []
+        for f in fixes { all.append(contentsOf: try process(f)) }
+        return all
+    }
+
+    static func sortByTime(_ events: inout [TransitionEvent]) {
+        let sorted = events.enumerated().sorted {
+            ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+        }.map(\.element)
+        events = sorted
+    }
+
+    /// Evaluates a usable fix against nearby regions and the subject's tracked regions.
+    mutating func evaluate(subject si: Int, fix: LocationFix, time t: Double, accuracy: Double,
+                           trigger: InitialTrigger, events: inout [TransitionEvent]) {
+        let p = fix.coordinate
+        let lat = p.latitude, lon = p.longitude
+        let oldStamp = subjectStates[si].usableStamp
+        let fresh = oldStamp < stampCounter
+        let queryMargin = fresh ? policy.upperMargin(accuracy: accuracy) : 0
+        let span = GeoBox.degreeSpan(meters: queryMargin, atLatitude: lat)
+
+        // 1. Candidates from the index: regions the fix is inside of, or (for regions this
+        //    subject has never been evaluated against) within the margin of.
+        var cands = scratch
+        scratch = []
+        cands.removeAll(keepingCapacity: true)
+        let multiCell = queryMargin > 0
+        index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
+            let s = Int(slot)
+            guard store.isAlive(s),
+                  store.box[s].contains(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) else { return }
+            if multiCell, cands.contains(where: { $0.slot == slot }) { return }
+            let sd = store.signedDistance(s, to: p)
+            if sd <= 0 || (sd <= queryMargin && store.stamp[s] > oldStamp) {
+                cands.append(Candidate(slot: slot, sd: sd, used: false))
+            }
+        }
+
+        // 2. Tracked regions (inside, unknown, pending): always evaluated.
+        var tracks = subjectStates[si].tracks
+        subjectStates[si].tracks = []
+        var w = 0
+        for r in 0..<tracks.count {
+            var tr = tracks[r]
+            let s = Int(tr.slot)
+            guard store.isAlive(s), store.stamp[s] == tr.stamp else { continue }   // removed / replaced
+            var sd = Double.nan
+            for c in cands.indices where cands[c].slot == tr.slot {
+                sd = cands[c].sd
+                cands[c].used = true
+                break
+            }
+            if sd.isNaN { sd = store.signedDistance(s, to: p) }
+            step(&tr, sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
+            if !tr.isIdle { tracks[w] = tr; w += 1 }
+        }
+        tracks.removeSubrange(w...)
+
+        // 3. Candidates not tracked yet: outside (known) or unknown (new to this subject).
+        let prevLat = subjectStates[si].usableLat, prevLon = subjectStates[si].usableLon
+        let prevTime = subjectStates[si].usableTime
+        for c in cands where !c.used {
+            let s = Int(c.slot)
+            let known = store.stamp[s] <= oldStamp
+            var tr = Track(slot: c.slot, stamp: store.stamp[s], state: known ? .outside : .unknown)
+            if known, !prevLat.isNaN {
+                tr.lastSD = store.signedDistance(s, to: Coordinate(uncheckedLatitude: prevLat, longitude: prevLon))
+                tr.lastTime = prevTime
+            }
+            step(&tr, sd: c.sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
+            if !tr.isIdle { tracks.append(tr) }
+        }
+
+        // 4. Initial exits for far regions that asked for them.
+        if fresh, !initialExitLog.isEmpty {
+            var lo = 0, hi = initialExitLog.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if initialExitLog[mid].stamp <= oldStamp { lo = mid + 1 } else { hi = mid }
+            }
+            for e in initialExitLog[lo...] {
+                let s = Int(e.slot)
+                guard store.isAlive(s), store.stamp[s] == e.stamp,
+                      !cands.contains(where: { $0.slot == e.slot }),
+                      !tracks.contains(where: { $0.slot == e.slot }),
+                      store.flags[s] & RegionStore.Flags.notifyOnExit != 0 else { continue }
+                events.append(TransitionEvent(kind: .exit, regionID: store.ids[s], subject: fix.subject,
+                                              fix: fix, time: fix.timestamp, crossedAt: fix.timestamp,
+                                              isInitial: true))
+            }
+        }
+
+        subjectStates[si].tracks = tracks
+        subjectStates[si].usableStamp = stampCounter
+        subjectStates[si].usableLat = lat
+        subjectStates[si].usableLon = lon
+        subjectStates[si].usableTime = t
+        scratch = cands
+    }
+}

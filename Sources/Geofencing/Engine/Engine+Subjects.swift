@@ -1,0 +1,51 @@
+import Foundation
+
+extension Engine {
+    /// The confirmed state of `subject` in the region `regionID` (Core Location's
+    /// `requestState`): `unknown` for an unknown subject or region, or until a fix decides it.
+    public func state(of subject: String, in regionID: String) -> RegionState {
+        guard let i = subjectIndex[subject], let slot = store.slot(of: regionID) else { return .unknown }
+        let st = subjectStates[Int(i)]
+        let stamp = store.stamp[Int(slot)]
+        if let tr = st.tracks.first(where: { $0.slot == slot && $0.stamp == stamp }) { return tr.state }
+        return stamp <= st.usableStamp ? .outside : .unknown
+    }
+
+    /// The regions `subject` is confirmed inside, by identifier.
+    public func regionsContaining(subject: String) -> [String] {
+        guard let i = subjectIndex[subject] else { return [] }
+        return subjectStates[Int(i)].tracks.compactMap { tr in
+            let s = Int(tr.slot)
+            guard tr.state == .inside, store.isAlive(s), store.stamp[s] == tr.stamp else { return nil }
+            return store.ids[s]
+        }
+    }
+
+    /// Identifiers of the regions where `subject` has a transition pending (seen past the
+    /// margin, not yet confirmed).
+    public func pendingRegions(of subject: String) -> [String] {
+        guard let i = subjectIndex[subject] else { return [] }
+        return subjectStates[Int(i)].tracks.compactMap { tr in
+            let s = Int(tr.slot)
+            guard tr.pendingCount > 0, store.isAlive(s), store.stamp[s] == tr.stamp else { return nil }
+            return store.ids[s]
+        }
+    }
+
+    /// Every subject that has sent a fix, in order of first appearance.
+    public var subjects: [String] { subjectStates.map(\.name) }
+
+    /// The last fix accepted for `subject`.
+    public func lastFix(of subject: String) -> LocationFix? {
+        subjectIndex[subject].flatMap { subjectStates[Int($0)].lastFix }
+    }
+
+    /// Forgets everything about `subject` (its states become `unknown`, and its next fix may
+    /// have any timestamp). Returns whether the subject was known.
+    @discardableResult
+    public mutating func resetSubject(_ subject: String) -> Bool {
+        guard let i = subjectIndex[subject] else { return false }
+        subjectStates[Int(i)] = SubjectState(name: subject)
+        return true
+    }
+}

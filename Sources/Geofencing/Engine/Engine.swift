@@ -1,0 +1,181 @@
+import Foundation
+import Geodesy
+
+/// The transition engine: regions in, location fixes in, confirmed enter / exit / dwell
+/// events out.
+///
+/// Pure, synchronous and deterministic: time comes only from fix timestamps (and from the
+/// times passed to ``advance(subject:to:)``), so the same input always gives the same events.
+///
+/// ```swift
+/// var engine = Engine(policy: .precise)
+/// try engine.add(.circle(identifier: "depot", center: depot, radius: 150, dwell: 300))
+/// for fix in fixes {
+///     for event in try engine.process(fix) { print(event.kind, event.regionID, event.crossedAt) }
+/// }
+/// engine.state(of: "truck-7", in: "depot")   // .inside / .outside / .unknown
+/// ```
+///
+/// **Rules** (docs/semantics.md has the numbers): a subject's first deciding fix for a region
+/// sets its state silently (unless an ``InitialTrigger`` asks for an event); a transition
+/// needs fixes past the boundary by the policy's margin for the policy's confirmation time,
+/// on fix timestamps, with at least two such fixes; a fix that is not past the margin cancels
+/// a pending transition; fixes with poor accuracy decide nothing. Adding a region whose
+/// identifier exists replaces it and resets every subject's state in it.
+///
+/// **Performance**: regions live in a struct-of-arrays store (≈ 90 bytes per circle) under a
+/// multi-level hashed grid (``RegionIndex``); a fix costs one hash lookup per populated grid
+/// level, a box test per nearby region, and an exact distance only for regions whose box
+/// contains it, plus the regions the subject is inside or pending in (which are always
+/// re-evaluated, so a subject that jumps far away still gets its exit). Per-subject memory
+/// is proportional to the regions it is not plainly outside of.
+///
+/// **Not here**: per-app region limits, authorisation, persistence and delivery belong to
+/// `RegionMonitoring` and the server. An `Engine` is a value type for one task at a time.
+public struct Engine: Sendable {
+    /// The most regions one engine holds (slot numbers are packed into 26 bits).
+    public static let maximumRegionCount = RegionIndex.maximumSlots
+
+    /// The hysteresis rule; changing it applies to the next fix.
+    public var policy: HysteresisPolicy
+
+    var store = RegionStore()
+    var index = RegionIndex()
+    var stampCounter: UInt64 = 0
+    /// (stamp, slot) of regions whose initial trigger includes `.exit`, in stamp order.
+    var initialExitLog: [(stamp: UInt64, slot: Int32)] = []
+    var subjectIndex: [String: Int32] = [:]
+    var subjectStates: [SubjectState] = []
+    /// Reused buffer for the candidates of one fix.
+    var scratch: [Candidate] = []
+
+    struct Candidate { var slot: Int32; var sd: Double; var used: Bool }
+
+    /// Creates an empty engine.
+    public init(policy: HysteresisPolicy = .precise) {
+        self.policy = policy
+    }
+
+    // MARK: Regions
+
+    /// Adds a region, or replaces the region with the same identifier (every subject's state
+    /// in it is reset to `unknown`, as Core Location does).
+    /// - Throws: ``GeofencingError/invalidRegion(identifier:field:reason:)`` naming the bad
+    ///   field, or ``GeofencingError/tooManyRegions(limit:)``; the engine is unchanged then.
+    public mutating func add(_ region: Region) throws(GeofencingError) {
+        try region.validate()
+        let replacing = store.slot(of: region.identifier)
+        if replacing == nil, store.liveCount >= Engine.maximumRegionCount {
+            throw .tooManyRegions(limit: Engine.maximumRegionCount)
+        }
+        if let old = replacing { removeSlot(old) }
+        insertValidated(region)
+        if index.needsRebuild { rebuildIndex() }
+    }
+
+    /// Adds many regions at once (all or nothing), replacing existing ones with the same
+    /// identifiers. Much faster than repeated ``add(_:)`` for large sets: the index is built
+    /// in bulk.
+    /// - Throws: the first invalid region's error, or
+    ///   ``GeofencingError/duplicateIdentifier(_:)`` if an identifier appears twice in
+    ///   `regions`; nothing is added then.
+    public mutating func add(contentsOf regions: some Collection<Region>) throws(GeofencingError) {
+        var seen = Set<String>()
+        seen.reserveCapacity(regions.count)
+        var newCount = 0
+        for r in regions {
+            try r.validate()
+            if !seen.insert(r.identifier).inserted { throw .duplicateIdentifier(r.identifier) }
+            if store.slot(of: r.identifier) == nil { newCount += 1 }
+        }
+        if store.liveCount + newCount > Engine.maximumRegionCount {
+            throw .tooManyRegions(limit: Engine.maximumRegionCount)
+        }
+        store.reserve(newCount)
+        let bulk = regions.count > max(1_000, store.liveCount / 8)
+        for r in regions {
+            if let old = store.slot(of: r.identifier) { removeSlot(old) }
+            insertValidated(r, indexNow: !bulk)
+        }
+        if bulk || index.needsRebuild { rebuildIndex() }
+    }
+
+    /// Removes a region; subjects' state in it is forgotten. Returns whether it existed.
+    @discardableResult
+    public mutating func remove(identifier: String) -> Bool {
+        guard let s = store.slot(of: identifier) else { return false }
+        removeSlot(s)
+        if index.needsRebuild { rebuildIndex() }
+        return true
+    }
+
+    /// Removes every region (subjects are kept, with no region state).
+    public mutating func removeAllRegions() {
+        store = RegionStore()
+        index = RegionIndex()
+        initialExitLog = []
+        for i in subjectStates.indices { subjectStates[i].tracks = [] }
+    }
+
+    /// The region with this identifier, as added.
+    public func region(identifier: String) -> Region? {
+        store.slot(of: identifier).map { store.region(Int($0)) }
+    }
+
+    /// Every region, in no particular order.
+    public var regions: [Region] {
+        (0..<store.slotCount).filter(store.isAlive).map(store.region)
+    }
+
+    /// Every region identifier, in no particular order.
+    public var regionIdentifiers: [String] {
+        (0..<store.slotCount).filter(store.isAlive).map { store.ids[$0] }
+    }
+
+    /// How many regions the engine holds.
+    public var regionCount: Int { store.liveCount }
+
+    /// Identifiers of the regions whose boundary, grown by `margin` metres, may contain
+    /// `point` — the spatial index's answer, refined by the exact signed distance.
+    public func regions(containing point: Coordinate, margin: Double = 0) -> [String] {
+        let m = max(0, margin)
+        let span = GeoBox.degreeSpan(meters: m, atLatitude: point.latitude)
+        var out: [String] = []
+        var seen = Set<Int32>()
+        index.query(lat: point.latitude, lon: point.longitude, dLat: span.lat, dLon: span.lon) { s in
+            let i = Int(s)
+            guard store.isAlive(i), store.box[i].contains(lat: point.latitude, lon: point.longitude,
+                                                           dLat: span.lat, dLon: span.lon),
+                  seen.insert(s).inserted,
+                  store.signedDistance(i, to: point) <= m else { return }
+            out.append(store.ids[i])
+        }
+        return out
+    }
+
+    // MARK: Internals
+
+    mutating func insertValidated(_ region: Region, indexNow: Bool = true) {
+        stampCounter += 1
+        let (slot, box) = store.insert(region, stamp: stampCounter)
+        if indexNow { index.insert(slot: slot, box: box) }
+        if region.initialTrigger.contains(.exit) {
+            initialExitLog.append((stampCounter, slot))
+        }
+    }
+
+    mutating func removeSlot(_ s: Int32) {
+        store.remove(slot: s)
+        index.noteRemoval()
+    }
+
+    mutating func rebuildIndex() {
+        let store = self.store
+        index.rebuild((0..<store.slotCount).lazy.filter(store.isAlive).map { (Int32($0), store.geoBox($0)) })
+        self.store.indexWasRebuilt()
+        initialExitLog.removeAll { !self.store.isAlive(Int($0.slot)) || self.store.stamp[Int($0.slot)] != $0.stamp }
+    }
+
+    /// Approximate heap bytes used by regions and the index (not subjects).
+    package var regionMemoryBytes: Int { store.memoryBytes + index.memoryBytes }
+}

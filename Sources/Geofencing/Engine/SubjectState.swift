@@ -1,0 +1,51 @@
+import Foundation
+
+/// What the engine remembers about one subject: its last fix, where it last had a usable
+/// one, and a short list of the regions it is not simply "outside" of (inside, unknown,
+/// or with a transition pending). Every other region is implicitly `outside` — if it
+/// existed when the subject's last usable fix was evaluated — or `unknown`.
+struct SubjectState: Sendable {
+    var name: String
+    var lastFix: LocationFix?
+    var lastTime: Double = -.infinity
+    /// Position and time of the last usable fix (NaN before the first).
+    var usableLat: Double = .nan
+    var usableLon: Double = .nan
+    var usableTime: Double = .nan
+    /// Regions with a stamp up to this one have been evaluated for this subject.
+    var usableStamp: UInt64 = 0
+    var tracks: [Track] = []
+
+    init(name: String) { self.name = name }
+}
+
+/// Per (subject, region) state, kept only while it is not plain "outside, nothing pending".
+struct Track: Sendable {
+    var slot: Int32
+    var stamp: UInt64
+    var state: RegionState
+    /// Number of consecutive deciding fixes on the far side; 0 = nothing pending.
+    var pendingCount: Int32 = 0
+    var dwellArmed = false
+    var dwellFired = false
+    /// Timestamp of the first deciding fix of the pending transition.
+    var pendingSince: Double = .nan
+    /// Estimated time the boundary was crossed towards the far side (NaN when on the near side).
+    var crossedAt: Double = .nan
+    /// Start of the current stay inside (dwell reference).
+    var insideSince: Double = .nan
+    /// When the current stay inside was confirmed.
+    var enteredAt: Double = .nan
+    /// Signed distance and time of the last fix evaluated against this region.
+    var lastSD: Double = .nan
+    var lastTime: Double = .nan
+
+    init(slot: Int32, stamp: UInt64, state: RegionState) {
+        self.slot = slot
+        self.stamp = stamp
+        self.state = state
+    }
+
+    /// Nothing worth remembering: outside, nothing pending, last fix not inside.
+    var isIdle: Bool { state == .outside && pendingCount == 0 && !(lastSD <= 0) }
+}

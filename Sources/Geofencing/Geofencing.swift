@@ -1,1 +1,0 @@
-// Module Geofencing: see docs/architecture.md.

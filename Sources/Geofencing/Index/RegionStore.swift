@@ -1,0 +1,163 @@
+import Foundation
+import Geodesy
+
+/// Regions in struct-of-arrays form, addressed by slot number.
+///
+/// A circle costs 8 + 8 + 8 (centre, radius) + 8 (dwell) + 8 (stamp) + 16 (box) + 1 (flags)
+/// + 16 (identifier string, inline up to 15 UTF-8 bytes) + ~8 (identifier table) bytes;
+/// polygons and metadata live out of line in dictionaries keyed by slot. Slots of removed
+/// regions are recycled only after the index has been rebuilt (so no stale index entry can
+/// point at a recycled slot); each add gets a fresh, increasing `stamp`, which subjects use
+/// to tell "a region I have never evaluated" from "a region I know I am outside of".
+struct RegionStore: Sendable {
+    struct Flags {
+        static let alive: UInt8 = 1
+        static let area: UInt8 = 2
+        static let notifyOnEntry: UInt8 = 4
+        static let notifyOnExit: UInt8 = 8
+        static let initialEnter: UInt8 = 16
+        static let initialExit: UInt8 = 32
+        static let initialDwell: UInt8 = 64
+    }
+
+    var ids: [String] = []
+    var lat: [Double] = []
+    var lon: [Double] = []
+    /// Radius for circles; √(area/π) for polygons (the "size" used by margins).
+    var size: [Double] = []
+    /// Dwell seconds, NaN for none.
+    var dwell: [Double] = []
+    var stamp: [UInt64] = []
+    var box: [PackedBox] = []
+    var flags: [UInt8] = []
+    var areas: [Int32: PreparedArea] = [:]
+    var metadata: [Int32: [String: String]] = [:]
+    var table = IdentifierTable()
+    /// Slots freed before the last index rebuild: safe to reuse.
+    var reusable: [Int32] = []
+    /// Slots freed since the last index rebuild.
+    var freedSinceRebuild: [Int32] = []
+    private(set) var liveCount = 0
+
+    var slotCount: Int { ids.count }
+
+    @inline(__always) func isAlive(_ s: Int) -> Bool { flags[s] & Flags.alive != 0 }
+
+    func slot(of id: String) -> Int32? { table.find(id, in: ids) }
+
+    mutating func reserve(_ n: Int) {
+        let total = ids.count + n
+        ids.reserveCapacity(total); lat.reserveCapacity(total); lon.reserveCapacity(total)
+        size.reserveCapacity(total); dwell.reserveCapacity(total); stamp.reserveCapacity(total)
+        box.reserveCapacity(total); flags.reserveCapacity(total)
+        table.reserve(n, ids: ids)
+    }
+
+    /// Stores a validated region under a new stamp; returns its slot and box. The identifier
+    /// must not be present.
+    mutating func insert(_ r: Region, stamp st: UInt64) -> (Int32, GeoBox) {
+        var f = Flags.alive
+        if r.notifyOnEntry { f |= Flags.notifyOnEntry }
+        if r.notifyOnExit { f |= Flags.notifyOnExit }
+        if r.initialTrigger.contains(.enter) { f |= Flags.initialEnter }
+        if r.initialTrigger.contains(.exit) { f |= Flags.initialExit }
+        if r.initialTrigger.contains(.dwell) { f |= Flags.initialDwell }
+        let cLat: Double, cLon: Double, sz: Double, b: GeoBox
+        var area: PreparedArea? = nil
+        switch r.shape {
+        case let .circle(center, radius):
+            cLat = center.latitude; cLon = center.longitude; sz = radius
+            b = GeoBox.around(latitude: cLat, longitude: cLon, radius: radius)
+        case .polygon, .multiPolygon:
+            let a = PreparedArea(r.shape)!
+            area = a
+            f |= Flags.area
+            cLat = (a.minLat + a.maxLat) / 2; cLon = (a.minLon + a.maxLon) / 2; sz = a.size
+            let pad = 1e-7
+            b = GeoBox(minLat: max(-90, a.minLat - pad), maxLat: min(90, a.maxLat + pad),
+                       minLon: a.minLon - pad, maxLon: a.maxLon + pad)
+        }
+        let s: Int32
+        if let reused = reusable.popLast() {
+            s = reused
+            let i = Int(s)
+            ids[i] = r.identifier; lat[i] = cLat; lon[i] = cLon; size[i] = sz
+            dwell[i] = r.dwell ?? .nan; stamp[i] = st; box[i] = PackedBox(b); flags[i] = f
+        } else {
+            s = Int32(ids.count)
+            ids.append(r.identifier); lat.append(cLat); lon.append(cLon); size.append(sz)
+            dwell.append(r.dwell ?? .nan); stamp.append(st); box.append(PackedBox(b)); flags.append(f)
+        }
+        if let area { areas[s] = area; originalShapes[s] = r.shape }
+        if !r.metadata.isEmpty { metadata[s] = r.metadata }
+        table.insert(slot: s, in: ids)
+        liveCount += 1
+        return (s, b)
+    }
+
+    mutating func remove(slot s: Int32) {
+        let i = Int(s)
+        table.remove(ids[i], in: ids)
+        flags[i] = 0
+        ids[i] = ""
+        areas[s] = nil
+        originalShapes[s] = nil
+        metadata[s] = nil
+        freedSinceRebuild.append(s)
+        liveCount -= 1
+    }
+
+    /// After an index rebuild, slots freed before it may be reused.
+    mutating func indexWasRebuilt() {
+        reusable.append(contentsOf: freedSinceRebuild)
+        freedSinceRebuild.removeAll()
+    }
+
+    /// The exact box of a live slot (recomputed, double precision).
+    func geoBox(_ s: Int) -> GeoBox {
+        if flags[s] & Flags.area != 0, let a = areas[Int32(s)] {
+            let pad = 1e-7
+            return GeoBox(minLat: max(-90, a.minLat - pad), maxLat: min(90, a.maxLat + pad),
+                          minLon: a.minLon - pad, maxLon: a.maxLon + pad)
+        }
+        return GeoBox.around(latitude: lat[s], longitude: lon[s], radius: size[s])
+    }
+
+    /// Signed distance in metres from a point to a live region's boundary.
+    @inline(__always)
+    func signedDistance(_ s: Int, to p: Coordinate) -> Double {
+        if flags[s] & Flags.area == 0 {
+            return GeodesicCircle(center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]),
+                                  radius: size[s]).signedDistance(to: p)
+        }
+        return areas[Int32(s)]!.signedDistance(latitude: p.latitude, longitude: p.longitude)
+    }
+
+    /// Rebuilds the public value of a live slot.
+    func region(_ s: Int) -> Region {
+        let f = flags[s]
+        var trig: InitialTrigger = []
+        if f & Flags.initialEnter != 0 { trig.insert(.enter) }
+        if f & Flags.initialExit != 0 { trig.insert(.exit) }
+        if f & Flags.initialDwell != 0 { trig.insert(.dwell) }
+        let shape: RegionShape
+        if f & Flags.area != 0 {
+            shape = originalShapes[Int32(s)] ?? .multiPolygon([])
+        } else {
+            shape = .circle(center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]), radius: size[s])
+        }
+        return Region(identifier: ids[s], shape: shape, notifyOnEntry: f & Flags.notifyOnEntry != 0,
+                      notifyOnExit: f & Flags.notifyOnExit != 0, dwell: dwell[s].isNaN ? nil : dwell[s],
+                      initialTrigger: trig, metadata: metadata[Int32(s)] ?? [:])
+    }
+
+    /// Original polygon shapes as given (kept so `regions` round-trips exactly).
+    var originalShapes: [Int32: RegionShape] = [:]
+
+    /// Approximate heap bytes (arrays by capacity; strings inline; dictionaries estimated).
+    var memoryBytes: Int {
+        ids.capacity * 16 + (lat.capacity + lon.capacity + size.capacity + dwell.capacity) * 8
+            + stamp.capacity * 8 + box.capacity * 16 + flags.capacity + table.memoryBytes
+            + areas.count * 256 + metadata.count * 128
+    }
+}

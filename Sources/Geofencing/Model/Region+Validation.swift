@@ -1,0 +1,64 @@
+import Foundation
+import Geodesy
+
+extension Region {
+    /// Checks the region; throws ``GeofencingError/invalidRegion(identifier:field:reason:)``
+    /// naming the first bad field.
+    public func validate() throws(GeofencingError) {
+        func bad(_ field: String, _ reason: String) -> GeofencingError {
+            .invalidRegion(identifier: identifier, field: field, reason: reason)
+        }
+        if identifier.isEmpty { throw bad("identifier", "is empty") }
+        if let d = dwell {
+            guard d.isFinite else { throw bad("dwell", "is not a finite number of seconds (\(d))") }
+            guard d >= 0 else { throw bad("dwell", "is negative (\(d) s)") }
+        }
+        switch shape {
+        case let .circle(center, radius):
+            try Region.check(center, field: "center", bad)
+            guard radius.isFinite else { throw bad("radius", "is not a finite number (\(radius))") }
+            guard radius > 0 else { throw bad("radius", "must be greater than 0 m (got \(radius))") }
+            guard radius <= Region.maximumRadius else {
+                throw bad("radius", "\(radius) m exceeds the maximum of \(Region.maximumRadius) m")
+            }
+        case let .polygon(p):
+            try Region.check(p, prefix: "", bad)
+        case let .multiPolygon(ps):
+            if ps.isEmpty { throw bad("polygons", "is empty") }
+            for (i, p) in ps.enumerated() { try Region.check(p, prefix: "polygons[\(i)].", bad) }
+        }
+    }
+
+    private static func check(_ c: Coordinate, field: String,
+                              _ bad: (String, String) -> GeofencingError) throws(GeofencingError) {
+        guard c.latitude.isFinite, (-90.0...90.0).contains(c.latitude) else {
+            throw bad("\(field).latitude", "is not a latitude in [-90, 90] (\(c.latitude))")
+        }
+        guard c.longitude.isFinite else {
+            throw bad("\(field).longitude", "is not a finite number (\(c.longitude))")
+        }
+    }
+
+    private static func check(_ p: Polygon, prefix: String,
+                              _ bad: (String, String) -> GeofencingError) throws(GeofencingError) {
+        let rings = [p.exterior] + p.holes
+        for (r, ring) in rings.enumerated() {
+            let field = r == 0 ? "\(prefix)exterior" : "\(prefix)holes[\(r - 1)]"
+            for (i, c) in ring.enumerated() { try check(c, field: "\(field)[\(i)]", bad) }
+            let open = PreparedPolygon.openRing(ring)
+            var distinct = Set<Coordinate>()
+            for c in open { distinct.insert(c) }
+            guard distinct.count >= 3 else {
+                throw bad(field, "has \(distinct.count) distinct vertices; a ring needs at least 3")
+            }
+            let unwrapped = PreparedPolygon.unwrap(open, reference: nil)
+            let lons = unwrapped.map(\.x)
+            guard let lo = lons.min(), let hi = lons.max(), hi - lo < 360 else {
+                throw bad(field, "winds around the globe; split it into parts")
+            }
+            guard abs(PreparedPolygon.planarArea(unwrapped)) > 1e-3 else {
+                throw bad(field, "has zero area (its vertices are collinear)")
+            }
+        }
+    }
+}

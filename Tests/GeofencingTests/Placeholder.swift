@@ -1,4 +1,0 @@
-import Testing
-import Geofencing
-
-@Test func moduleBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Geodesy
+@testable import Geofencing
+
+@Suite("Spatial index agrees with brute force")
+struct RegionIndexTests {
+    struct LCG {
+        var state: UInt64
+        mutating func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+    }
+
+    func brute(_ regions: [String: Region], _ p: Coordinate) -> Set<String> {
+        Set(regions.values.filter { $0.signedDistance(to: p) <= 0 }.map(\.identifier))
+    }
+
+    @Test("random circles, polygons, removals and replacements, near the antimeridian and the poles too",
+          arguments: [(0.0, 0.0), (31.2, 121.5), (-16.5, 179.9), (89.0, 10.0)])
+    func matchesBruteForce(lat: Double, lon: Double) throws {
+        var rng = LCG(state: UInt64(abs(lat * 1000 + lon)) + 7)
+        let base = Coordinate(uncheckedLatitude: lat, longitude: lon)
+        var engine = Engine()
+        var live: [String: Region] = [:]
+        func randomRegion(_ id: String) -> Region {
+            let center = Scene.point(base, north: (rng.next() - 0.5) * 40_000, east: (rng.next() - 0.5) * 40_000)
+            if rng.next() < 0.8 {
+                return .circle(identifier: id, center: center, radius: 50 + rng.next() * 3_000)
+            }
+            let n = 3 + Int(rng.next() * 10), size = 200 + rng.next() * 3_000
+            let ring = (0..<n).map { i -> Coordinate in
+                let a = Double(i) / Double(n) * 2 * .pi
+                let r = size * (0.5 + rng.next() * 0.5)
+                return Scene.point(center, north: r * cos(a), east: r * sin(a))
+            }
+            return Region(identifier: id, shape: .polygon(Polygon(exterior: ring)))
+        }
+        try engine.add(contentsOf: (0..<3_000).map { randomRegion("b\($0)") })
+        for r in engine.regions { live[r.identifier] = r }
+        for i in 0..<6_000 {        // enough single adds and removals to trigger rebuilds
+            let k = rng.next()
+            if k < 0.5 {
+                let r = randomRegion("d\(i)"); try engine.add(r); live[r.identifier] = r
+            } else if k < 0.8, let id = live.keys.min() {
+                engine.remove(identifier: id); live[id] = nil
+            } else {
+                let id = "b\(Int(rng.next() * 3_000))"
+                let r = randomRegion(id); try engine.add(r); live[id] = r
+            }
+        }
+        #expect(engine.regionCount == live.count)
+        var hits = 0
+        for _ in 0..<400 {
+            let p = Scene.point(base, north: (rng.next() - 0.5) * 44_000, east: (rng.next() - 0.5) * 44_000)
+            let got = Set(engine.regions(containing: p))
+            #expect(got == brute(live, p))
+            hits += got.count
+        }
+        #expect(hits > 100)
+    }
+
+    @Test("a huge circle around the pole and a small one are both found")
+    func poleAndHuge() throws {
+        var engine = Engine()
+        try engine.add(.circle(identifier: "arctic", center: Coordinate(uncheckedLatitude: 90, longitude: 0), radius: 500_000))
+        try engine.add(.circle(identifier: "half", center: Coordinate(uncheckedLatitude: 0, longitude: 0), radius: 9_000_000))
+        #expect(Set(engine.regions(containing: Coordinate(uncheckedLatitude: 87, longitude: -120))) == ["arctic"])
+        #expect(Set(engine.regions(containing: Coordinate(uncheckedLatitude: 10, longitude: 60))) == ["half"])
+        #expect(engine.regions(containing: Coordinate(uncheckedLatitude: -30, longitude: 170)).isEmpty)
+    }
+}
