@@ -307,7 +307,7 @@ def low_bridge(out, rng):
         lat, lon = frame.to_geo(*p)
         label = feet_inches(clearance)
         common = {"name": name, "clearance_m": clearance, "clearance_label": label, "bridge": bid}
-        features.append(circle_feature(bid, lat, lon, 200, kind="bridge",
+        features.append(circle_feature(bid, lat, lon, 300, kind="bridge",
                                        message=f"Low bridge ahead: {label} clearance", **common))
         q, _ = point_at(road, cum, s_b - MILE)
         lat2, lon2 = frame.to_geo(*q)
@@ -325,7 +325,7 @@ def shops(out, rng):
     path_arr = np.array(path, float)
     cum = polyline_lengths(path_arr)
     shop_list = [
-        ("shop-coffee", "Bean There", -420, 18, 35, "☕ Bean There: your flat white is 2-for-1 until 11:00"),
+        ("shop-coffee", "Bean There", -420, -2, 35, "☕ Bean There: your flat white is 2-for-1 until 11:00"),
         ("shop-books", "Chapter & Verse", -80, -22, 45, "📚 Chapter & Verse: the book you saved is in stock"),
         ("shop-bakery", "Crumb", 250, 32, 30, "🥐 Crumb: fresh croissants just out of the oven"),
         ("shop-florist", "Petal Post", 345, 70, 50, "💐 Petal Post: 20% off tulips today"),

@@ -1,0 +1,3 @@
+import GeofenceCLI
+
+await GeofenceCommand.run(CommandLine.arguments.dropFirst())
