@@ -1,1 +1,0 @@
-// Module GeoFormats: see docs/architecture.md.

@@ -1,4 +1,0 @@
-import Testing
-import GeoFormats
-
-@Test func moduleBuilds() { #expect(Bool(true)) }
