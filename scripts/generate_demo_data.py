@@ -299,7 +299,7 @@ def low_bridge(out, rng):
         # (id, name, arc length on the road, clearance m, on-route?)
         ("bridge-peabody-rr", "Norfolk & Pacific rail trestle", s_low, 3.20),
         ("bridge-hwy147", "Durham Freeway overpass", cum[2] + 300, 4.72),
-        ("bridge-pettigrew-rr", "Pettigrew Street rail bridge", cum[5] + 350, 3.86),
+        ("bridge-pettigrew-rr", "Pettigrew Street rail bridge", cum[5] + 350, 4.27),
     ]
     features = []
     for bid, name, s_b, clearance in bridges:

@@ -97,7 +97,7 @@ public struct Demo {
                 notifications.append((time, message))
                 text += "  \(time)  🔔 \(message)\n"
             } else {
-                text += "  \(time)     (\(r.event.kind.rawValue) \(r.event.regionID), no notification)\n"
+                text += "  \(time)     · \(r.event.kind.rawValue) \(r.event.regionID) (no notification)\n"
             }
         }
         if events.isEmpty { text += "  (no events)\n" }

@@ -8,13 +8,14 @@ import Foundation
 /// Columns are found by name (case-insensitive): `time` / `timestamp`, `latitude` / `lat`,
 /// `longitude` / `lon` / `lng`, and optional `accuracy` / `horizontal_accuracy`, `speed`,
 /// `course` / `bearing`. Times are ISO 8601 or Unix seconds; empty optional fields are
-/// unknown. A line that cannot be read is yielded as ``TrackRecord/rejected(line:reason:)``
+/// unknown. A line that cannot be read is yielded as ``TrackRecord/rejected(position:reason:)``
 /// with its number; blank lines are skipped. O(1) memory.
 struct CSVTrackSource: TrackSource {
     private let reader: LineReader
     private let path: String
     private var columns: (time: Int, lat: Int, lon: Int, acc: Int, speed: Int, course: Int)
     private let width: Int
+    private var index = 0
 
     init(reader: LineReader, path: String) throws(InputError) {
         self.reader = reader
@@ -85,10 +86,11 @@ struct CSVTrackSource: TrackSource {
                     }
                 }
                 let n = reader.lineNumber
-                if let bad { return .rejected(line: n, reason: bad) }
-                if count != width { return .rejected(line: n, reason: "has \(count) fields, the header has \(width)") }
-                guard let time, let lat, let lon else { return .rejected(line: n, reason: "missing time, latitude or longitude") }
-                return .position(TrackPosition(line: n, latitude: lat, longitude: lon,
+                if let bad { return .rejected(position: "line \(n)", reason: bad) }
+                if count != width { return .rejected(position: "line \(n)", reason: "has \(count) fields, the header has \(width)") }
+                guard let time, let lat, let lon else { return .rejected(position: "line \(n)", reason: "missing time, latitude or longitude") }
+                index += 1
+                return .position(TrackPosition(line: n, index: index, latitude: lat, longitude: lon,
                                                time: Date(timeIntervalSince1970: time),
                                                accuracy: acc, speed: speed, course: course))
             }

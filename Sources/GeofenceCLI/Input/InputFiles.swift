@@ -1,30 +1,28 @@
 import Foundation
+import GeoFormats
 import Geodesy
 import Geofencing
 
 /// Opens the command's input files: regions (GeoJSON) and tracks (format from content).
 public enum InputFiles {
-    /// Opens a track file, detecting its format from its first significant byte.
-    /// - Throws: ``InputError`` when the file cannot be opened or is in no known format.
+    /// Opens a track file, detecting its format (GPX, NMEA, CSV, GeoJSON) from its content.
+    /// - Throws: ``InputError/cannotOpen(path:reason:)`` when the file cannot be opened.
     public static func openTrack(path: String) throws(InputError) -> (format: String, source: any TrackSource) {
-        let reader = try LineReader(path: path)
-        let head = try reader.peek(4096)
-        var i = 0
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-        while i < head.count, [9, 10, 13, 32].contains(head[i]) { i += 1 }
-        guard i < head.count else {
-            return ("csv", ArrayTrackSource([]))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .cannotOpen(path: path, reason: "is a directory")
         }
-        switch head[i] {
-        case UInt8(ascii: "<"), UInt8(ascii: "$"), UInt8(ascii: "!"), UInt8(ascii: "{"):
-            throw .unrecognizedFormat(path: path, detail: "GPX, NMEA and GeoJSON tracks need the GeoFormats readers")
-        default:
-            let text = String(decoding: head[i...].prefix(200), as: UTF8.self).lowercased()
-            guard text.contains("lat") else {
-                throw .unrecognizedFormat(path: path, detail: "the first line is not a CSV header with latitude / longitude")
+        let reader: TrackReader
+        do {
+            reader = try TrackReader(path: path)
+        } catch {
+            if case .unreadable(let why) = error.reason {
+                let prefix = path + ": "
+                throw .cannotOpen(path: path, reason: why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why)
             }
-            return ("csv", try CSVTrackSource(reader: reader, path: path))
+            throw .malformed(path: path, position: error.position.description, reason: error.reason.description)
         }
+        return (reader.format?.rawValue ?? "empty", GeoFormatsTrackSource(reader: reader, path: path))
     }
 
     /// Reads a GeoJSON FeatureCollection of regions: `Point` features with `properties.id`

@@ -2,8 +2,10 @@ import Foundation
 
 /// One position read from a track file, before it becomes a `LocationFix`.
 public struct TrackPosition: Sendable, Hashable {
-    /// 1-based line (or record) number in the file, for error messages.
-    public var line: Int
+    /// 1-based line number in the file, when the reader knows it (for error messages).
+    public var line: Int?
+    /// 1-based number of this position among the file's positions.
+    public var index: Int
     public var latitude: Double
     public var longitude: Double
     public var time: Date
@@ -14,9 +16,10 @@ public struct TrackPosition: Sendable, Hashable {
     /// Course in degrees, if the file gives one.
     public var course: Double?
 
-    public init(line: Int, latitude: Double, longitude: Double, time: Date,
+    public init(line: Int? = nil, index: Int, latitude: Double, longitude: Double, time: Date,
                 accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) {
         self.line = line
+        self.index = index
         self.latitude = latitude
         self.longitude = longitude
         self.time = time
@@ -26,10 +29,11 @@ public struct TrackPosition: Sendable, Hashable {
     }
 }
 
-/// What a track source yields: a position, or a record it could not read (with its line).
+/// What a track source yields: a position, or a record it could not read (with its position).
 public enum TrackRecord: Sendable, Hashable {
     case position(TrackPosition)
-    case rejected(line: Int, reason: String)
+    /// A record that could not be read: where (`"line 7"`, `"feature 2, point 5"`) and why.
+    case rejected(position: String, reason: String)
 }
 
 /// A stream of track records, read incrementally (never the whole file at once).
@@ -68,4 +72,9 @@ public struct TrackInput {
         self.name = name
         self.source = source
     }
+}
+
+extension TrackPosition {
+    /// `"line 12"` when the line is known, else `"point 12"`.
+    var positionText: String { line.map { "line \($0)" } ?? "point \(index)" }
 }

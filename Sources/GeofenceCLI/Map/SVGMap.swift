@@ -125,6 +125,11 @@ public struct SVGMap: Sendable {
             let fill = hot ? "#f6a623" : "#5b8fd6"
             let stroke = hot ? "#c77c00" : "#2f63ad"
             svg.raw("<path class=\"region\" data-id=\"\(xml(region.identifier))\" d=\"\(d)\" fill=\"\(fill)\" fill-opacity=\"0.22\" fill-rule=\"evenodd\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n")
+            if case let .circle(center, _) = region.shape {
+                let c = frame.projection.project(center)
+                let cx = frame.x(c.east), cy = frame.y(c.north)
+                svg.raw("<path d=\"M\(f(cx - 4)) \(f(cy))H\(f(cx + 4))M\(f(cx)) \(f(cy - 4))V\(f(cy + 4))\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n")
+            }
             if let top = rings.first?.max(by: { $0.n < $1.n }) {
                 var label = region.identifier
                 if let note = regionNotes[region.identifier] { label += " · " + note }

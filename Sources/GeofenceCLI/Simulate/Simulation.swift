@@ -68,10 +68,10 @@ public struct Simulation {
         var seq = 0
         var nextProgress = progressInterval
 
-        func reject(_ track: Int, _ line: Int, _ reason: String) {
+        func reject(_ track: Int, _ position: String, _ reason: String) {
             summary.fixesRejected += 1
             if summary.firstRejections.count < Simulation.keptRejections {
-                summary.firstRejections.append(.init(track: tracks[track].name, line: line, reason: reason))
+                summary.firstRejections.append(.init(track: tracks[track].name, position: position, reason: reason))
             }
         }
 
@@ -80,7 +80,7 @@ public struct Simulation {
             while heads[t] == nil, !done[t] {
                 switch try sources[t].next() {
                 case .none: done[t] = true
-                case .rejected(let line, let reason)?: reject(t, line, reason)
+                case .rejected(let position, let reason)?: reject(t, position, reason)
                 case .position(let p)?: heads[t] = p
                 }
             }
@@ -140,12 +140,12 @@ public struct Simulation {
     private mutating func process(_ p: TrackPosition, track: Int, tracks: [TrackInput],
                                   lastTime: inout [Double], seq: inout Int,
                                   pending: inout [(seq: Int, event: TransitionEvent)],
-                                  reject: (Int, Int, String) -> Void) {
+                                  reject: (Int, String, String) -> Void) {
         let coordinate: Coordinate
         do {
             coordinate = try Coordinate(latitude: p.latitude, longitude: p.longitude)
         } catch {
-            reject(track, p.line, error.description)
+            reject(track, p.positionText, error.description)
             return
         }
         let fix = LocationFix(subject: tracks[track].subject, coordinate: coordinate,
@@ -155,7 +155,7 @@ public struct Simulation {
         do {
             events = try engine.process(fix)
         } catch {
-            reject(track, p.line, Simulation.describe(error))
+            reject(track, p.positionText, Simulation.describe(error))
             return
         }
         lastTime[track] = p.time.timeIntervalSinceReferenceDate

@@ -7,10 +7,10 @@ public struct SimulationSummary: Sendable, Hashable {
     public struct Rejection: Sendable, Hashable, CustomStringConvertible {
         /// The track's file name.
         public var track: String
-        /// 1-based line (record) number.
-        public var line: Int
+        /// Where in the file: `"line 7"`, `"point 12"`, `"feature 2, point 5"`.
+        public var position: String
         public var reason: String
-        public var description: String { "\(track):\(line): \(reason)" }
+        public var description: String { "\(track): \(position): \(reason)" }
     }
 
     /// Positions read from all tracks (good or not, parse failures excluded).
