@@ -35,6 +35,12 @@ struct FileDescriptorOutput: TextOutputStream {
         }
         buffer.removeAll(keepingCapacity: true)
     }
+
+    /// Flushes and closes the descriptor.
+    mutating func close() {
+        flush()
+        _ = systemClose(fd)
+    }
 }
 
 /// Terminal checks and unbuffered standard-error text.
@@ -51,6 +57,8 @@ enum Terminal {
 
 #if canImport(Glibc)
 private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
 #else
+private let systemClose = Darwin.close
 private let systemWrite = Darwin.write
 #endif

@@ -48,6 +48,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("subject"), help: ArgumentHelp("Subject name for the tracks, in order (default: each file's name).", valueName: "name"))
     var subjects: [String] = []
 
+    @Option(help: ArgumentHelp("Write the events to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
@@ -71,7 +74,15 @@ struct SimulateCommand: ParsableCommand {
         var simulation = try Simulation(regions: regionList, policy: profile.policy)
         if map != nil { simulation.map = MapRecorder() }
         var out = FileDescriptorOutput.standardOutput
-        let chosen = format ?? OutputFormat.defaultFormat(isTerminal: Terminal.standardOutputIsTerminal)
+        var isTerminal = Terminal.standardOutputIsTerminal
+        if let output {
+            let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw InputError.cannotOpen(path: output, reason: String(cString: strerror(errno))) }
+            out = FileDescriptorOutput(fileDescriptor: fd)
+            isTerminal = false
+        }
+        defer { if output != nil { out.close() } }
+        let chosen = format ?? OutputFormat.defaultFormat(isTerminal: isTerminal)
         let showProgress = !quiet && Terminal.standardErrorIsTerminal
         var progressShown = false
         let summary = try simulation.run(tracks: inputs, writer: chosen.makeWriter(), to: &out) { fixes, events in
