@@ -77,8 +77,10 @@ extension Engine {
         let multiCell = queryMargin > 0
         index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
             let s = Int(slot)
-            guard store.isAlive(s),
-                  store.box[s].contains(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) else { return }
+            // The box test comes first: removed regions have an empty box, and the boxes of
+            // spatially close regions sit close in memory (bulk adds are stored in grid order).
+            guard store.box[s].contains(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon),
+                  store.isAlive(s) else { return }
             if multiCell, cands.contains(where: { $0.slot == slot }) { return }
             let sd = store.signedDistance(s, to: p)
             if sd <= 0 || (sd <= queryMargin && store.stamp[s] > oldStamp) {

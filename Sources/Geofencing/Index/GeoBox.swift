@@ -36,6 +36,13 @@ struct GeoBox: Sendable, Hashable {
 struct PackedBox: Sendable {
     var minLat: Float, maxLat: Float, minLon: Float, maxLon: Float
 
+    /// A box that contains nothing (removed regions), so stale index entries fail the box test.
+    static let empty = PackedBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
+
+    init(minLat: Float, maxLat: Float, minLon: Float, maxLon: Float) {
+        self.minLat = minLat; self.maxLat = maxLat; self.minLon = minLon; self.maxLon = maxLon
+    }
+
     init(_ b: GeoBox) {
         minLat = Float(b.minLat).nextDown.nextDown; maxLat = Float(b.maxLat).nextUp.nextUp
         minLon = Float(b.minLon).nextDown.nextDown; maxLon = Float(b.maxLon).nextUp.nextUp

@@ -99,6 +99,7 @@ struct RegionStore: Sendable {
         let i = Int(s)
         table.remove(ids[i], in: ids)
         flags[i] = 0
+        box[i] = .empty
         ids[i] = ""
         areas[s] = nil
         originalShapes[s] = nil

@@ -1,0 +1,71 @@
+import Benchmark
+import Foundation
+import Geofencing
+
+// Scenarios are built on first use (outside the measured region) and kept.
+enum Prepared {
+    static let countryBox = Box(sizeKm: 1_000)
+    static let cityBox = Box(sizeKm: 50)
+    static let polygonBox = Box(sizeKm: 100)
+    static let countryRegions = Scenarios.circles(count: 1_000_000, in: countryBox, seed: 1)
+    static let country = Replay(regions: countryRegions,
+                                fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: countryBox, seed: 2))
+    static let city = Replay(regions: Scenarios.circles(count: 100_000, in: cityBox, seed: 3),
+                             fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: cityBox, seed: 4))
+    static let polygons = Replay(regions: Scenarios.polygons(count: 100_000, in: polygonBox, seed: 5),
+                                 fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: polygonBox, seed: 6))
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let throughput = Benchmark.Configuration(
+        metrics: [.throughput, .wallClock], timeUnits: .nanoseconds, warmupIterations: 0,
+        scalingFactor: .mega, maxDuration: .seconds(10), maxIterations: 3)
+
+    Benchmark("country: 1M circles, fixes from 10k subjects", configuration: throughput) { benchmark in
+        let r = Prepared.country
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.step() }
+        benchmark.stopMeasurement()
+        blackHole(r.events)
+    } setup: { _ = Prepared.country }
+
+    Benchmark("city: 100k circles in 50 km x 50 km", configuration: throughput) { benchmark in
+        let r = Prepared.city
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.step() }
+        benchmark.stopMeasurement()
+        blackHole(r.events)
+    } setup: { _ = Prepared.city }
+
+    Benchmark("polygons: 100k polygons of 8-64 vertices", configuration: throughput) { benchmark in
+        let r = Prepared.polygons
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.step() }
+        benchmark.stopMeasurement()
+        blackHole(r.events)
+    } setup: { _ = Prepared.polygons }
+
+    // Index build and memory: a fresh engine per iteration from the same 1M circles.
+    // Memory: `memoryLeakedBytes` = bytes allocated and still held when the measurement stops
+    // (the engine is alive then), from the malloc interposer; divide by 1,000,000 for bytes per
+    // region. Also reported: RSS growth per region (counts freed-but-retained build buffers too)
+    // and the engine's own capacity-based estimate.
+    Benchmark("index build: 1M circles (bulk add)",
+              configuration: .init(metrics: [.wallClock, .memoryLeakedBytes, .mallocCountTotal,
+                                             .custom("RSS bytes per region", useScalingFactor: false),
+                                             .custom("engine estimate bytes per region", useScalingFactor: false)],
+                                   timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(30),
+                                   maxIterations: 3)) { benchmark in
+        let regions = Prepared.countryRegions
+        let rss0 = residentBytes()
+        benchmark.startMeasurement()
+        var engine = Engine()
+        try! engine.add(contentsOf: regions)
+        benchmark.stopMeasurement()
+        let rss1 = residentBytes()
+        benchmark.measurement(.custom("RSS bytes per region", useScalingFactor: false), (rss1 - rss0) / regions.count)
+        benchmark.measurement(.custom("engine estimate bytes per region", useScalingFactor: false),
+                              engine.approximateRegionMemory / regions.count)
+        blackHole(engine.regionCount)
+    } setup: { _ = Prepared.countryRegions }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+// Fixed, seeded benchmark scenarios (issue 4):
+// - country: 1,000,000 circles, radius 50–500 m, uniform over a 1,000 km × 1,000 km box
+//   centred at 45° N 5° E; 1,000,000 fixes from 10,000 moving subjects.
+// - city: 100,000 circles, radius 50–500 m, in a 50 km × 50 km box (≈ 11.6 regions contain
+//   a random point); the same kind of fixes.
+// - polygons: 100,000 star-shaped polygons of 8–64 vertices, 50–500 m across, in a
+//   100 km × 100 km box; the same kind of fixes.
+// Subjects start uniformly in the box and move 1–30 m/s with a fix every 5 s
+// (±10 m accuracy), heading changing slowly.
+
+struct Rng {
+    var state: UInt64
+    mutating func next() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+    mutating func next(_ a: Double, _ b: Double) -> Double { a + (b - a) * next() }
+}
+
+struct Box {
+    var centerLat = 45.0, centerLon = 5.0, sizeKm: Double
+    var dLat: Double { sizeKm * 1_000 / 111_132 / 2 }
+    var dLon: Double { sizeKm * 1_000 / (111_320 * cos(centerLat * .pi / 180)) / 2 }
+    func point(_ rng: inout Rng) -> (Double, Double) {
+        (centerLat + rng.next(-dLat, dLat), centerLon + rng.next(-dLon, dLon))
+    }
+}
+
+enum Scenarios {
+    static func circles(count: Int, in box: Box, seed: UInt64) -> [Region] {
+        var rng = Rng(state: seed)
+        return (0..<count).map { i in
+            let (lat, lon) = box.point(&rng)
+            return Region.circle(identifier: "c\(i)", center: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                                 radius: rng.next(50, 500))
+        }
+    }
+
+    static func polygons(count: Int, in box: Box, seed: UInt64) -> [Region] {
+        var rng = Rng(state: seed)
+        return (0..<count).map { i in
+            let (lat, lon) = box.point(&rng)
+            let n = 8 + Int(rng.next() * 57)
+            let r = rng.next(25, 250)
+            let ring = (0..<n).map { k -> Coordinate in
+                let a = Double(k) / Double(n) * 2 * .pi
+                let rr = r * rng.next(0.5, 1)
+                return Coordinate(uncheckedLatitude: lat + rr * cos(a) / 111_132,
+                                  longitude: lon + rr * sin(a) / (111_320 * cos(lat * .pi / 180)))
+            }
+            return Region(identifier: "p\(i)", shape: .polygon(Polygon(exterior: ring)))
+        }
+    }
+
+    /// `perSubject` fixes from each of `subjects` subjects, interleaved in time order.
+    static func fixes(subjects: Int, perSubject: Int, in box: Box, seed: UInt64) -> [LocationFix] {
+        var rng = Rng(state: seed)
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        var pos = (0..<subjects).map { _ in box.point(&rng) }
+        var heading = (0..<subjects).map { _ in rng.next(0, 2 * .pi) }
+        let speed = (0..<subjects).map { _ in rng.next(1, 30) }
+        let names = (0..<subjects).map { "subject-\($0)" }
+        var out: [LocationFix] = []
+        out.reserveCapacity(subjects * perSubject)
+        for k in 0..<perSubject {
+            for s in 0..<subjects {
+                heading[s] += rng.next(-0.3, 0.3)
+                let step = speed[s] * 5
+                var (lat, lon) = pos[s]
+                lat += step * cos(heading[s]) / 111_132
+                lon += step * sin(heading[s]) / (111_320 * cos(lat * .pi / 180))
+                if abs(lat - box.centerLat) > box.dLat || abs(lon - box.centerLon) > box.dLon {
+                    heading[s] += .pi       // bounce back into the box
+                    (lat, lon) = pos[s]
+                }
+                pos[s] = (lat, lon)
+                out.append(LocationFix(subject: names[s], coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                                       horizontalAccuracy: 10, timestamp: t0.addingTimeInterval(Double(k) * 5)))
+            }
+        }
+        return out
+    }
+}
+
+/// One prepared scenario: an engine with its regions, and fixes to replay. Replays shift
+/// timestamps by a large offset per round so that fixes stay in order.
+final class Replay: @unchecked Sendable {
+    var engine: Engine
+    let fixes: [LocationFix]
+    var next = 0
+    var events = 0
+
+    init(regions: [Region], fixes: [LocationFix], policy: HysteresisPolicy = .precise) {
+        engine = Engine(policy: policy)
+        try! engine.add(contentsOf: regions)
+        self.fixes = fixes
+    }
+
+    @inline(__always)
+    func step() {
+        let i = next
+        next += 1
+        var f = fixes[i % fixes.count]
+        let round = i / fixes.count
+        if round > 0 { f.timestamp += Double(round) * 1_000_000 }
+        do { events &+= try engine.process(f).count } catch { fatalError("\(error)") }
+    }
+}
+
+/// Resident set size of this process in bytes (Linux /proc/self/statm; 0 elsewhere).
+func residentBytes() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let parts = s.split(separator: " ")
+    guard parts.count > 1, let pages = Int(parts[1]) else { return 0 }
+    return pages * 4_096
+}
