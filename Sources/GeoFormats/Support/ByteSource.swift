@@ -27,6 +27,8 @@ final class ByteSource {
     private var fd: Int32
     private let ownsDescriptor: Bool
     private(set) var atEOF = false
+    /// Bytes read from the descriptor (or given in memory) so far, for progress reports.
+    private(set) var bytesRead = 0
     /// A read error, if one stopped the stream (errno text).
     private(set) var readError: String?
     /// The 1-based number of the line most recently returned by ``nextLine()``,
@@ -43,6 +45,16 @@ final class ByteSource {
         self.ownsDescriptor = ownsDescriptor
     }
 
+    /// Opens the file at `path` for reading; the failure is the `strerror` text.
+    static func open(path: String) -> Result<ByteSource, OpenError> {
+        let fd = systemOpen(path, O_RDONLY)
+        guard fd >= 0 else { return .failure(OpenError(message: "\(path): \(String(cString: strerror(errno)))")) }
+        return .success(ByteSource(fileDescriptor: fd, ownsDescriptor: true))
+    }
+
+    /// Why a file could not be opened.
+    struct OpenError: Error { var message: String }
+
     /// Reads from memory.
     init(bytes: [UInt8]) {
         let capacity = max(bytes.count, 1)
@@ -53,6 +65,7 @@ final class ByteSource {
         self.capacity = capacity
         self.storage = storage
         end = bytes.count
+        bytesRead = bytes.count
         fd = -1
         ownsDescriptor = false
         atEOF = true
@@ -82,7 +95,7 @@ final class ByteSource {
         }
         while true {
             let n = read(fd, storage + end, capacity - end)
-            if n > 0 { end += n; return true }
+            if n > 0 { end += n; bytesRead += n; return true }
             if n == 0 { atEOF = true; return false }
             if errno == EINTR { continue }
             readError = String(cString: strerror(errno))
@@ -197,4 +210,9 @@ final class ByteSource {
         start = end
         return out
     }
+}
+
+/// `open(2)`, named so that it does not clash with `ByteSource.open`.
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags)
 }

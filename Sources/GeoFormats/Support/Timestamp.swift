@@ -45,7 +45,7 @@ public enum Timestamp {
               let month = digits(b, 5, 2), b.count > 7, b[7] == UInt8(ascii: "-"),
               let day = digits(b, 8, 2) else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        let seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
         var i = 10
         if i == b.count { return seconds }   // a bare date is midnight UTC
         let sep = b[i]
@@ -62,16 +62,15 @@ public enum Timestamp {
         }
         guard hour <= 24, minute <= 59, second <= 60 else { return nil }
         if hour == 24, minute != 0 || second != 0 { return nil }
-        var fraction = 0.0
+        var fractionValue = 0      // the first 9 fraction digits as an integer
+        var fractionDigits = 0
         if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
             i += 1
-            var scale = 0.1
             let fracStart = i
             while i < b.count {
                 let d = b[i] &- 0x30
                 if d > 9 { break }
-                fraction += Double(d) * scale
-                scale *= 0.1
+                if fractionDigits < 9 { fractionValue = fractionValue * 10 + Int(d); fractionDigits += 1 }
                 i += 1
             }
             if i == fracStart { return nil }
@@ -98,8 +97,13 @@ public enum Timestamp {
             }
         }
         if i != b.count { return nil }
-        seconds += Double(hour * 3600 + minute * 60 + second - offset)
-        return seconds + fraction
+        let whole = Int(seconds) + hour * 3600 + minute * 60 + second - offset
+        if fractionDigits == 0 { return Double(whole) }
+        // One correctly rounded division when the scaled value is exact in a Double.
+        let scale = NumberParsing.powersOfTen[fractionDigits]
+        let scaled = Double(whole) * scale + Double(fractionValue)
+        if abs(scaled) < 9_007_199_254_740_992 { return scaled / scale }
+        return Double(whole) + Double(fractionValue) / scale
     }
 
     static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads a track file of any supported format as a stream of points and errors.
 ///
 /// The format is detected from the content (see ``TrackFormat``) unless given. GPX, NMEA
@@ -105,12 +97,10 @@ public struct TrackReader: Sequence {
     }
 
     private static func open(_ path: String) throws(TrackParseError) -> ByteSource {
-        let fd = Glibc_open(path)
-        guard fd >= 0 else {
-            let why = String(cString: strerror(errno))
-            throw TrackParseError(format: nil, position: .input, reason: .unreadable("\(path): \(why)"), isFatal: true)
+        switch ByteSource.open(path: path) {
+        case .success(let s): return s
+        case .failure(let why): throw TrackParseError(format: nil, position: .input, reason: .unreadable(why.message), isFatal: true)
         }
-        return ByteSource(fileDescriptor: fd, ownsDescriptor: true)
     }
 
     public func makeIterator() -> Iterator {
@@ -133,10 +123,10 @@ public struct TrackReader: Sequence {
         }
         source.skipByteOrderMark()
         switch format {
-        case .csv: return Iterator(backend: .csv(CSVTrackParser(source: source)))
-        case .nmea: return Iterator(backend: .nmea(NMEATrackParser(source: source, options: options)))
-        case .gpx: return Iterator(backend: .gpx(GPXTrackParser(source: source, options: options)))
-        case .geojson: return Iterator(backend: .geojson(GeoJSONTrackParser(source: source)))
+        case .csv: return Iterator(backend: .csv(CSVTrackParser(source: source)), source: source)
+        case .nmea: return Iterator(backend: .nmea(NMEATrackParser(source: source, options: options)), source: source)
+        case .gpx: return Iterator(backend: .gpx(GPXTrackParser(source: source, options: options)), source: source)
+        case .geojson: return Iterator(backend: .geojson(GeoJSONTrackParser(source: source)), source: source)
         }
     }
 
@@ -152,9 +142,17 @@ public struct TrackReader: Sequence {
         }
 
         private var backend: Backend
+        private let source: ByteSource?
 
-        fileprivate init(backend: Backend) { self.backend = backend }
-        fileprivate init(error: TrackParseError) { backend = .error(error) }
+        fileprivate init(backend: Backend, source: ByteSource? = nil) {
+            self.backend = backend
+            self.source = source
+        }
+        fileprivate init(error: TrackParseError) { backend = .error(error); source = nil }
+
+        /// Bytes read from the input so far (ahead of the points returned by up to one
+        /// 1 MiB chunk): compare with the file size for a progress bar.
+        public var bytesRead: Int { source?.bytesRead ?? 0 }
 
         public mutating func next() -> Result<TrackPoint, TrackParseError>? {
             switch backend {
@@ -193,7 +191,3 @@ public struct TrackReader: Sequence {
     }
 }
 
-/// `open(2)` read-only (a free function so the name does not clash with `TrackReader.open`).
-private func Glibc_open(_ path: String) -> Int32 {
-    open(path, O_RDONLY)
-}

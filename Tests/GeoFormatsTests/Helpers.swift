@@ -1,0 +1,44 @@
+import Foundation
+import Geodesy
+@testable import GeoFormats
+
+/// All elements of a track read from `text`.
+func elements(_ text: String, format: TrackFormat? = nil) -> [Result<TrackPoint, TrackParseError>] {
+    Array(TrackReader(string: text, format: format))
+}
+
+func points(_ text: String, format: TrackFormat? = nil) -> [TrackPoint] {
+    elements(text, format: format).compactMap { try? $0.get() }
+}
+
+func errors(_ text: String, format: TrackFormat? = nil) -> [TrackParseError] {
+    elements(text, format: format).compactMap { if case .failure(let e) = $0 { e } else { nil } }
+}
+
+func fixture(_ name: String) throws -> URL {
+    guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+        throw CocoaError(.fileNoSuchFile)
+    }
+    return url
+}
+
+func date(_ iso: String) -> Date { Timestamp.parse(iso)! }
+
+/// An NMEA sentence with its checksum appended.
+func sentence(_ body: String) -> String {
+    let sum = body.utf8.reduce(UInt8(0), ^)
+    let hex = String(sum, radix: 16, uppercase: true)
+    return "$" + body + "*" + (hex.count == 1 ? "0" + hex : hex)
+}
+
+/// A small deterministic generator (SplitMix64) for fuzzing.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
