@@ -35,7 +35,7 @@ struct SVGMapTests {
         #expect(svg.contains("<title>Shanghai &lt;test&gt;</title>"))
         #expect(svg.contains("class=\"region\" data-id=\"shanghai\""))
         #expect(svg.contains("class=\"region\" data-id=\"ring\""))
-        #expect(!svg.contains("data-id=\"far\""))             // outside the view
+        #expect(svg.contains("data-id=\"far\""))              // few regions: all are in view
         #expect(svg.contains("class=\"track\" data-subject=\"phone\""))
         #expect(svg.contains("<polyline"))
         #expect(svg.contains("class=\"event\" data-kind=\"enter\" data-region=\"shanghai\""))
@@ -71,6 +71,22 @@ struct SVGMapTests {
             }
         }
         #expect(stack.isEmpty)
+    }
+
+    @Test("with many regions the view is the track and the regions with events; far regions are left out")
+    func manyRegions() throws {
+        var regions = [shanghaiRegion]
+        for i in 0..<300 {
+            regions.append(.circle(identifier: "far-\(i)", center: try Coordinate(latitude: 40 + Double(i) * 0.01, longitude: 10), radius: 100))
+        }
+        var recorder = MapRecorder()
+        for p in positions(shanghaiFixes()) {
+            recorder.record(LocationFix(subject: "s", coordinate: try Coordinate(latitude: p.latitude, longitude: p.longitude),
+                                        timestamp: p.time))
+        }
+        let svg = SVGMap(title: "t", regions: regions, tracks: recorder.tracks, events: []).render()
+        #expect(svg.contains("data-id=\"shanghai\""))
+        #expect(!svg.contains("data-id=\"far-"))
     }
 
     @Test("nice scale-bar lengths are 1, 2 or 5 times a power of ten")

@@ -35,7 +35,12 @@ let t0 = 1_781_143_200.0
 /// Seconds, latitudes: outside at 31.259394 for 60 s, then inside at 31.240394 for 60 s,
 /// one fix every 5 s, accuracy 10 m.
 func shanghaiFixes() -> [(t: Double, lat: Double)] {
-    (0..<12).map { (t0 + Double($0) * 5, 31.259394) } + (12..<24).map { (t0 + Double($0) * 5, 31.240394) }
+    var out: [(t: Double, lat: Double)] = []
+    for i in 0..<24 {
+        let t: Double = t0 + Double(i) * 5
+        out.append((t: t, lat: i < 12 ? 31.259394 : 31.240394))
+    }
+    return out
 }
 
 func iso(_ t: Double) -> String { TimestampFormat.iso8601(secondsSince1970: t) }

@@ -3,10 +3,6 @@
 public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened (missing, unreadable, a directory).
     case cannotOpen(path: String, reason: String)
-    /// Reading failed part-way.
-    case readFailed(reason: String)
-    /// The content is not any track format we read.
-    case unrecognizedFormat(path: String, detail: String)
     /// The file is in a known format but malformed as a whole (`position`: "line 3",
     /// "feature 2", …).
     case malformed(path: String, position: String, reason: String)
@@ -14,8 +10,6 @@ public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason): "cannot open \(path): \(reason)"
-        case let .readFailed(reason): "read failed: \(reason)"
-        case let .unrecognizedFormat(path, detail): "\(path): not a GPX, NMEA, CSV or GeoJSON track (\(detail))"
         case let .malformed(path, position, reason): "\(path): \(position): \(reason)"
         }
     }

@@ -25,78 +25,69 @@ public enum InputFiles {
         return (reader.format?.rawValue ?? "empty", GeoFormatsTrackSource(reader: reader, path: path))
     }
 
-    /// Reads a GeoJSON FeatureCollection of regions: `Point` features with `properties.id`
-    /// and `properties.radius` (metres) are circles; `Polygon` / `MultiPolygon` features with
-    /// `properties.id` are polygons. `notifyOnEntry`, `notifyOnExit`, `dwell` (seconds) are
-    /// read; every other property is kept as metadata (as text).
-    /// - Throws: ``InputError`` naming the feature at fault.
+    /// Reads a GeoJSON FeatureCollection of regions (GeoFormats' ``GeoJSONRegionReader``):
+    /// `Point` features with `properties.id` and `properties.radius` (metres) are circles;
+    /// `Polygon` / `MultiPolygon` features with `properties.id` are polygons.
+    /// `notifyOnEntry`, `notifyOnExit`, `dwell` (seconds) are read; every other property is
+    /// kept as metadata (strings as they are, numbers and booleans as text, anything else as
+    /// compact JSON).
+    /// - Throws: ``InputError`` naming the file and the feature (or line) at fault.
     public static func loadRegions(path: String) throws(InputError) -> [Region] {
-        let data: Data
+        let features: [RegionFeature]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            features = try GeoJSONRegionReader.read(path: path)
         } catch {
-            throw .cannotOpen(path: path, reason: (error as NSError).localizedDescription)
+            throw inputError(error, path: path)
         }
-        return try regions(fromGeoJSON: data, path: path)
+        return features.map(region)
     }
 
-    /// ``loadRegions(path:)`` from bytes already read.
-    public static func regions(fromGeoJSON data: Data, path: String) throws(InputError) -> [Region] {
-        let root: Any
+    /// ``loadRegions(path:)`` for GeoJSON text already in memory; `path` names it in errors.
+    public static func regions(fromGeoJSON text: String, path: String) throws(InputError) -> [Region] {
         do {
-            root = try JSONSerialization.jsonObject(with: data)
+            return try GeoJSONRegionReader.read(string: text).map(region)
         } catch {
-            throw .malformed(path: path, position: "document", reason: "not valid JSON")
+            throw inputError(error, path: path)
         }
-        guard let object = root as? [String: Any], object["type"] as? String == "FeatureCollection",
-              let features = object["features"] as? [Any] else {
-            throw .malformed(path: path, position: "document", reason: "not a GeoJSON FeatureCollection")
-        }
-        var out: [Region] = []
-        for (k, any) in features.enumerated() {
-            func bad(_ reason: String) -> InputError { .malformed(path: path, position: "feature \(k)", reason: reason) }
-            guard let feature = any as? [String: Any], let geometry = feature["geometry"] as? [String: Any],
-                  let type = geometry["type"] as? String else { throw bad("has no geometry") }
-            let props = feature["properties"] as? [String: Any] ?? [:]
-            guard let id = (props["id"] as? String) ?? (props["id"] as? NSNumber)?.stringValue
-                    ?? (feature["id"] as? String) else { throw bad("has no properties.id") }
-            let shape: RegionShape
-            switch type {
-            case "Point":
-                guard let c = geometry["coordinates"] as? [Double], c.count >= 2 else { throw bad("Point has no coordinates") }
-                guard let r = (props["radius"] as? NSNumber)?.doubleValue else { throw bad("circle \"\(id)\" has no properties.radius") }
-                shape = .circle(center: try coordinate(c, bad), radius: r)
-            case "Polygon":
-                guard let rings = geometry["coordinates"] as? [[[Double]]], !rings.isEmpty else { throw bad("Polygon has no rings") }
-                shape = .polygon(try polygon(rings, bad))
-            case "MultiPolygon":
-                guard let polys = geometry["coordinates"] as? [[[[Double]]]], !polys.isEmpty else { throw bad("MultiPolygon has no polygons") }
-                shape = .multiPolygon(try polys.map { p throws(InputError) in try polygon(p, bad) })
-            default:
-                throw bad("geometry \(type) is not a region (Point with radius, Polygon, MultiPolygon)")
-            }
-            var metadata: [String: String] = [:]
-            for (key, value) in props where !["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell"].contains(key) {
-                if let s = value as? String { metadata[key] = s } else if let n = value as? NSNumber { metadata[key] = n.stringValue }
-            }
-            let region = Region(identifier: id, shape: shape,
-                                notifyOnEntry: (props["notifyOnEntry"] as? Bool) ?? true,
-                                notifyOnExit: (props["notifyOnExit"] as? Bool) ?? true,
-                                dwell: (props["dwell"] as? NSNumber)?.doubleValue, metadata: metadata)
-            do { try region.validate() } catch { throw bad(error.description) }
-            out.append(region)
-        }
-        return out
     }
 
-    private static func coordinate(_ c: [Double], _ bad: (String) -> InputError) throws(InputError) -> Coordinate {
-        guard c.count >= 2 else { throw bad("a position needs longitude and latitude") }
-        do { return try Coordinate(latitude: c[1], longitude: c[0]) } catch { throw bad(error.description) }
+    static func inputError(_ error: GeoJSONError, path: String) -> InputError {
+        switch error {
+        case .unreadable(let why):
+            let prefix = path + ": "
+            return .cannotOpen(path: path, reason: why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why)
+        case .emptyInput:
+            return .malformed(path: path, position: "input", reason: "the regions file is empty")
+        case let .invalidJSON(line, column, reason):
+            return .malformed(path: path, position: "line \(line), column \(column)", reason: "invalid JSON: \(reason)")
+        case .invalidDocument(let why):
+            return .malformed(path: path, position: "document", reason: "not a GeoJSON FeatureCollection: \(why)")
+        case let .invalidFeature(index, problem):
+            return .malformed(path: path, position: "feature \(index)", reason: problem.description)
+        case let .duplicateID(id, first, second):
+            return .malformed(path: path, position: "feature \(second)", reason: "duplicate id '\(id)' (also feature \(first))")
+        }
     }
 
-    private static func polygon(_ rings: [[[Double]]], _ bad: (String) -> InputError) throws(InputError) -> Polygon {
-        var out: [[Coordinate]] = []
-        for ring in rings { out.append(try ring.map { p throws(InputError) in try coordinate(p, bad) }) }
-        return Polygon(exterior: out[0], holes: Array(out.dropFirst()))
+    /// The engine's region for a GeoJSON feature.
+    static func region(_ f: RegionFeature) -> Region {
+        let shape: RegionShape
+        switch f.geometry {
+        case let .circle(center, radius): shape = .circle(center: center, radius: radius)
+        case let .polygon(p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
+        case let .multiPolygon(ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
+        }
+        var metadata: [String: String] = [:]
+        for (key, value) in f.metadata {
+            switch value {
+            case .string(let s): metadata[key] = s
+            case .number(let n): metadata[key] = JSONText.number(n)
+            case .bool(let b): metadata[key] = b ? "true" : "false"
+            case .null: continue
+            default: metadata[key] = value.description
+            }
+        }
+        return Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry,
+                      notifyOnExit: f.notifyOnExit, dwell: f.dwell, metadata: metadata)
     }
 }
