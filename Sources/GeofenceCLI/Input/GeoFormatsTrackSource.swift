@@ -16,6 +16,8 @@ struct GeoFormatsTrackSource: TrackSource {
         self.path = path
     }
 
+    var bytesRead: Int { iterator.bytesRead }
+
     mutating func next() throws -> TrackRecord? {
         guard let element = iterator.next() else { return nil }
         switch element {

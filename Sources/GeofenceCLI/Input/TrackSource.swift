@@ -41,6 +41,12 @@ public protocol TrackSource {
     /// The next record, or `nil` at the end. Throws only for failures that end the stream
     /// (an unreadable file, a format error that makes the rest meaningless).
     mutating func next() throws -> TrackRecord?
+    /// Bytes of the file consumed so far (for progress), or 0 when unknown.
+    var bytesRead: Int { get }
+}
+
+extension TrackSource {
+    public var bytesRead: Int { 0 }
 }
 
 /// A track source over records already in memory (tests, generated scenarios).

@@ -85,12 +85,16 @@ struct SimulateCommand: ParsableCommand {
         let chosen = format ?? OutputFormat.defaultFormat(isTerminal: isTerminal)
         let showProgress = !quiet && Terminal.standardErrorIsTerminal
         var progressShown = false
-        let summary = try simulation.run(tracks: inputs, writer: chosen.makeWriter(), to: &out) { fixes, events in
+        let totalBytes = tracks.reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        let summary = try simulation.run(tracks: inputs, writer: chosen.makeWriter(), to: &out) { p in
             guard showProgress else { return }
             let elapsed = SimulateCommand.seconds(clock.now - started)
             guard elapsed > 1 else { return }
             progressShown = true
-            Terminal.printError(ProgressLine.text(fixes: fixes, events: events, seconds: elapsed))
+            let fraction = totalBytes > 0 && p.bytesRead > 0 ? Double(p.bytesRead) / Double(totalBytes) : nil
+            Terminal.printError(ProgressLine.text(fixes: p.fixesRead, events: p.events, seconds: elapsed, fraction: fraction))
         }
         out.flush()
         if progressShown { Terminal.printError("\r\u{1B}[2K") }
@@ -150,12 +154,14 @@ enum MapColoringOption: String, CaseIterable, ExpressibleByArgument {
 
 /// The one-line progress display on a terminal's standard error.
 enum ProgressLine {
-    static func text(fixes: Int, events: Int, seconds: Double) -> String {
+    /// `fraction` (0…1) fills the bar and shows a percentage; without it the bar cycles.
+    static func text(fixes: Int, events: Int, seconds: Double, fraction: Double?) -> String {
         let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(seconds * 8) % 10]
         let rate = Double(fixes) / max(seconds, 1e-9)
-        let cells = min(20, Int(seconds) % 21)
+        let cells = fraction.map { min(20, max(0, Int($0 * 20))) } ?? Int(seconds) % 21
         let bar = String(repeating: "▰", count: cells) + String(repeating: "▱", count: 20 - cells)
-        return "\r\u{1B}[2K\(spinner) \(bar) \(grouped(fixes)) fixes · "
+        let percent = fraction.map { String(format: " %3.0f%%", min(1, $0) * 100) } ?? ""
+        return "\r\u{1B}[2K\(spinner) \(bar)\(percent) \(grouped(fixes)) fixes · "
             + String(format: "%.2f M fixes/s · ", rate / 1e6) + "\(events) events · \(Int(seconds)) s"
     }
 

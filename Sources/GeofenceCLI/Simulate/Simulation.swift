@@ -42,7 +42,7 @@ public struct Simulation {
     /// (header, events, footer).
     public mutating func run<W: EventWriter, Out: TextOutputStream>(
         tracks: [TrackInput], writer: W, to output: inout Out,
-        progress: ((_ fixesRead: Int, _ events: Int) -> Void)? = nil
+        progress: ((SimulationProgress) -> Void)? = nil
     ) throws -> SimulationSummary {
         var w = writer
         output.write(w.header())
@@ -55,7 +55,7 @@ public struct Simulation {
     /// - Throws: a track source's fatal error (e.g. an unreadable file); events before it
     ///   have been emitted.
     public mutating func run(tracks: [TrackInput],
-                             progress: ((_ fixesRead: Int, _ events: Int) -> Void)? = nil,
+                             progress: ((SimulationProgress) -> Void)? = nil,
                              emit: (ReportedEvent) -> Void) throws -> SimulationSummary {
         var summary = SimulationSummary()
         summary.regionCount = engine.regionCount
@@ -130,7 +130,8 @@ public struct Simulation {
             }
             if let progress, summary.fixesRead >= nextProgress {
                 nextProgress += progressInterval
-                progress(summary.fixesRead, summary.eventCount)
+                progress(SimulationProgress(fixesRead: summary.fixesRead, events: summary.eventCount,
+                                            bytesRead: sources.reduce(0) { $0 + $1.bytesRead }))
             }
         }
         flush(upTo: .infinity)
@@ -176,4 +177,12 @@ public struct Simulation {
             error.description
         }
     }
+}
+
+/// Where a running simulation is, for a progress display.
+public struct SimulationProgress: Sendable, Hashable {
+    public var fixesRead: Int
+    public var events: Int
+    /// Bytes of the track files consumed so far (0 when the sources cannot tell).
+    public var bytesRead: Int
 }
