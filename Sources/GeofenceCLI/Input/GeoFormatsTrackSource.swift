@@ -29,7 +29,7 @@ struct GeoFormatsTrackSource: TrackSource {
         case .failure(let e):
             if e.isFatal {
                 if case .unreadable(let why) = e.reason { throw InputError.cannotOpen(path: path, reason: why) }
-                let what = e.format.map { "\($0) " } ?? ""
+                let what = e.format.map { "reading as \($0): " } ?? ""
                 throw InputError.malformed(path: path, position: e.position.description,
                                            reason: "\(what)\(e.reason.description)")
             }

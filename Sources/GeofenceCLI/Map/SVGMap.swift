@@ -65,8 +65,15 @@ public struct SVGMap: Sendable {
         svg.raw("<g id=\"map\" clip-path=\"url(#mapclip)\">\n")
         svg.raw("<rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\" fill=\"#f4f1ea\"/>\n")
         drawGrid(&svg, frame)
-        let drawn = drawRegions(&svg, &frame)
+        let (drawn, labels) = drawRegions(&svg, &frame)
         drawTracks(&svg, frame)
+        if labels.count <= 60 {
+            svg.raw("<g id=\"region-labels\">\n")
+            for (label, x, y) in labels {
+                svg.raw("<text class=\"region-label\" x=\"\(f(x))\" y=\"\(f(y - 5))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#1f3f73\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(xml(label))</text>\n")
+            }
+            svg.raw("</g>\n")
+        }
         svg.raw("</g>\n")
         svg.raw("<rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\" fill=\"none\" stroke=\"#888\"/>\n")
         drawEvents(&svg, frame)
@@ -104,7 +111,7 @@ public struct SVGMap: Sendable {
         svg.raw("</g>\n")
     }
 
-    private func drawRegions(_ svg: inout SVGBuilder, _ frame: inout Frame) -> Int {
+    private func drawRegions(_ svg: inout SVGBuilder, _ frame: inout Frame) -> (Int, [(String, Double, Double)]) {
         let eventRegions = Set(events.map(\.event.regionID))
         svg.raw("<g id=\"regions\">\n")
         var drawn = 0
@@ -136,13 +143,8 @@ public struct SVGMap: Sendable {
                 labels.append((label, frame.x(top.e), frame.y(top.n)))
             }
         }
-        if labels.count <= 60 {
-            for (label, x, y) in labels {
-                svg.raw("<text class=\"region-label\" x=\"\(f(x))\" y=\"\(f(y - 5))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#1f3f73\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(xml(label))</text>\n")
-            }
-        }
         svg.raw("</g>\n")
-        return drawn
+        return (drawn, labels)
     }
 
     private func drawTracks(_ svg: inout SVGBuilder, _ frame: Frame) {
