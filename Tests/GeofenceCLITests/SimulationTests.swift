@@ -91,3 +91,29 @@ struct SimulationTests {
         #expect(abs((track.points[5].speed ?? 0) - 1.113) < 0.01)
     }
 }
+
+/// A crossing at 25 m/s that the release build (at the time of writing) did not report,
+/// while the debug build did; kept so that `swift test -c release` catches it.
+@Suite("Release-sensitive crossing")
+struct ReleaseSensitiveCrossingTests {
+    @Test("a clean crossing into a 392.5 m circle at 25 m/s is one entry, 8 s after the first deciding fix")
+    func crossing() throws {
+        let region = Region.circle(identifier: "c90198", center: try Coordinate(latitude: 48.0483345, longitude: 10.9774894), radius: 392.5)
+        let rows: [(Double, Double, Double)] = [
+            (48.0489137, 10.9830435, 8.9), (48.0489975, 10.9829477, 10.5), (48.0490684, 10.9828309, 11.3),
+            (48.0491124, 10.9827069, 10.2), (48.0491737, 10.9825576, 9.6), (48.0492315, 10.9824058, 9.2),
+            (48.0492774, 10.9822525, 8.5), (48.0493265, 10.9821225, 9.2), (48.0493926, 10.9820006, 11.1),
+            (48.0494490, 10.9818603, 11.4), (48.0495089, 10.9817291, 12.8), (48.0495535, 10.9815551, 10.7),
+            (48.0495880, 10.9814024, 9.7), (48.0496329, 10.9812471, 9.3), (48.0496792, 10.9811129, 10.6),
+        ]
+        let start = 1_780_272_388.0   // 2026-06-01T00:06:28Z
+        let track = rows.enumerated().map { i, r in
+            TrackPosition(line: i + 2, index: i + 1, latitude: r.0, longitude: r.1,
+                          time: Date(timeIntervalSince1970: start + Double(i)), accuracy: r.2)
+        }
+        let (text, _) = try simulate([region], [TrackInput(subject: "w", name: "w.csv", source: ArrayTrackSource(positions: track))])
+        let events = try parseLines(text)
+        #expect(events.map { $0["event"] as? String } == ["enter"])
+        #expect(events.first?["time"] as? String == "2026-06-01T00:06:41Z")
+    }
+}
