@@ -21,6 +21,6 @@ for profile in precise coreLocation; do
   /usr/bin/time -v "$BIN" simulate --regions "$DIR/regions.geojson" --track "$DIR/track.csv" \
       --profile "$profile" --format jsonl > "$DIR/events-$profile.jsonl" 2> "$DIR/time-$profile.txt" || {
     cat "$DIR/time-$profile.txt" >&2; exit 1; }
-  grep -E "geofence simulate|Elapsed|Maximum resident" "$DIR/time-$profile.txt" >&2
+  grep -E "geofence simulate|User time|System time|Elapsed|Maximum resident" "$DIR/time-$profile.txt" >&2
   wc -l < "$DIR/events-$profile.jsonl" | sed 's/^/events: /' >&2
 done
