@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
-// Benchmarks live in their own package so that library users never pull the benchmark
-// dependency. Run: cd Benchmarks && swift package --disable-sandbox benchmark
+// Benchmarks live in their own package so that library users do not pull ordo-one/benchmark.
+// Run: cd Benchmarks && swift package --disable-sandbox benchmark
 import PackageDescription
 
 let package = Package(
@@ -11,6 +11,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .executableTarget(
+            name: "GeodesyBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Geodesy", package: "Geofence"),
+            ],
+            path: "Benchmarks/GeodesyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [

@@ -66,6 +66,8 @@ public enum GeodesyError: Error, Equatable, Sendable, CustomStringConvertible {
     case nonFiniteLongitude(Double)
     case nonFiniteValue(name: String, value: Double)
     case negativeDistance(Double)
+    /// A circle radius that is negative, NaN or infinite.
+    case invalidRadius(Double)
 
     public var description: String {
         switch self {
@@ -74,6 +76,7 @@ public enum GeodesyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nonFiniteLongitude(let v): "longitude is not a finite number (\(v))"
         case .nonFiniteValue(let name, let v): "\(name) is not a finite number (\(v))"
         case .negativeDistance(let v): "distance \(v) m is negative"
+        case .invalidRadius(let v): "radius \(v) m is not a finite number ≥ 0"
         }
     }
 }

@@ -1,102 +1,100 @@
-// INTERIM: spherical placeholder so that other modules can build against the API.
-// The Geodesy work replaces this file with Karney's algorithms (see issue 3).
-import Foundation
+/// Geodesics on an ellipsoid of revolution: the shortest paths between two points, after
+/// C. F. F. Karney, "Algorithms for geodesics", J. Geodesy 87, 43–55 (2013).
+///
+/// ```swift
+/// let g = Geodesic.wgs84
+/// let jfk = try Coordinate(latitude: 40.64, longitude: -73.78)
+/// let lhr = try Coordinate(latitude: 51.47, longitude: -0.46)
+/// let r = g.inverse(jfk, lhr)      // r.distance ≈ 5 554 747.7 m, r.azimuth1 ≈ 51.38°
+/// let d = g.direct(from: jfk, azimuth: r.azimuth1, distance: r.distance)   // ≈ lhr
+/// ```
+///
+/// - **Accuracy** (WGS84): distances within 15 nm, positions within 15 nm, azimuths within
+///   about 1e-12° of the exact geodesic, for every pair of points (series to order 6 in the
+///   third flattening; checked against GeographicLib, see docs/geodesy.md).
+/// - **Robustness**: the inverse problem always terminates (Newton's method on the azimuth,
+///   falling back to bisection of a bracket that always holds the root); nearly antipodal,
+///   coincident, polar, equatorial and meridional pairs are handled; results are never NaN
+///   for valid ``Coordinate`` input.
+/// - **Cost**: inverse O(1), typically 2–3 Newton steps, about 1 µs; direct about 0.3 µs.
+/// - **Not provided**: areas (S12), geodesic lines with stored state, unrolled longitudes.
+public struct Geodesic: Sendable, Hashable {
+    /// The ellipsoid the geodesics live on.
+    public let ellipsoid: Ellipsoid
 
-/// An ellipsoid of revolution.
-public struct Ellipsoid: Sendable, Hashable {
-    /// Equatorial radius in metres.
-    public let equatorialRadius: Double
-    /// Flattening.
-    public let flattening: Double
-    public init(equatorialRadius: Double, flattening: Double) {
-        self.equatorialRadius = equatorialRadius
-        self.flattening = flattening
+    // Derived constants (Karney 2013, §2).
+    let a: Double, f: Double, f1: Double, e2: Double, ep2: Double, n: Double, b: Double
+    /// Tolerance for the "really short lines" shortcut of the starting guess.
+    let etol2: Double
+    let third: ThirdIntegralCoefficients
+
+    /// A geodesic calculator for `ellipsoid`.
+    public init(_ ellipsoid: Ellipsoid) {
+        self.ellipsoid = ellipsoid
+        a = ellipsoid.equatorialRadius
+        f = ellipsoid.flattening
+        f1 = 1 - f
+        e2 = f * (2 - f)
+        ep2 = e2 / (f1 * f1)
+        n = f / (2 - f)
+        b = a * f1
+        etol2 = 0.1 * Tolerance.tol2 / (max(0.001, abs(f)) * min(1.0, 1 - f / 2) / 2).squareRoot()
+        third = ThirdIntegralCoefficients(n: n)
     }
-    /// WGS84: a = 6378137 m, f = 1/298.257223563.
-    public static let wgs84 = Ellipsoid(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
+
+    /// Geodesics on WGS84.
+    public static let wgs84 = Geodesic(.wgs84)
+
+    enum Tolerance {
+        static let tiny = Double.leastNormalMagnitude.squareRoot()
+        static let tol0 = Double.ulpOfOne
+        static let tol1 = 200 * tol0
+        static let tol2 = tol0.squareRoot()
+        static let tolb = tol0
+        static let xthresh = 1000 * tol2
+        /// Newton iterations before the solver switches to pure bisection.
+        static let maxNewton = 20
+        /// Hard cap on iterations: Newton plus enough bisections to reach full precision.
+        static let maxIterations = maxNewton + Double.significandBitCount + 1 + 10
+    }
 }
 
-/// Solution of the inverse problem.
+/// The solution of the inverse geodesic problem between two points.
 public struct InverseSolution: Sendable, Hashable {
-    /// Geodesic distance in metres.
+    /// Geodesic (shortest) distance in metres, ≥ 0.
     public var distance: Double
     /// Forward azimuth at the first point, degrees clockwise from north, in (-180, 180].
     public var azimuth1: Double
-    /// Forward azimuth at the second point, degrees, in (-180, 180].
+    /// Forward azimuth at the second point (the direction of travel on arrival), degrees,
+    /// in (-180, 180].
     public var azimuth2: Double
+    /// Arc length on the auxiliary sphere, degrees (180° for antipodal points).
+    public var arcLength: Double
+
+    public init(distance: Double, azimuth1: Double, azimuth2: Double, arcLength: Double) {
+        self.distance = distance
+        self.azimuth1 = azimuth1
+        self.azimuth2 = azimuth2
+        self.arcLength = arcLength
+    }
 }
 
-/// Solution of the direct problem.
+/// The solution of the direct geodesic problem.
 public struct DirectSolution: Sendable, Hashable {
+    /// The destination.
     public var coordinate: Coordinate
-    /// Forward azimuth at the destination, degrees, in (-180, 180].
+    /// Forward azimuth at the destination (direction of travel on arrival), degrees, in
+    /// (-180, 180].
     public var azimuth2: Double
-}
 
-/// Geodesic computations on an ellipsoid.
-public struct Geodesic: Sendable {
-    public let ellipsoid: Ellipsoid
-    public init(_ ellipsoid: Ellipsoid) { self.ellipsoid = ellipsoid }
-    public static let wgs84 = Geodesic(.wgs84)
-
-    public func inverse(_ p1: Coordinate, _ p2: Coordinate) -> InverseSolution {
-        let r = 6_371_008.8
-        let φ1 = p1.latitude * .pi / 180, φ2 = p2.latitude * .pi / 180
-        let dλ = (p2.longitude - p1.longitude) * .pi / 180
-        let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin(dλ / 2), 2)
-        let d = 2 * r * asin(min(1, sqrt(h)))
-        let az1 = atan2(sin(dλ) * cos(φ2), cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(dλ)) * 180 / .pi
-        let az2 = atan2(sin(dλ) * cos(φ1), -cos(φ2) * sin(φ1) + sin(φ2) * cos(φ1) * cos(dλ)) * 180 / .pi
-        return InverseSolution(distance: d, azimuth1: az1, azimuth2: az2)
-    }
-
-    public func direct(from p1: Coordinate, azimuth: Double, distance: Double) -> DirectSolution {
-        let r = 6_371_008.8
-        let δ = distance / r, θ = azimuth * .pi / 180
-        let φ1 = p1.latitude * .pi / 180, λ1 = p1.longitude * .pi / 180
-        let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
-        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
-        let c = Coordinate(uncheckedLatitude: φ2 * 180 / .pi, longitude: λ2 * 180 / .pi)
-        return DirectSolution(coordinate: c, azimuth2: inverse(c, p1).azimuth1 + 180)
+    public init(coordinate: Coordinate, azimuth2: Double) {
+        self.coordinate = coordinate
+        self.azimuth2 = azimuth2
     }
 }
 
-// INTERIM (replaced by the Geodesy work): exact-yet-cheap circle test.
-/// A circle on the ellipsoid: the points whose geodesic distance to `center` is at most `radius`.
-public struct GeodesicCircle: Sendable, Hashable {
-    public let center: Coordinate
-    /// Radius in metres.
-    public let radius: Double
-    public init(center: Coordinate, radius: Double) {
-        self.center = center
-        self.radius = radius
-    }
-    /// Signed geodesic distance from `point` to the circle's boundary, metres (negative inside).
-    public func signedDistance(to point: Coordinate) -> Double {
-        Geodesic.wgs84.inverse(center, point).distance - radius
-    }
-    /// Whether `point` is inside or on the circle.
-    public func contains(_ point: Coordinate) -> Bool { signedDistance(to: point) <= 0 }
-}
-
-// INTERIM (replaced by the Geodesy work): local east/north plane around an origin.
-/// A local tangent-plane projection: east / north metres around `origin`.
-public struct LocalProjection: Sendable, Hashable {
-    public let origin: Coordinate
-    public init(origin: Coordinate) { self.origin = origin }
-    /// East and north offsets of `point` from the origin, metres.
-    public func project(_ point: Coordinate) -> (east: Double, north: Double) {
-        let r = 6_371_008.8
-        var dλ = point.longitude - origin.longitude
-        if dλ > 180 { dλ -= 360 } else if dλ < -180 { dλ += 360 }
-        return (dλ * .pi / 180 * r * cos(origin.latitude * .pi / 180),
-                (point.latitude - origin.latitude) * .pi / 180 * r)
-    }
-    /// The coordinate at east / north offsets (metres) from the origin.
-    public func unproject(east: Double, north: Double) -> Coordinate {
-        let r = 6_371_008.8
-        let lat = origin.latitude + north / r * 180 / .pi
-        let lon = origin.longitude + east / (r * cos(origin.latitude * .pi / 180)) * 180 / .pi
-        return Coordinate(uncheckedLatitude: max(-90, min(90, lat)), longitude: lon)
-    }
+/// Maps -180 (and -0) to the (-180, 180] convention used for all published angles.
+@inline(__always)
+func publishedAngle(_ x: Double) -> Double {
+    x == -180 ? 180 : x + 0
 }

@@ -80,11 +80,17 @@ public struct Engine: Sendable {
     ///   ``GeofencingError/duplicateIdentifier(_:)`` if an identifier appears twice in
     ///   `regions`; nothing is added then.
     public mutating func add(contentsOf regions: some Collection<Region>) throws(GeofencingError) {
+        let array = Array(regions)
+        for r in array { try r.validate() }
+        let bulk = array.count > max(1_000, store.liveCount / 8)
+        if bulk, store.liveCount == 0 {
+            try addToEmpty(array)
+            return
+        }
         var seen = Set<String>()
-        seen.reserveCapacity(regions.count)
+        seen.reserveCapacity(array.count)
         var newCount = 0
-        for r in regions {
-            try r.validate()
+        for r in array {
             if !seen.insert(r.identifier).inserted { throw .duplicateIdentifier(r.identifier) }
             if store.slot(of: r.identifier) == nil { newCount += 1 }
         }
@@ -92,13 +98,35 @@ public struct Engine: Sendable {
             throw .tooManyRegions(limit: Engine.maximumRegionCount)
         }
         store.reserve(newCount)
-        let bulk = regions.count > max(1_000, store.liveCount / 8)
-        let ordered = bulk ? Engine.gridOrder(regions) : Array(regions)
-        for r in ordered {
+        let order = bulk ? Engine.gridOrder(array) : Array(array.indices)
+        for i in order {
+            let r = array[i]
             if let old = store.slot(of: r.identifier) { removeSlot(old) }
             insertValidated(r, indexNow: !bulk)
         }
         if bulk || index.needsRebuild { rebuildIndex() }
+    }
+
+    /// Bulk load into an engine without regions: a fresh store in grid order, duplicates
+    /// detected while inserting (the engine is left as it was if one is found).
+    private mutating func addToEmpty(_ array: [Region]) throws(GeofencingError) {
+        if array.count > Engine.maximumRegionCount { throw .tooManyRegions(limit: Engine.maximumRegionCount) }
+        var fresh = RegionStore()
+        fresh.reserve(array.count)
+        var stamp = stampCounter
+        var exits: [(stamp: UInt64, slot: Int32)] = []
+        for i in Engine.gridOrder(array) {
+            let r = array[i]
+            if fresh.slot(of: r.identifier) != nil { throw .duplicateIdentifier(r.identifier) }
+            stamp += 1
+            let (slot, _) = fresh.insert(r, stamp: stamp)
+            if r.initialTrigger.contains(.exit) { exits.append((stamp, slot)) }
+        }
+        store = fresh
+        stampCounter = stamp
+        initialExitLog = exits
+        index = RegionIndex()
+        rebuildIndex()
     }
 
     /// Removes a region; subjects' state in it is forgotten. Returns whether it existed.
@@ -145,9 +173,7 @@ public struct Engine: Sendable {
         var seen = Set<Int32>()
         index.query(lat: point.latitude, lon: point.longitude, dLat: span.lat, dLon: span.lon) { s in
             let i = Int(s)
-            guard store.isAlive(i), store.box[i].contains(lat: point.latitude, lon: point.longitude,
-                                                           dLat: span.lat, dLon: span.lon),
-                  seen.insert(s).inserted,
+            guard store.isAlive(i), seen.insert(s).inserted,
                   store.signedDistance(i, to: point) <= m else { return }
             out.append(store.ids[i])
         }
@@ -167,8 +193,8 @@ public struct Engine: Sendable {
 
     /// The regions sorted along a Z-order curve of their grid cells, so that regions near each
     /// other get neighbouring slots and a query touches few cache lines.
-    static func gridOrder(_ regions: some Collection<Region>) -> [Region] {
-        var keyed: [(key: UInt64, index: Int)] = []
+    static func gridOrder(_ regions: [Region]) -> [Int] {
+        var keyed: [UInt64] = []
         keyed.reserveCapacity(regions.count)
         for (i, r) in regions.enumerated() {
             let lat: Double, lon: Double
@@ -177,16 +203,15 @@ public struct Engine: Sendable {
             case let .polygon(p): lat = p.exterior.first?.latitude ?? 0; lon = p.exterior.first?.longitude ?? 0
             case let .multiPolygon(ps): lat = ps.first?.exterior.first?.latitude ?? 0; lon = ps.first?.exterior.first?.longitude ?? 0
             }
-            // 2^-10 degree cells (~110 m), interleaved bits.
-            let fx: Double = ((lon + 180) * 1_024).rounded(.down)
-            let fy: Double = ((lat + 90) * 1_024).rounded(.down)
-            let x = UInt64(Swift.max(0.0, Swift.min(524_287.0, fx)))
-            let y = UInt64(Swift.max(0.0, Swift.min(262_143.0, fy)))
-            keyed.append((Engine.interleave(x, y), i))
+            // 2^-8 degree cells (~430 m), interleaved bits: 36 bits of key, 26 of index.
+            let fx: Double = ((lon + 180) * 256).rounded(.down)
+            let fy: Double = ((lat + 90) * 256).rounded(.down)
+            let x = UInt64(Swift.max(0.0, Swift.min(131_071.0, fx)))
+            let y = UInt64(Swift.max(0.0, Swift.min(65_535.0, fy)))
+            keyed.append((Engine.interleave(x, y) << 26) | UInt64(i))
         }
-        keyed.sort { $0.key < $1.key }
-        let array = Array(regions)
-        return keyed.map { array[$0.index] }
+        keyed.sort()
+        return keyed.map { Int($0 & ((1 << 26) - 1)) }
     }
 
     static func interleave(_ x: UInt64, _ y: UInt64) -> UInt64 {

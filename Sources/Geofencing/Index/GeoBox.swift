@@ -31,30 +31,3 @@ struct GeoBox: Sendable, Hashable {
         return (dLat, min(360, dLat / cos(φ)))
     }
 }
-
-/// Bounding box stored per region in single precision, rounded outwards.
-struct PackedBox: Sendable {
-    var minLat: Float, maxLat: Float, minLon: Float, maxLon: Float
-
-    /// A box that contains nothing (removed regions), so stale index entries fail the box test.
-    static let empty = PackedBox(minLat: .infinity, maxLat: -.infinity, minLon: .infinity, maxLon: -.infinity)
-
-    init(minLat: Float, maxLat: Float, minLon: Float, maxLon: Float) {
-        self.minLat = minLat; self.maxLat = maxLat; self.minLon = minLon; self.maxLon = maxLon
-    }
-
-    init(_ b: GeoBox) {
-        minLat = Float(b.minLat).nextDown.nextDown; maxLat = Float(b.maxLat).nextUp.nextUp
-        minLon = Float(b.minLon).nextDown.nextDown; maxLon = Float(b.maxLon).nextUp.nextUp
-    }
-
-    /// Whether the point, grown by (`dLat`, `dLon`) degrees, touches the box; handles the
-    /// antimeridian by trying the point's longitude shifted by ±360.
-    @inline(__always)
-    func contains(lat: Double, lon: Double, dLat: Double, dLon: Double) -> Bool {
-        if lat + dLat < Double(minLat) || lat - dLat > Double(maxLat) { return false }
-        var l = lon
-        if l + dLon < Double(minLon) { l += 360 } else if l - dLon > Double(maxLon) { l -= 360 }
-        return l + dLon >= Double(minLon) && l - dLon <= Double(maxLon)
-    }
-}

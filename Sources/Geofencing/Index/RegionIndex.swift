@@ -9,20 +9,39 @@ import Foundation
 /// a full band around a pole). A point query visits one cell per populated level (2 × 2 when
 /// a margin is asked for).
 ///
-/// Storage is a packed, sorted static part (cell key → contiguous run of slot numbers,
-/// located through an open-addressing table) built in bulk, plus a small dynamic overflow
-/// for regions inserted since; removals leave stale entries that the caller filters out
-/// (every visited slot is checked against the live store). ``rebuild(_:)`` folds both back
-/// into the static part; the engine calls it when the overflow or the stale entries reach a
-/// quarter of the static size, so inserts and removals cost O(log n) amortised.
+/// Each entry carries, besides the slot number, the part of the region's box that falls in
+/// its cell, quantised to 1/65,536 of the cell and rounded outwards (12 bytes per entry), so
+/// a query scans its cell's entries contiguously and reports only regions whose box overlaps
+/// the (grown) point — without touching per-region data. Entries near the antimeridian or on
+/// coarse levels (≥ 12) cover their whole cell.
 ///
-/// Memory: about 4 bytes per region-cell entry (≈ 2.3 entries per region) plus ~16 bytes per
+/// Storage is a packed, sorted static part (an open-addressing table from cell key to a
+/// contiguous run of entries) built in bulk, plus a small dynamic overflow for regions
+/// inserted since; removals leave stale entries that the caller filters out (every visited
+/// slot must be checked against the live store). ``rebuild(_:)`` folds both back into the
+/// static part; the engine calls it when the overflow or the stale entries reach a quarter of
+/// the static size, so inserts and removals cost O(log n) amortised.
+///
+/// Memory: 12 bytes per region-cell entry (≈ 2.3 entries per region) plus 16–32 bytes per
 /// occupied cell.
 struct RegionIndex: Sendable {
     static let levelCount = 17
     static let slotBits: UInt64 = 26
     /// The most slots a packed entry can address (2^26 ≈ 67 million).
     static let maximumSlots = 1 << 26
+    /// Levels from this one up store whole-cell entries (360 / cell is not an integer there).
+    static let firstCoarseLevel = 12
+
+    struct Entry: Sendable {
+        var slot: Int32
+        var x0: UInt16, x1: UInt16, y0: UInt16, y1: UInt16
+    }
+
+    struct Cell: Sendable {
+        var key: UInt64     // cell key + 1; 0 = empty bucket
+        var start: Int32
+        var end: Int32
+    }
 
     @inline(__always) static func cellSize(level: Int) -> Double {
         Double(sign: .plus, exponent: level - 8, significand: 1)
@@ -39,10 +58,10 @@ struct RegionIndex: Sendable {
         (UInt64(level) << 33) | (UInt64(x) << 16) | UInt64(y)
     }
 
-    /// Calls `body` with the key of every cell of `level` that the box touches.
+    /// Calls `body(key, x, y)` for every cell of `level` that the box touches (x wrapped).
     @inline(__always)
     static func forEachCell(level: Int, minLat: Double, maxLat: Double, minLon: Double,
-                            maxLon: Double, _ body: (UInt64) -> Void) {
+                            maxLon: Double, _ body: (UInt64, Int, Int) -> Void) {
         let c = cellSize(level: level)
         let nx = Int((360 / c).rounded(.up)), ny = Int((180 / c).rounded(.up))
         let y0 = max(0, Int(((minLat + 90) / c).rounded(.down)))
@@ -54,18 +73,38 @@ struct RegionIndex: Sendable {
         for x in x0...x1 {
             var xx = x % nx
             if xx < 0 { xx += nx }
-            for y in y0...y1 { body(key(level: level, x: xx, y: y)) }
+            for y in y0...y1 { body(key(level: level, x: xx, y: y), xx, y) }
         }
     }
 
+    @inline(__always) static func quantDown(_ v: Double) -> UInt16 {
+        let q = (v * 65_536).rounded(.down)
+        return q <= 0 ? 0 : q >= 65_535 ? 65_535 : UInt16(q)
+    }
+
+    @inline(__always) static func quantUp(_ v: Double) -> UInt16 {
+        let q = (v * 65_536).rounded(.up)
+        return q <= 0 ? 0 : q >= 65_535 ? 65_535 : UInt16(q)
+    }
+
+    /// The entry for `slot` in cell (`level`, `x`, `y`): its box clipped to the cell.
+    static func entry(slot: Int32, box: GeoBox, level: Int, x: Int, y: Int) -> Entry {
+        let c = cellSize(level: level)
+        if level >= firstCoarseLevel || box.minLon < -180 + c || box.maxLon > 180 - c {
+            return Entry(slot: slot, x0: 0, x1: 65_535, y0: 0, y1: 65_535)
+        }
+        let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
+        return Entry(slot: slot,
+                     x0: quantDown((box.minLon - ox) / c), x1: quantUp((box.maxLon - ox) / c),
+                     y0: quantDown((box.minLat - oy) / c), y1: quantUp((box.maxLat - oy) / c))
+    }
+
     // Static part.
-    private var tableKeys: [UInt64] = [0]      // key + 1; 0 = empty
-    private var tableCells: [Int32] = [0]
+    private var table: [Cell] = [Cell(key: 0, start: 0, end: 0)]
     private var tableMask = 0
-    private var cellStart: [Int32] = [0]
-    private var entries: [Int32] = []
+    private var entries: [Entry] = []
     // Dynamic part.
-    private var overflow: [UInt64: [Int32]] = [:]
+    private var overflow: [UInt64: [Entry]] = [:]
     private(set) var overflowCount = 0
     private(set) var staleCount = 0
     private var levelCounts = [Int](repeating: 0, count: RegionIndex.levelCount)
@@ -81,42 +120,46 @@ struct RegionIndex: Sendable {
 
     /// Rebuilds the static part from scratch for the given (slot, box) pairs.
     mutating func rebuild(_ regions: some Sequence<(Int32, GeoBox)>) {
+        var slots: [Int32] = [], boxes: [GeoBox] = []
+        for (s, b) in regions { slots.append(s); boxes.append(b) }
         var packed: [UInt64] = []
+        packed.reserveCapacity(slots.count * 3)
         var counts = [Int](repeating: 0, count: RegionIndex.levelCount)
-        var n = 0
-        for (slot, box) in regions {
+        for i in boxes.indices {
+            let box = boxes[i]
             let l = RegionIndex.level(for: box)
             counts[l] += 1
-            n += 1
             RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
-                                    minLon: box.minLon, maxLon: box.maxLon) { k in
-                packed.append((k << RegionIndex.slotBits) | UInt64(slot))
+                                    minLon: box.minLon, maxLon: box.maxLon) { k, _, _ in
+                packed.append((k << RegionIndex.slotBits) | UInt64(i))
             }
         }
         packed.sort()
-        var cellKeys: [UInt64] = []
-        var starts: [Int32] = []
-        var ents = [Int32](repeating: 0, count: packed.count)
+        var ents: [Entry] = []
+        ents.reserveCapacity(packed.count)
+        var cellKeys: [UInt64] = [], starts: [Int32] = []
         var last = UInt64.max
-        for (i, p) in packed.enumerated() {
+        for p in packed {
             let k = p >> RegionIndex.slotBits
-            if k != last { cellKeys.append(k); starts.append(Int32(i)); last = k }
-            ents[i] = Int32(truncatingIfNeeded: p & ((1 << RegionIndex.slotBits) - 1))
+            let i = Int(truncatingIfNeeded: p & ((1 << RegionIndex.slotBits) - 1))
+            if k != last { cellKeys.append(k); starts.append(Int32(ents.count)); last = k }
+            let level = Int(k >> 33), x = Int((k >> 16) & 0x1_FFFF), y = Int(k & 0xFFFF)
+            ents.append(RegionIndex.entry(slot: slots[i], box: boxes[i], level: level, x: x, y: y))
         }
-        starts.append(Int32(packed.count))
+        starts.append(Int32(ents.count))
         var cap = 2
-        while cap < cellKeys.count * 2 { cap <<= 1 }
-        var tk = [UInt64](repeating: 0, count: cap), tc = [Int32](repeating: 0, count: cap)
+        while Double(cap) < Double(cellKeys.count) * 1.4 { cap <<= 1 }
+        var t = [Cell](repeating: Cell(key: 0, start: 0, end: 0), count: cap)
         for (ci, k) in cellKeys.enumerated() {
             var h = RegionIndex.hash(k) & (cap - 1)
-            while tk[h] != 0 { h = (h + 1) & (cap - 1) }
-            tk[h] = k + 1; tc[h] = Int32(ci)
+            while t[h].key != 0 { h = (h + 1) & (cap - 1) }
+            t[h] = Cell(key: k + 1, start: starts[ci], end: starts[ci + 1])
         }
-        tableKeys = tk; tableCells = tc; tableMask = cap - 1
-        cellStart = starts; entries = ents
+        table = t; tableMask = cap - 1
+        entries = ents
         overflow = [:]; overflowCount = 0; staleCount = 0
         levelCounts = counts
-        staticRegionCount = n
+        staticRegionCount = slots.count
     }
 
     /// Adds one region to the dynamic part.
@@ -125,8 +168,8 @@ struct RegionIndex: Sendable {
         levelCounts[l] += 1
         overflowCount += 1
         RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
-                                minLon: box.minLon, maxLon: box.maxLon) { k in
-            overflow[k, default: []].append(slot)
+                                minLon: box.minLon, maxLon: box.maxLon) { k, x, y in
+            overflow[k, default: []].append(RegionIndex.entry(slot: slot, box: box, level: l, x: x, y: y))
         }
     }
 
@@ -137,34 +180,45 @@ struct RegionIndex: Sendable {
         Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> 20)
     }
 
-    /// Calls `visit` for every slot whose cells cover the point grown by (`dLat`, `dLon`)
+    /// Calls `visit` for every slot whose box may overlap the point grown by (`dLat`, `dLon`)
     /// degrees. A slot may be visited more than once when the grown point spans several
     /// cells, and stale (removed) slots are visited too: the caller filters.
     @inline(__always)
     func query(lat: Double, lon: Double, dLat: Double, dLon: Double, _ visit: (Int32) -> Void) {
         let hasOverflow = overflowCount > 0
         for l in 0..<RegionIndex.levelCount where levelCounts[l] > 0 {
+            let c = RegionIndex.cellSize(level: l)
             RegionIndex.forEachCell(level: l, minLat: lat - dLat, maxLat: lat + dLat,
-                                    minLon: lon - dLon, maxLon: lon + dLon) { k in
+                                    minLon: lon - dLon, maxLon: lon + dLon) { k, x, y in
+                let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
+                var qx0 = RegionIndex.quantDown((lon - dLon - ox) / c)
+                var qx1 = RegionIndex.quantDown((lon + dLon - ox) / c)
+                if dLon > 0, lon - dLon < -180 || lon + dLon > 180 { qx0 = 0; qx1 = 65_535 }
+                let qy0 = RegionIndex.quantDown((lat - dLat - oy) / c)
+                let qy1 = RegionIndex.quantDown((lat + dLat - oy) / c)
                 var h = RegionIndex.hash(k) & tableMask
                 while true {
-                    let tk = tableKeys[h]
-                    if tk == 0 { break }
-                    if tk == k + 1 {
-                        let c = Int(tableCells[h])
-                        for i in Int(cellStart[c])..<Int(cellStart[c + 1]) { visit(entries[i]) }
+                    let cell = table[h]
+                    if cell.key == 0 { break }
+                    if cell.key == k + 1 {
+                        for i in Int(cell.start)..<Int(cell.end) {
+                            let e = entries[i]
+                            if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
+                        }
                         break
                     }
                     h = (h + 1) & tableMask
                 }
-                if hasOverflow, let more = overflow[k] { for s in more { visit(s) } }
+                if hasOverflow, let more = overflow[k] {
+                    for e in more where e.x1 >= qx0 && e.x0 <= qx1 && e.y1 >= qy0 && e.y0 <= qy1 { visit(e.slot) }
+                }
             }
         }
     }
 
     /// Approximate heap bytes held by the index.
     var memoryBytes: Int {
-        tableKeys.capacity * 8 + tableCells.capacity * 4 + cellStart.capacity * 4
-            + entries.capacity * 4 + overflow.count * 64 + overflowCount * 8
+        table.capacity * MemoryLayout<Cell>.stride + entries.capacity * MemoryLayout<Entry>.stride
+            + overflow.count * 64 + overflowCount * 3 * MemoryLayout<Entry>.stride
     }
 }
