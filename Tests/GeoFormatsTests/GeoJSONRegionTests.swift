@@ -15,6 +15,8 @@ struct GeoJSONRegionTests {
         #expect(square.outer.count == 5 && square.holes.count == 1 && square.holes[0][1].latitude == 0.75)
         #expect(regions[1].dwell == 120)
         #expect(regions[1].metadata["owner"]?["name"] == "A \"quoted\" owner")
+        #expect(regions[0].metadata["name"]?.textValue == "Lujiazui")
+        #expect(regions[0].metadata["tags"]?.textValue == #"["demo",1,null]"#)
         guard case .multiPolygon(let parts) = regions[2].geometry else { Issue.record("not a multipolygon"); return }
         #expect(parts.count == 2 && parts[1].outer[0].longitude == 180)   // -180 normalised
         #expect(regions[2].metadata.isEmpty)

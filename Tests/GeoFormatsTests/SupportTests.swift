@@ -30,6 +30,8 @@ struct SupportTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_433_267_553)) == "2015-06-02T17:52:33Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_433_267_553.25)) == "2015-06-02T17:52:33.25Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.5Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 1e300)) == "invalid-date")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: .nan)) == "invalid-date")
         var rng = SplitMix64(state: 7)
         for _ in 0..<2_000 {
             let t = Double(Int64.random(in: -5_000_000_000...5_000_000_000, using: &rng)) / 1000

@@ -40,6 +40,13 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible,
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
 
+    /// Plain text for display or string-only metadata: a string as itself (no quotes),
+    /// anything else as its compact JSON text.
+    public var textValue: String {
+        if case .string(let s) = self { return s }
+        return description
+    }
+
     /// The JSON type name, for error messages ("string", "number", ...).
     public var typeName: String {
         switch self {
