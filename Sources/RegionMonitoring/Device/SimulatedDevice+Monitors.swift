@@ -1,0 +1,119 @@
+import Foundation
+import Geofencing
+
+extension SimulatedDevice {
+    /// Opens monitor `name` for an app instance: loads it (memory, then store), attaches
+    /// `continuation`, and hands over the events that happened while it was closed, in order.
+    /// - Returns: the instance's token, which later calls must present.
+    func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) -> UInt64 {
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains(Self.separator) else {
+            throw .invalidName(name)
+        }
+        if monitors[name]?.continuation != nil { throw .monitorAlreadyOpen(name: name) }
+        if monitors[name] == nil {
+            let snap = try store?.load(name: name) ?? MonitorSnapshot(name: name)
+            var slot = MonitorSlot(snapshot: snap)
+            slot.unmonitored = Set(snap.records.compactMap { $0.value.lastEvent.state == .unmonitored ? $0.key : nil })
+            monitors[name] = slot
+            syncEngine()
+        }
+        nextMonitorToken += 1
+        let token = nextMonitorToken
+        monitors[name]?.continuation = continuation
+        monitors[name]?.owner = token
+        guard var slot = monitors[name] else { return token }
+        let pending = slot.snapshot.pending
+        slot.snapshot.pending = []
+        slot.persistenceOK = store?.save(slot.snapshot) ?? true
+        monitors[name] = slot
+        for e in pending { continuation.yield(e) }
+        return token
+    }
+
+    /// Whether `token` is the open instance of monitor `name`.
+    func owns(_ name: String, _ token: UInt64) -> Bool {
+        monitors[name]?.owner == token && monitors[name]?.continuation != nil
+    }
+
+    /// The app instance lets go of the monitor (app closed): its stream ends; monitoring
+    /// goes on and new events wait for the next instance.
+    func closeMonitor(_ name: String, token: UInt64) {
+        guard owns(name, token) else { return }
+        monitors[name]?.continuation?.finish()
+        monitors[name]?.continuation = nil
+        monitors[name]?.owner = nil
+    }
+
+    /// Ends monitor `name` for good: every condition stops, its stream ends, its store is deleted.
+    func invalidateMonitor(_ name: String, token: UInt64) {
+        guard owns(name, token), let slot = monitors.removeValue(forKey: name) else { return }
+        slot.continuation?.finish()
+        try? store?.discard(name: name)
+        syncEngine()
+    }
+
+    func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
+                      monitor name: String, token: UInt64) {
+        guard owns(name, token), var slot = monitors[name] else { return }
+        let replacing = slot.snapshot.records[id] != nil
+        if replacing {
+            engine.remove(identifier: Self.monitorKey(name, id))
+            slot.unmonitored.remove(id)
+        }
+        var problem: DiagnosticFlags = []
+        if let region = condition.monitoredRegion {
+            if id.isEmpty || (try? region.engineRegion(id: id).validate()) == nil
+                || region.boundaryDistance > settings.maximumRegionMonitoringDistance
+                || !settings.isRegionMonitoringAvailable {
+                problem.insert(.conditionUnsupported)
+            }
+        } else {
+            problem.insert(.conditionUnsupported)
+        }
+        if problem.isEmpty {
+            let others = monitoredRegionCount - (replacing && !slot.unmonitored.contains(id) ? 1 : 0)
+            if others >= settings.regionLimit { problem.insert(.conditionLimitExceeded) }
+        }
+        let first = problem.isEmpty ? assuming : .unmonitored
+        let event = MonitorEvent(identifier: id, state: first, date: currentDate, diagnostics: problem)
+        if !replacing { slot.snapshot.order.append(id) }
+        slot.snapshot.records[id] = MonitorRecord(condition: condition, lastEvent: event)
+        if !problem.isEmpty { slot.unmonitored.insert(id) }
+        slot.persistenceOK = store?.save(slot.snapshot) ?? true
+        monitors[name] = slot
+        syncEngine()
+        if !problem.isEmpty { slot.continuation?.yield(event) }
+    }
+
+    func removeCondition(_ id: String, monitor name: String, token: UInt64) {
+        guard owns(name, token), var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else { return }
+        slot.snapshot.order.removeAll { $0 == id }
+        slot.snapshot.pending.removeAll { $0.identifier == id }
+        slot.unmonitored.remove(id)
+        slot.persistenceOK = store?.save(slot.snapshot) ?? true
+        monitors[name] = slot
+        engine.remove(identifier: Self.monitorKey(name, id))
+    }
+
+    func identifiers(of name: String) -> [String] { monitors[name]?.snapshot.order ?? [] }
+
+    func record(_ id: String, of name: String) -> MonitorRecord? { monitors[name]?.snapshot.records[id] }
+
+    func deliverToMonitor(_ e: TransitionEvent, name: String, id: String) {
+        guard var slot = monitors[name], var record = slot.snapshot.records[id] else { return }
+        let state: MonitorState = e.kind == .enter ? .satisfied : .unsatisfied
+        // An initial determination that matches the assumed state is not news.
+        if e.isInitial, record.lastEvent.state == state { return }
+        let open = slot.continuation != nil
+        let blockers = settings.deliveryBlockers(appInUse: open && settings.appState.isInUse)
+        guard blockers.intersection(.blocking).isEmpty else { return }
+        var event = MonitorEvent(identifier: id, state: state, date: e.time, diagnostics: blockers)
+        record.lastEvent = event
+        slot.snapshot.records[id] = record
+        if !open { slot.snapshot.pending.append(event) }
+        slot.persistenceOK = store?.save(slot.snapshot) ?? true
+        if !slot.persistenceOK { event.diagnostics.insert(.persistenceUnavailable) }
+        monitors[name] = slot
+        slot.continuation?.yield(event)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+/// The phone as the monitoring APIs see it: its settings, its position feed, and the
+/// system-side region monitoring service shared by every ``LocationManager`` and ``Monitor``
+/// of the app.
+///
+/// ```swift
+/// var settings = DeviceSettings()
+/// settings.authorization = .authorizedAlways
+/// let device = SimulatedDevice(settings: settings)
+/// let manager = await LocationManager(device: device)
+/// await manager.setDelegate(myDelegate)
+/// await manager.startMonitoring(for: bridge)
+/// try await device.run(TrackReplay(fixes, clock: clock, speed: .scaled(100)))
+/// ```
+///
+/// One `Engine` (policy from ``DeviceSettings/policy``) holds every monitored region under a
+/// namespaced identifier; fixes and ticks go through it and each confirmed transition is
+/// routed to the delegates or to the monitor that owns it, after the delivery rules of
+/// docs/monitoring.md (authorisation, app in use, background refresh, precise location).
+/// Regions live here, not in the app objects, so they outlive a closed ``Monitor`` (app not
+/// running) just as Core Location keeps monitoring for a terminated app. Issue #9 extends
+/// this type with app life (suspended, terminated, reboot) and a power model.
+public actor SimulatedDevice {
+    /// The device's current settings; change them with ``update(_:)``.
+    public private(set) var settings: DeviceSettings
+    /// The engine subject for this device's fixes.
+    public nonisolated let subject: String
+    /// Where monitors persist (`nil`: in memory only).
+    public nonisolated let store: MonitorStore?
+    /// The latest track time seen (fix or tick), or the start date.
+    public private(set) var currentDate: Date
+    /// Fixes the engine refused (invalid or out of order), in arrival order.
+    public private(set) var rejectedFixes: [GeofencingError] = []
+    /// Set when the stored location-manager regions could not be read at start-up (the device
+    /// then starts with none and leaves the file alone until a region is registered).
+    public private(set) var storeIssue: MonitoringError?
+
+    var engine: Engine
+    // Location-manager regions, shared app-wide, in registration order.
+    var appRegionOrder: [String] = []
+    var appRegions: [String: MonitoredRegion] = [:]
+    var managers: [ObjectIdentifier: ManagerSlot] = [:]
+    var managerOrder: [ObjectIdentifier] = []
+    var alwaysUpgradeRequested = false
+    // Monitors by name (system side: they exist while their app is closed).
+    var monitors: [String: MonitorSlot] = [:]
+    var nextMonitorToken: UInt64 = 0
+
+    struct ManagerSlot {
+        weak var manager: LocationManager?
+        weak var delegate: (any LocationManagerDelegate)?
+    }
+
+    struct MonitorSlot {
+        var snapshot: MonitorSnapshot
+        /// Set while an app instance has the monitor open.
+        var continuation: AsyncStream<MonitorEvent>.Continuation?
+        /// The open instance's token; calls from an older, closed instance are ignored.
+        var owner: UInt64?
+        var persistenceOK = true
+        /// Identifiers not monitored (limit exceeded or unsupported).
+        var unmonitored: Set<String> = []
+    }
+
+    /// Creates a device.
+    /// - Parameters:
+    ///   - settings: the initial settings.
+    ///   - subject: the engine subject name for this device's fixes.
+    ///   - start: the track time before the first fix (dates of records added before any fix).
+    ///   - store: where monitors persist; `nil` keeps them in memory.
+    public init(settings: DeviceSettings = DeviceSettings(), subject: String = "device",
+                start: Date = Date(timeIntervalSince1970: 0), store: MonitorStore? = nil) {
+        self.settings = settings
+        self.subject = subject
+        self.currentDate = start
+        self.store = store
+        self.engine = Engine(policy: settings.policy)
+        do {
+            if let saved = try store?.loadAppRegions() {
+                for r in saved where appRegions[r.identifier] == nil {
+                    appRegionOrder.append(r.identifier)
+                    appRegions[r.identifier] = r
+                }
+                let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
+                if allowed {
+                    for id in appRegionOrder {
+                        if let r = appRegions[id] { try? engine.add(r.engineRegion(id: Self.managerKey(id))) }
+                    }
+                }
+            }
+        } catch {
+            storeIssue = error
+        }
+    }
+
+    // MARK: Settings
+
+    /// Changes the settings; authorisation changes are reported to every delegate, and
+    /// regions start or stop accordingly.
+    public func update(_ change: @Sendable (inout DeviceSettings) -> Void) {
+        var s = settings
+        change(&s)
+        apply(s)
+    }
+
+    /// Replaces the settings (see ``update(_:)``).
+    public func setSettings(_ new: DeviceSettings) { apply(new) }
+
+    func apply(_ new: DeviceSettings) {
+        let old = settings
+        settings = new
+        if new.policy != old.policy { engine.policy = new.policy }
+        syncEngine()
+        let before = old.effectiveAuthorization, after = new.effectiveAuthorization
+        guard before != after else { return }
+        for (m, d) in liveDelegates() { d.locationManager(m, didChangeAuthorization: after) }
+        if after.isAuthorized, !before.isAuthorized {
+            for id in appRegionOrder { if let r = appRegions[id] { for (m, d) in liveDelegates() { d.locationManager(m, didStartMonitoringFor: r) } } }
+        }
+        if after == .denied || after == .restricted {
+            for id in appRegionOrder {
+                if let r = appRegions[id] {
+                    for (m, d) in liveDelegates() { d.locationManager(m, monitoringDidFailFor: r, withError: .regionMonitoringDenied(after)) }
+                }
+            }
+            announceDiagnostics()
+        }
+    }
+
+    /// Tells each open monitor, once per condition, that monitoring is now blocked.
+    func announceDiagnostics() {
+        for name in monitors.keys.sorted() {
+            guard let slot = monitors[name], let c = slot.continuation else { continue }
+            let flags = settings.deliveryBlockers(appInUse: true)
+            for id in slot.snapshot.order {
+                guard let rec = slot.snapshot.records[id] else { continue }
+                c.yield(MonitorEvent(identifier: id, state: rec.lastEvent.state, date: currentDate, diagnostics: flags))
+            }
+        }
+    }
+
+    // MARK: Engine membership
+
+    static let separator: Character = "\u{1F}"
+    static func managerKey(_ id: String) -> String { "L\u{1F}" + id }
+    static func monitorKey(_ name: String, _ id: String) -> String { "M\u{1F}" + name + "\u{1F}" + id }
+
+    /// Regions are in the engine exactly while the app may monitor them (authorised, hardware
+    /// present); out of it they keep no state, so monitoring restarts fresh when allowed.
+    func syncEngine() {
+        let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
+        var desired: [String: Region] = [:]
+        if allowed {
+            for (id, r) in appRegions { desired[Self.managerKey(id)] = r.engineRegion(id: Self.managerKey(id)) }
+            for (name, slot) in monitors {
+                for (id, rec) in slot.snapshot.records where !slot.unmonitored.contains(id) {
+                    guard let region = rec.condition.monitoredRegion else { continue }
+                    let key = Self.monitorKey(name, id)
+                    desired[key] = region.engineRegion(id: key, initialTrigger: [.enter, .exit])
+                }
+            }
+        }
+        for id in engine.regionIdentifiers where desired[id] == nil { engine.remove(identifier: id) }
+        for (id, r) in desired where engine.region(identifier: id) == nil { try? engine.add(r) }
+    }
+
+    /// How many regions the app monitors (manager regions and monitored conditions).
+    public var monitoredRegionCount: Int {
+        appRegions.count + monitors.values.reduce(0) { $0 + $1.snapshot.records.count - $1.unmonitored.count }
+    }
+
+    // MARK: Positions and time
+
+    /// Feeds one fix or tick. A fix is ignored while the device cannot locate (no hardware,
+    /// location services off, airplane mode).
+    /// - Throws: the engine's error for an invalid or out-of-order fix (also kept in
+    ///   ``rejectedFixes``); nothing changes then.
+    public func receive(_ update: LocationUpdate) throws(GeofencingError) {
+        if update.date > currentDate { currentDate = update.date }
+        guard settings.canLocate else { return }
+        let events: [TransitionEvent]
+        switch update {
+        case .fix(var fix):
+            fix.subject = subject
+            do { events = try engine.process(fix) } catch {
+                rejectedFixes.append(error)
+                throw error
+            }
+        case .tick(let date):
+            events = engine.advance(subject: subject, to: date)
+        }
+        dispatch(events)
+    }
+
+    /// Feeds every update of `source` in order (a ``TrackReplay`` paces them by its clock).
+    /// Rejected fixes are skipped and kept in ``rejectedFixes``.
+    public func run<S: AsyncSequence & Sendable>(_ source: S) async throws where S.Element == LocationUpdate {
+        for try await update in source {
+            try? receive(update)
+        }
+    }
+
+    // MARK: Routing
+
+    func dispatch(_ events: [TransitionEvent]) {
+        for e in events where e.kind != .dwell {
+            let parts = e.regionID.split(separator: Self.separator, maxSplits: 2, omittingEmptySubsequences: false)
+            if parts.count == 2, parts[0] == "L" {
+                deliverToManagers(e, id: String(parts[1]))
+            } else if parts.count == 3, parts[0] == "M" {
+                deliverToMonitor(e, name: String(parts[1]), id: String(parts[2]))
+            }
+        }
+    }
+
+    func liveDelegates() -> [(LocationManager, any LocationManagerDelegate)] {
+        managerOrder.compactMap { key in
+            guard let slot = managers[key], let m = slot.manager, let d = slot.delegate else { return nil }
+            return (m, d)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Errors opening or using a ``Monitor``.
+public enum MonitoringError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A monitor with this name is already open in this app (Core Location allows one).
+    case monitorAlreadyOpen(name: String)
+    /// Monitor names must be non-empty and usable as a file name.
+    case invalidName(String)
+    /// The stored state for `name` could not be read; nothing was changed. Remove it with
+    /// ``MonitorStore/discard(name:)`` to start afresh.
+    case storeCorrupt(name: String, path: String, reason: String)
+    /// The monitor was closed; open a new one with the same name.
+    case closed(name: String)
+
+    public var description: String {
+        switch self {
+        case .monitorAlreadyOpen(let n): "a monitor named \"\(n)\" is already open"
+        case .invalidName(let n): "invalid monitor name \"\(n)\" (non-empty, no '/', no leading '.')"
+        case let .storeCorrupt(n, p, r): "stored state of monitor \"\(n)\" at \(p) is unreadable: \(r)"
+        case .closed(let n): "monitor \"\(n)\" is closed"
+        }
+    }
+}

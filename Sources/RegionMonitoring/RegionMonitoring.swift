@@ -1,1 +1,0 @@
-// Module RegionMonitoring: see docs/architecture.md.

@@ -1,4 +1,0 @@
-import Testing
-import RegionMonitoring
-
-@Test func moduleBuilds() { #expect(Bool(true)) }
