@@ -26,7 +26,8 @@ let package = Package(
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            resources: [.copy("Resources/Demo")]
         ),
         .executableTarget(name: "geofence", dependencies: ["GeofenceCLI"]),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Fixtures")]),

@@ -7,7 +7,7 @@ public struct GeofenceCommand: AsyncParsableCommand {
         commandName: "geofence",
         abstract: "Geofencing on the WGS84 ellipsoid: simulate tracks against regions, geodesic tools.",
         version: GeofenceVersion.current,
-        subcommands: [GeodesicCommand.self]
+        subcommands: [SimulateCommand.self, DemoCommand.self, GeodesicCommand.self]
     )
 
     public init() {}
