@@ -74,7 +74,12 @@ struct RegionIndex: Sendable {
         for x in x0...x1 {
             var xx = x % nx
             if xx < 0 { xx += nx }
-            for y in y0...y1 { body(key(level: level, x: xx, y: y), xx, y) }
+            // The column's key bits are computed once, outside the row loop: composing the
+            // whole key inside it came out wrong in release builds (rows after the first got
+            // a key of just `y`, so dynamically inserted regions vanished from those cells).
+            // RegionIndexKeyTests checks this contract.
+            let column = key(level: level, x: xx, y: 0)
+            for y in y0...y1 { body(column | UInt64(y), xx, y) }
         }
     }
 
