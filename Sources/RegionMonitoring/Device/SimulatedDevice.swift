@@ -25,7 +25,7 @@ import Geofencing
 /// this type with app life (suspended, terminated, reboot) and a power model.
 public actor SimulatedDevice {
     /// The device's current settings; change them with ``update(_:)``.
-    public private(set) var settings: DeviceSettings
+    public internal(set) var settings: DeviceSettings
     /// The engine subject for this device's fixes.
     public nonisolated let subject: String
     /// Where monitors persist (`nil`: in memory only).
@@ -37,6 +37,16 @@ public actor SimulatedDevice {
     /// Set when the stored location-manager regions could not be read at start-up (the device
     /// then starts with none and leaves the file alone until a region is registered).
     public private(set) var storeIssue: MonitoringError?
+
+    /// Whether the device is on and unlocked since boot (see ``reboot()``, ``unlock()``).
+    public internal(set) var power: PowerState = .on
+    /// Whether the system is awake (macOS sleep / wake; see ``sleep()``, ``wake()``).
+    public internal(set) var systemAwake = true
+    /// Every launch of the app the device performed or saw, in order.
+    public internal(set) var launches: [LaunchRecord] = []
+    /// End of the current background window of a woken or relaunched app, or `nil`.
+    public internal(set) var backgroundWindowEnd: Date?
+    var launchHandler: (@Sendable (LaunchReason) -> Void)?
 
     var engine: Engine
     // Location-manager regions, shared app-wide, in registration order.
@@ -152,6 +162,7 @@ public actor SimulatedDevice {
     /// present); out of it they keep no state, so monitoring restarts fresh when allowed.
     func syncEngine() {
         let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
+            && power == .on && settings.appState != .removed
         var desired: [String: Region] = [:]
         if allowed {
             for (id, r) in appRegions { desired[Self.managerKey(id)] = r.engineRegion(id: Self.managerKey(id)) }
@@ -180,7 +191,8 @@ public actor SimulatedDevice {
     ///   ``rejectedFixes``); nothing changes then.
     public func receive(_ update: LocationUpdate) throws(GeofencingError) {
         if update.date > currentDate { currentDate = update.date }
-        guard settings.canLocate else { return }
+        expireBackgroundWindow(at: update.date)
+        guard settings.canLocate, power == .on, systemAwake else { return }
         let events: [TransitionEvent]
         switch update {
         case .fix(var fix):
