@@ -107,6 +107,20 @@ struct AppLifeTests {
         #expect(await fresh.identifiers.isEmpty)
         let rebooted = SimulatedDevice(settings: await device.settings, start: t0, store: store)
         #expect(await rebooted.monitoredRegionCount == 0)
+        #expect(store.storedNames() == ["m"], "only the fresh install's monitor is stored")
+    }
+
+    @Test("removing the app also deletes monitors that are stored but not loaded")
+    func removedDropsStoredMonitors() async throws {
+        let store = MonitorStore(directory: temporaryDirectory())
+        let before = makeDevice(store: store)
+        let old = try await Monitor("old", device: before)
+        await old.add(circle, identifier: "shop")
+        await old.close()
+        #expect(store.storedNames() == ["old"])
+        let device = makeDevice(store: store)                         // "old" not opened here
+        await device.setAppState(.removed)
+        #expect(store.storedNames().isEmpty)
     }
 
     @Test("after a reboot nothing is delivered until the first unlock; then monitoring resumes with the current state")

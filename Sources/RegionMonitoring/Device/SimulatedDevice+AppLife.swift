@@ -116,9 +116,11 @@ extension SimulatedDevice {
         }
     }
 
-    /// The user removed the app: monitors, regions and their stored copies are dropped.
+    /// The user removed the app: monitors (open, closed or only stored), regions and their
+    /// stored copies are dropped.
     func dropEverything() {
-        for name in monitors.keys { try? store?.discard(name: name) }
+        let stored = Set(monitors.keys).union(store?.storedNames() ?? [])
+        for name in stored { try? store?.discard(name: name) }
         monitors.removeAll()
         appRegions.removeAll()
         appRegionOrder.removeAll()

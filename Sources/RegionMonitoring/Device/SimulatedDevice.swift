@@ -21,8 +21,9 @@ import Geofencing
 /// routed to the delegates or to the monitor that owns it, after the delivery rules of
 /// docs/monitoring.md (authorisation, app in use, background refresh, precise location).
 /// Regions live here, not in the app objects, so they outlive a closed ``Monitor`` (app not
-/// running) just as Core Location keeps monitoring for a terminated app. Issue #9 extends
-/// this type with app life (suspended, terminated, reboot) and a power model.
+/// running) just as Core Location keeps monitoring for a terminated app. App life
+/// (``setAppState(_:)``, ``reboot()``, ``unlock()``, ``sleep()``, ``wake()``, launches and
+/// wake windows) follows docs/monitoring.md rules 27–33.
 public actor SimulatedDevice {
     /// The device's current settings; change them with ``update(_:)``.
     public internal(set) var settings: DeviceSettings
