@@ -38,6 +38,7 @@ struct AppLifeTests {
         #expect(await device.backgroundWindowEnd == nil)
         #expect(await device.requestMoreBackgroundTime(5) == nil, "no window to extend once suspended")
         #expect(await device.launches.isEmpty, "waking is not a launch")
+        #expect(await device.activity == { var a = DeviceActivity(); a.fixes = 8; a.wakeUps = 1; return a }())
     }
 
     @Test("the wake window is configurable")
@@ -63,6 +64,7 @@ struct AppLifeTests {
         #expect(await drain(first).isEmpty, "the process ended: its stream finished")
         try await device.feed(walkIn())
         #expect(log.reasons == [.location])
+        #expect(await device.activity.relaunches == 1)
         #expect(await device.launches == [LaunchRecord(reason: .location, date: t0.addingTimeInterval(30))])
         // The relaunched app's launch code opens the monitor by name.
         let relaunched = try await Monitor("m", device: device)
@@ -133,6 +135,7 @@ struct AppLifeTests {
         #expect(await drain(monitor).isEmpty)
         try await device.feed(walkIn())                              // entered while locked
         #expect(await device.launches.isEmpty, "nothing happens before the first unlock")
+        #expect(await device.activity.fixes == 0, "no positions are evaluated while locked after boot")
         await device.unlock()
         #expect(await device.power == .on)
         try await device.feed(stride(from: 60.0, through: 100, by: 5).map { fix($0, paris) })

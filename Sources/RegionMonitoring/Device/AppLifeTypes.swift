@@ -29,3 +29,14 @@ public struct LaunchRecord: Sendable, Hashable, Codable {
         self.date = date
     }
 }
+
+/// What the device did that costs energy, counted for the power model (issue #9 item 4).
+public struct DeviceActivity: Sendable, Hashable, Codable {
+    /// Fixes the device took and evaluated (ignored ones — locked, asleep, no location — excluded).
+    public var fixes = 0
+    /// Times the system woke a suspended app for a region event.
+    public var wakeUps = 0
+    /// Times the system launched a terminated app for a region event.
+    public var relaunches = 0
+    public init() {}
+}

@@ -81,10 +81,12 @@ extension SimulatedDevice {
             case .foreground, .background:
                 return true
             case .suspended:
+                activity.wakeUps += 1
                 settings.appState = .background
                 backgroundWindowEnd = date.addingTimeInterval(settings.backgroundWakeDuration)
                 return true
             case .terminated:
+                activity.relaunches += 1
                 settings.appState = .background
                 backgroundWindowEnd = date.addingTimeInterval(settings.backgroundWakeDuration)
                 recordLaunch(.location, at: date)

@@ -47,6 +47,8 @@ public actor SimulatedDevice {
     public internal(set) var launches: [LaunchRecord] = []
     /// End of the current background window of a woken or relaunched app, or `nil`.
     public internal(set) var backgroundWindowEnd: Date?
+    /// Energy-relevant counts since the device was created.
+    public internal(set) var activity = DeviceActivity()
     var launchHandler: (@Sendable (LaunchReason) -> Void)?
 
     var engine: Engine
@@ -198,6 +200,7 @@ public actor SimulatedDevice {
         switch update {
         case .fix(var fix):
             fix.subject = subject
+            activity.fixes += 1
             do { events = try engine.process(fix) } catch {
                 rejectedFixes.append(error)
                 throw error
