@@ -49,7 +49,8 @@ let package = Package(
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "GeofenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            resources: [.copy("Resources/Demo")]
         ),
         .executableTarget(name: "geofence", dependencies: ["GeofenceCLI"]),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Fixtures")]),

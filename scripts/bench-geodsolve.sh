@@ -25,19 +25,29 @@ PY
 swift build -c release --product geofence >/dev/null
 BIN=.build/release/geofence
 
-t() {  # t OUTFILE CMD... : wall seconds of CMD < input > OUTFILE
+# run OUTFILE CMD... : prints "wall cpu" seconds of CMD < input > OUTFILE (cpu = user + sys,
+# the fairer number when other jobs share the machine).
+run() {
     local out=$1; shift
-    local s e
-    s=$(date +%s.%N); "$@" < "$WORK/input.txt" > "$out"; e=$(date +%s.%N)
-    echo "$e - $s" | bc -l
+    python3 - "$WORK/input.txt" "$out" "$@" <<'PY'
+import os, subprocess, sys, time
+inp, out, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+t0 = time.perf_counter(); r0 = os.times()
+with open(inp, "rb") as i, open(out, "wb") as o:
+    subprocess.run(cmd, stdin=i, stdout=o, check=True)
+t1 = time.perf_counter(); r1 = os.times()
+cpu = (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)
+print("%.3f %.3f" % (t1 - t0, cpu))
+PY
 }
 
 echo "lines: $LINES ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
-G=$(t "$WORK/geodsolve.txt" GeodSolve -i)
-F=$(t "$WORK/geofence.txt" "$BIN" geodesic inverse)
-printf "GeodSolve -i                : %8.3f s  (%.0f lines/s)\n" "$G" "$(echo "$LINES / $G" | bc -l)"
-printf "geofence geodesic inverse   : %8.3f s  (%.0f lines/s)\n" "$F" "$(echo "$LINES / $F" | bc -l)"
-printf "speed-up                    : %8.1f x\n" "$(echo "$G / $F" | bc -l)"
+read -r GW GC < <(run "$WORK/geodsolve.txt" GeodSolve -i)
+read -r FW FC < <(run "$WORK/geofence.txt" "$BIN" geodesic inverse)
+printf "%-28s %10s %10s\n" "" "wall s" "cpu s"
+printf "%-28s %10.3f %10.3f\n" "GeodSolve -i" "$GW" "$GC"
+printf "%-28s %10.3f %10.3f\n" "geofence geodesic inverse" "$FW" "$FC"
+printf "%-28s %9.1fx %9.1fx\n" "speed-up" "$(echo "$GW / $FW" | bc -l)" "$(echo "$GC / $FC" | bc -l)"
 
 # Agreement: GeodSolve -i prints "azi1 azi2 s12" (s12 to 1 mm by default); we print
 # "s12 azi1 azi2" (s12 to 1 nm). Compare against GeodSolve -i -p 9 for full precision.

@@ -12,10 +12,17 @@ import Darwin
 
 @usableFromInline let degreesToRadians = Double.pi / 180
 
+/// `x` reduced to [-180, 180] by an exact remainder; skips the (slow) libm call when `x` is
+/// already in range, where the remainder is `x` itself.
+@inline(__always)
+func reduce360(_ x: Double) -> Double {
+    abs(x) <= 180 ? x : x.remainder(dividingBy: 360)
+}
+
 /// Quarter-turn reduction: `x = q·90 + r` with `r` in [-45, 45], exact.
 @inline(__always)
 func quarterReduce(_ x: Double) -> (r: Double, q: Int) {
-    var r = x.remainder(dividingBy: 360)          // exact, in [-180, 180]
+    var r = reduce360(x)                           // exact, in [-180, 180]
     let q = (r / 90).rounded(.toNearestOrEven)    // -2 ... 2
     r -= q * 90                                    // exact (Sterbenz)
     return (r, Int(q))
@@ -83,7 +90,7 @@ func roundAngle(_ x: Double) -> Double {
 /// `x` reduced to [-180, 180] (±180 keeps the sign of `x`).
 @inline(__always)
 func normalizeAngle(_ x: Double) -> Double {
-    let y = x.remainder(dividingBy: 360)
+    let y = reduce360(x)
     return abs(y) == 180 ? Double(signOf: x, magnitudeOf: 180) : y
 }
 
@@ -103,8 +110,8 @@ func twoSum(_ u: Double, _ v: Double) -> (s: Double, t: Double) {
 /// rounding error, computed exactly.
 @inline(__always)
 func angleDifference(_ x: Double, _ y: Double) -> (d: Double, e: Double) {
-    let first = twoSum((-x).remainder(dividingBy: 360), y.remainder(dividingBy: 360))
-    var (d, t) = twoSum(first.s.remainder(dividingBy: 360), first.t)
+    let first = twoSum(reduce360(-x), reduce360(y))
+    var (d, t) = twoSum(reduce360(first.s), first.t)
     if d == 0 || abs(d) == 180 {
         d = Double(signOf: t == 0 ? y - x : -t, magnitudeOf: d)
     }
@@ -114,9 +121,10 @@ func angleDifference(_ x: Double, _ y: Double) -> (d: Double, e: Double) {
 /// Normalises (s, c) to unit length.
 @inline(__always)
 func normalize(_ s: inout Double, _ c: inout Double) {
-    let r = hypot(s, c)
+    let r = (s * s + c * c).squareRoot()   // s, c are O(1): no overflow or underflow
     s /= r
     c /= r
 }
 
-@inline(__always) func hypotenuse(_ x: Double, _ y: Double) -> Double { hypot(x, y) }
+/// √(x² + y²) for arguments of order 1 (no scaling needed).
+@inline(__always) func hypotenuse(_ x: Double, _ y: Double) -> Double { (x * x + y * y).squareRoot() }

@@ -227,14 +227,14 @@ package enum DecimalFormatter {
                 buf[k] = UInt8(truncatingIfNeeded: w % 10) + 0x30
                 w /= 10
             } while w > 0
-            out.append(contentsOf: buf[k..<16])
+            for j in k..<16 { out.append(buf[j]) }
             guard decimals > 0 else { return }
             out.append(0x2E)
             for j in stride(from: decimals - 1, through: 0, by: -1) {
                 buf[j] = UInt8(truncatingIfNeeded: d % 10) + 0x30
                 d /= 10
             }
-            out.append(contentsOf: buf[0..<decimals])
+            for j in 0..<decimals { out.append(buf[j]) }
         }
     }
 }

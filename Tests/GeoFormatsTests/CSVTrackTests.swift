@@ -153,4 +153,18 @@ struct CSVTrackTests {
             return why.contains("/nonexistent/track.csv") && e.position == .input
         }
     }
+
+    @Test func lineLongerThanTheLimitIsSkippedWithAnError() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoformats-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var bytes = Array("time,latitude,longitude\n1,2,3\n".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: TrackReader.maximumLineLength + 5)
+        bytes += Array("\n4,5,6\n".utf8)
+        try Data(bytes).write(to: url)
+        let all = Array(try TrackReader(contentsOf: url))
+        #expect(all.count == 3)
+        #expect((try? all[0].get())?.time.timeIntervalSince1970 == 1)
+        #expect(all[1] == .failure(TrackParseError(format: .csv, position: .line(3), reason: .lineTooLong)))
+        #expect((try? all[2].get())?.time.timeIntervalSince1970 == 4)
+    }
 }

@@ -76,4 +76,21 @@ struct GPXTrackTests {
         let text = "<gpx><trkpt lat=\"91\" lon=\"2\"><time>2015-06-02T02:08:00Z</time></trkpt></gpx>"
         #expect(errors(text) == [TrackParseError(format: .gpx, position: .line(1, column: 6), reason: .invalidCoordinate(.latitudeOutOfRange(91)))])
     }
+
+    @Test func streamsAFileLargerThanOneChunk() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoformats-\(UUID().uuidString).gpx")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var text = "<gpx><trk><trkseg>\n"
+        let n = 12_000
+        for i in 0..<n {
+            text += "<trkpt lat=\"\(Double(i % 900) / 10)\" lon=\"1\"><time>\(Timestamp.format(Date(timeIntervalSince1970: Double(i))))</time><!-- padding padding padding padding --></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        #expect(text.utf8.count > ByteSource.chunkSize)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let pts = try TrackReader(contentsOf: url).readAll()
+        #expect(pts.count == n)
+        #expect(pts.last?.time.timeIntervalSince1970 == Double(n - 1))
+        #expect(pts.last?.coordinate.latitude == Double((n - 1) % 900) / 10)
+    }
 }

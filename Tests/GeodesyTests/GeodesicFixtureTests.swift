@@ -37,14 +37,14 @@ struct GeodesicFixtureTests {
                 let miss = Self.g.inverse(back.coordinate, p2).distance
                 #expect(row.kind == "antipodal" && miss <= Self.distanceTolerance,
                         "line \(row.line) \(row.kind): azimuths (\(r.azimuth1), \(r.azimuth2)) vs (\(v[5]), \(v[6]))")
-            } else {
+            } else if row.kind != "submetre" {
                 worstAzimuth = max(worstAzimuth, aErr)
             }
             #expect(r.distance.isFinite && r.azimuth1.isFinite && r.azimuth2.isFinite)
         }
         #expect(kinds.isSuperset(of: ["random", "antipodal", "equatorial", "meridional", "polar",
                                       "coincident", "submetre", "antimeridian", "short"]))
-        print("inverse: \(rows.count) cases, worst distance error \(worstDistance) m, worst azimuth error \(worstAzimuth)°")
+        print("inverse: \(rows.count) cases, worst distance error \(worstDistance) m, worst azimuth error (lines ≥ 1 m) \(worstAzimuth)°")
     }
 
     @Test("direct: position within 1 µm and azimuth within 1e-7° for every fixture case")

@@ -190,3 +190,40 @@ struct EngineRulesTests {
         #expect(engine.state(of: "a", in: "zone") == .unknown)
     }
 }
+
+@Suite("Engine helpers")
+struct EngineHelperTests {
+    let c = Scene.shanghai
+
+    @Test("advanceAll confirms every subject's pending transitions")
+    func advanceAll() throws {
+        var engine = Engine(policy: .coreLocation)
+        try engine.add(Scene.circle("zone", c, radius: 1_000))
+        for who in ["a", "b"] {
+            _ = try engine.process(Scene.fix(c, north: 1_500, at: 0, subject: who))
+            _ = try engine.process(Scene.fix(c, at: 1, subject: who))
+            _ = try engine.process(Scene.fix(c, at: 2, subject: who))
+        }
+        let events = engine.advanceAll(to: Scene.t0.addingTimeInterval(100))
+        #expect(Set(events.map(\.subject)) == ["a", "b"])
+        #expect(events.allSatisfy { $0.kind == .enter && Scene.seconds($0.time) == 21 })
+    }
+
+    @Test("process(contentsOf:) applies fixes up to the first bad one")
+    func processSequence() throws {
+        var engine = Engine(policy: .precise)
+        try engine.add(Scene.circle("zone", c, radius: 300))
+        let fixes = [Scene.fix(c, at: 0), Scene.fix(c, at: 5), Scene.fix(c, at: 3)]
+        #expect(throws: GeofencingError.self) { try engine.process(contentsOf: fixes) }
+        #expect(engine.lastFix(of: "phone")?.timestamp == Scene.t0.addingTimeInterval(5))
+    }
+
+    @Test("regions(containing:margin:) widens the search by the margin")
+    func regionsWithMargin() throws {
+        var engine = Engine()
+        try engine.add(Scene.circle("zone", c, radius: 100))
+        let p = Scene.point(c, north: 150)
+        #expect(engine.regions(containing: p).isEmpty)
+        #expect(engine.regions(containing: p, margin: 60) == ["zone"])
+    }
+}

@@ -18,7 +18,7 @@ enum Prepared {
 
 let benchmarks: @Sendable () -> Void = {
     let throughput = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock], timeUnits: .nanoseconds, warmupIterations: 0,
+        metrics: [.wallClock, .cpuTotal], timeUnits: .nanoseconds, warmupIterations: 0,
         scalingFactor: .mega, maxDuration: .seconds(10), maxIterations: 3)
 
     Benchmark("country: 1M circles, fixes from 10k subjects", configuration: throughput) { benchmark in
@@ -51,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
     // region. Also reported: RSS growth per region (counts freed-but-retained build buffers too)
     // and the engine's own capacity-based estimate.
     Benchmark("index build: 1M circles (bulk add)",
-              configuration: .init(metrics: [.wallClock, .memoryLeakedBytes, .mallocCountTotal,
+              configuration: .init(metrics: [.wallClock, .cpuTotal, .memoryLeakedBytes, .mallocCountTotal,
                                              .custom("RSS bytes per region", useScalingFactor: false),
                                              .custom("engine estimate bytes per region", useScalingFactor: false)],
                                    timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(30),

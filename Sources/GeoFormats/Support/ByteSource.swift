@@ -94,7 +94,7 @@ final class ByteSource {
             capacity = newCapacity
         }
         while true {
-            let n = read(fd, storage + end, capacity - end)
+            let n = read(fd, storage + end, min(capacity - end, ByteSource.chunkSize))
             if n > 0 { end += n; bytesRead += n; return true }
             if n == 0 { atEOF = true; return false }
             if errno == EINTR { continue }
@@ -144,6 +144,11 @@ final class ByteSource {
             if scanFrom < end,
                let hit = memchr(storage + scanFrom, 0x0A, end - scanFrom) {
                 let nl = storage.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if nl - start > ByteSource.maximumLineLength {
+                    start = nl + 1
+                    lineNumber += 1
+                    return .tooLong
+                }
                 var lineEnd = nl
                 if lineEnd > start, storage[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 let line = UnsafeBufferPointer(start: storage + start, count: lineEnd - start)

@@ -100,14 +100,16 @@ public enum Timestamp {
         let whole = Int(seconds) + hour * 3600 + minute * 60 + second - offset
         if fractionDigits == 0 { return Double(whole) }
         // One correctly rounded division when the scaled value is exact in a Double.
-        let scale = NumberParsing.powersOfTen[fractionDigits]
+        let scale = NumberParsing.exactPowerOfTen(fractionDigits)
         let scaled = Double(whole) * scale + Double(fractionValue)
         if abs(scaled) < 9_007_199_254_740_992 { return scaled / scale }
         return Double(whole) + Double(fractionValue) / scale
     }
 
+    @inline(__always)
     static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
+    @inline(__always)
     static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
@@ -118,6 +120,7 @@ public enum Timestamp {
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (the era-based method described
     /// in H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
+    @inline(__always)
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -10,12 +10,25 @@ final class CSVTrackParser {
     private enum Role: UInt8 { case ignore, time, latitude, longitude, accuracy, speed, course, elevation }
 
     private let source: ByteSource
-    private var roles: [Role] = []
+    private var roles: [Role] = [] {
+        didSet {
+            rolePointer.deallocate()
+            let p = UnsafeMutableBufferPointer<Role>.allocate(capacity: roles.count)
+            _ = p.initialize(from: roles)
+            rolePointer = UnsafeBufferPointer(p)
+        }
+    }
+    /// `roles` as a buffer the hot loop reads without array checks; owned, freed on deinit.
+    private var rolePointer = UnsafeBufferPointer<Role>(UnsafeMutableBufferPointer<Role>.allocate(capacity: 0))
     private var headerRead = false
     private var finished = false
 
     init(source: ByteSource) {
         self.source = source
+    }
+
+    deinit {
+        rolePointer.deallocate()
     }
 
     private static func role(for name: String) -> Role {
@@ -143,6 +156,7 @@ final class CSVTrackParser {
         return nil
     }
 
+    /// The hot loop: one pass over the row's bytes, fields parsed in place.
     private func parseRow(_ line: UnsafeBufferPointer<UInt8>) -> Result<TrackPoint, TrackParseError> {
         var seconds = Double.nan
         var latitude = Double.nan
@@ -151,53 +165,72 @@ final class CSVTrackParser {
         var speed: Double?
         var course: Double?
         var elevation: Double?
-        var problem: TrackParseError.Reason?
-        var problemColumn = 0
-        let roleCount = roles.count
-        let count = roles.withUnsafeBufferPointer { roles in
-            CSVTrackParser.forEachField(line) { index, field, column in
-                if index >= roleCount { return true }   // counted, reported below
-                let role = roles[index]
-                if role == .ignore { return true }
-                if field.isEmpty {
-                    switch role {
-                    case .time, .latitude, .longitude:
-                        problem = .missingValue(CSVTrackParser.roleName(role))
-                        problemColumn = column
-                        return false
-                    default:
-                        return true
+        let roleCount = rolePointer.count
+        let n = line.count
+        var i = 0
+        var index = 0
+        while true {
+            while i < n, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
+            let column = i + 1
+            var fieldStart = i
+            var fieldEnd: Int
+            if i < n, line[i] == UInt8(ascii: "\"") {
+                i += 1
+                fieldStart = i
+                while true {
+                    if i >= n { return fail(.unterminatedQuote) }
+                    if line[i] == UInt8(ascii: "\"") {
+                        if i + 1 < n, line[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
+                        break
                     }
+                    i += 1
                 }
-                if role == .time {
-                    guard let s = Timestamp.parseSeconds(field) else {
-                        problem = .invalidTime(PointValidation.excerpt(field))
-                        problemColumn = column
-                        return false
-                    }
-                    seconds = s
-                    return true
-                }
-                guard let v = NumberParsing.parseDouble(field) else {
-                    problem = .invalidNumber(field: CSVTrackParser.roleName(role), text: PointValidation.excerpt(field))
-                    problemColumn = column
-                    return false
-                }
-                switch role {
-                case .latitude: latitude = v
-                case .longitude: longitude = v
-                case .accuracy: accuracy = v
-                case .speed: speed = v
-                case .course: course = v
-                case .elevation: elevation = v
-                case .time, .ignore: break
-                }
-                return true
+                fieldEnd = i
+                i += 1
+                while i < n, line[i] != UInt8(ascii: ",") { i += 1 }
+            } else {
+                while i < n, line[i] != UInt8(ascii: ",") { i += 1 }
+                fieldEnd = i
+                while fieldEnd > fieldStart, line[fieldEnd - 1] == 0x20 || line[fieldEnd - 1] == 0x09 { fieldEnd -= 1 }
             }
+            if index < roleCount {
+                let role = rolePointer[index]
+                if role != .ignore {
+                    let field = UnsafeBufferPointer(rebasing: line[fieldStart..<fieldEnd])
+                    if field.isEmpty {
+                        switch role {
+                        case .time, .latitude, .longitude:
+                            return fail(.missingValue(CSVTrackParser.roleName(role)), column: column)
+                        default:
+                            break
+                        }
+                    } else if role == .time {
+                        guard let s = Timestamp.parseSeconds(field) else {
+                            return fail(.invalidTime(PointValidation.excerpt(field)), column: column)
+                        }
+                        seconds = s
+                    } else {
+                        guard let v = NumberParsing.parseDouble(field) else {
+                            return fail(.invalidNumber(field: CSVTrackParser.roleName(role), text: PointValidation.excerpt(field)),
+                                        column: column)
+                        }
+                        switch role {
+                        case .latitude: latitude = v
+                        case .longitude: longitude = v
+                        case .accuracy: accuracy = v
+                        case .speed: speed = v
+                        case .course: course = v
+                        case .elevation: elevation = v
+                        case .time, .ignore: break
+                        }
+                    }
+                }
+            }
+            index += 1
+            if i >= n { break }
+            i += 1   // the comma
         }
-        if count < 0 { return fail(.unterminatedQuote) }
-        if let problem { return fail(problem, column: problemColumn) }
-        if count != roleCount { return fail(.wrongFieldCount(expected: roleCount, found: count)) }
+        if index != roleCount { return fail(.wrongFieldCount(expected: roleCount, found: index)) }
         switch PointValidation.make(seconds: seconds, latitude: latitude, longitude: longitude,
                                     elevation: elevation, accuracy: accuracy, speed: speed, course: course) {
         case .success(let p): return .success(p)

@@ -21,6 +21,8 @@ final class GPXTrackParser {
     private var rootClosed = false
     private var pendingResults: [Result<TrackPoint, TrackParseError>] = []
     private static let maximumTokenLength = 1 << 16
+    /// Optional child elements read as numbers, in the order `build` unpacks them.
+    private static let optionalKeys = ["ele", "hdop", "hacc", "accuracy", "horizontalaccuracy", "speed", "course"]
 
     /// The point being read.
     private struct PointState {
@@ -192,8 +194,18 @@ final class GPXTrackParser {
 
     /// The local part of a qualified name (`gpxtpx:speed` → `speed`), lowercased.
     private static func localName(_ qname: String) -> String {
-        if let colon = qname.lastIndex(of: ":") { return qname[qname.index(after: colon)...].lowercased() }
-        return qname.lowercased()
+        let utf8 = qname.utf8
+        var start = utf8.startIndex
+        var hasUpper = false
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let b = utf8[i]
+            if b == UInt8(ascii: ":") { start = utf8.index(after: i); hasUpper = false }
+            else if b >= UInt8(ascii: "A"), b <= UInt8(ascii: "Z") { hasUpper = true }
+            i = utf8.index(after: i)
+        }
+        let local = start == utf8.startIndex ? qname : String(Substring(utf8[start...]))
+        return hasUpper ? local.lowercased() : local
     }
 
     private func startTag() throws(Fatal) {
@@ -280,15 +292,16 @@ final class GPXTrackParser {
         let depth = stack.count
         stack.removeLast()
         if stack.isEmpty { rootClosed = true }
-        guard var p = point else { return }
+        guard point != nil else { return }
+        // Mutate `point` in place (a copy would duplicate its dictionary on write).
         if let field = capturing, GPXTrackParser.localName(qname) == field {
-            if p.values[field] == nil {
-                p.values[field] = String(decoding: text, as: UTF8.self).trimmingSpaces()
+            if point!.values[field] == nil {
+                point!.values[field] = String(decoding: text, as: UTF8.self).trimmingSpaces()
             }
             capturing = nil
-            point = p
         }
-        if depth == p.depth {
+        if depth == point!.depth {
+            let p = point!
             point = nil
             capturing = nil
             pendingResults.append(build(p))
@@ -311,25 +324,31 @@ final class GPXTrackParser {
         guard let lonText = p.lon else { return fail(.missingAttribute("lon")) }
         guard var timeText = p.values["time"], !timeText.isEmpty else { return fail(.missingValue("time")) }
         guard let seconds = timeText.withUTF8({ Timestamp.parseSeconds($0) }) else { return fail(.invalidTime(String(timeText.prefix(40)))) }
-        var numbers: [String: Double] = [:]
-        for (key, field) in [("lat", "latitude"), ("lon", "longitude")] {
-            switch number(key == "lat" ? latText : lonText, field) {
-            case .success(let v?): numbers[key] = v
-            case .success(nil): return fail(.missingAttribute(key))
+        let latitude: Double, longitude: Double
+        switch number(latText, "latitude") {
+        case .success(let v?): latitude = v
+        case .success(nil): return fail(.missingAttribute("lat"))
+        case .failure(let r): return fail(r)
+        }
+        switch number(lonText, "longitude") {
+        case .success(let v?): longitude = v
+        case .success(nil): return fail(.missingAttribute("lon"))
+        case .failure(let r): return fail(r)
+        }
+        var optionals: [Double?] = [nil, nil, nil, nil, nil, nil, nil]
+        let keys = GPXTrackParser.optionalKeys
+        for k in 0..<keys.count {
+            guard let text = p.values[keys[k]] else { continue }
+            switch number(text, keys[k]) {
+            case .success(let v): optionals[k] = v
             case .failure(let r): return fail(r)
             }
         }
-        for key in ["ele", "hdop", "hacc", "accuracy", "horizontalaccuracy", "speed", "course"] {
-            switch number(p.values[key], key) {
-            case .success(let v): if let v { numbers[key] = v }
-            case .failure(let r): return fail(r)
-            }
-        }
-        let accuracy = numbers["hacc"] ?? numbers["horizontalaccuracy"] ?? numbers["accuracy"]
-            ?? numbers["hdop"].map { $0 * metresPerHDOP }
-        switch PointValidation.make(seconds: seconds, latitude: numbers["lat"]!, longitude: numbers["lon"]!,
-                                    elevation: numbers["ele"], accuracy: accuracy,
-                                    speed: numbers["speed"], course: numbers["course"]) {
+        let (ele, hdop, hacc, acc, hAcc, speed, course) =
+            (optionals[0], optionals[1], optionals[2], optionals[3], optionals[4], optionals[5], optionals[6])
+        let accuracy = hacc ?? hAcc ?? acc ?? hdop.map { $0 * metresPerHDOP }
+        switch PointValidation.make(seconds: seconds, latitude: latitude, longitude: longitude,
+                                    elevation: ele, accuracy: accuracy, speed: speed, course: course) {
         case .success(let point): return .success(point)
         case .failure(let r): return fail(r)
         }

@@ -35,7 +35,9 @@ extension Engine {
     ///   so that a fix arriving exactly at the deadline confirms with itself).
     mutating func advanceSubject(_ si: Int, to t: Double, before: Bool = false,
                                  events: inout [TransitionEvent]) {
-        guard let fix = subjectStates[si].lastFix else { return }
+        guard let fix = subjectStates[si].lastFix,
+              subjectStates[si].tracks.contains(where: { $0.pendingCount > 0 || ($0.dwellArmed && !$0.dwellFired) })
+        else { return }
         var tracks = subjectStates[si].tracks
         subjectStates[si].tracks = []
         let need = policy.minimumConfirmingFixes

@@ -70,21 +70,30 @@ extension Engine {
         let span = GeoBox.degreeSpan(meters: queryMargin, atLatitude: lat)
 
         // 1. Candidates from the index: regions the fix is inside of, or (for regions this
-        //    subject has never been evaluated against) within the margin of.
+        //    subject has never been evaluated against) within the margin of. The closure only
+        //    collects slots; distances are computed after the scan.
         var cands = scratch
         scratch = []
         cands.removeAll(keepingCapacity: true)
-        let multiCell = queryMargin > 0
         index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
+            cands.append(Candidate(slot: slot, sd: 0, used: false))
+        }
+        let cart = CartesianPoint(p)
+        let multiCell = queryMargin > 0
+        var kept = 0
+        for i in cands.indices {
+            let slot = cands[i].slot
             let s = Int(slot)
-            // The index has already tested the box; stale entries of removed regions remain.
-            guard store.isAlive(s) else { return }
-            if multiCell, cands.contains(where: { $0.slot == slot }) { return }
-            let sd = store.signedDistance(s, to: p)
+            // The index has tested the box; stale entries of removed regions remain.
+            guard store.isAlive(s) else { continue }
+            if multiCell, cands[0..<kept].contains(where: { $0.slot == slot }) { continue }
+            let sd = store.signedDistance(s, to: p, cartesian: cart)
             if sd <= 0 || (sd <= queryMargin && store.stamp[s] > oldStamp) {
-                cands.append(Candidate(slot: slot, sd: sd, used: false))
+                cands[kept] = Candidate(slot: slot, sd: sd, used: false)
+                kept += 1
             }
         }
+        cands.removeSubrange(kept...)
 
         // 2. Tracked regions (inside, unknown, pending): always evaluated.
         var tracks = subjectStates[si].tracks
@@ -100,7 +109,7 @@ extension Engine {
                 cands[c].used = true
                 break
             }
-            if sd.isNaN { sd = store.signedDistance(s, to: p) }
+            if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
             step(&tr, sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
             if !tr.isIdle { tracks[w] = tr; w += 1 }
         }

@@ -4,8 +4,9 @@ import Foundation
 /// region bounding boxes.
 ///
 /// Level `l` (0…16) has square cells of 2^(l−8) degrees (≈ 430 m at level 0 … 256° at 16). A
-/// region goes into the finest level whose cell is at least as large as its box, so it
-/// occupies at most 2 × 2 cells (more only when its box is split by the antimeridian or is
+/// region goes into the finest level whose cell is at least as large as its box (but not
+/// finer than the median region's level, fixed at each rebuild), so it occupies at most
+/// 2 × 2 cells (more only when its box is split by the antimeridian or is
 /// a full band around a pole). A point query visits one cell per populated level (2 × 2 when
 /// a margin is asked for).
 ///
@@ -73,7 +74,12 @@ struct RegionIndex: Sendable {
         for x in x0...x1 {
             var xx = x % nx
             if xx < 0 { xx += nx }
-            for y in y0...y1 { body(key(level: level, x: xx, y: y), xx, y) }
+            // The column's key bits are computed once, outside the row loop: composing the
+            // whole key inside it came out wrong in release builds (rows after the first got
+            // a key of just `y`, so dynamically inserted regions vanished from those cells).
+            // RegionIndexKeyTests checks this contract.
+            let column = key(level: level, x: xx, y: 0)
+            for y in y0...y1 { body(column | UInt64(y), xx, y) }
         }
     }
 
@@ -109,6 +115,9 @@ struct RegionIndex: Sendable {
     private(set) var staleCount = 0
     private var levelCounts = [Int](repeating: 0, count: RegionIndex.levelCount)
     private(set) var staticRegionCount = 0
+    /// Regions finer than this level are lifted into it (set at rebuild to the median
+    /// region's level), so a query probes fewer levels at the cost of longer cell scans.
+    private(set) var minimumLevel = 0
 
     init() {}
 
@@ -125,9 +134,17 @@ struct RegionIndex: Sendable {
         var packed: [UInt64] = []
         packed.reserveCapacity(slots.count * 3)
         var counts = [Int](repeating: 0, count: RegionIndex.levelCount)
+        var natural = [Int](repeating: 0, count: RegionIndex.levelCount)
+        for b in boxes { natural[RegionIndex.level(for: b)] += 1 }
+        var below = 0
+        minimumLevel = 0
+        for l in 0..<RegionIndex.levelCount {
+            below += natural[l]
+            if below * 2 >= boxes.count { minimumLevel = l; break }
+        }
         for i in boxes.indices {
             let box = boxes[i]
-            let l = RegionIndex.level(for: box)
+            let l = max(minimumLevel, RegionIndex.level(for: box))
             counts[l] += 1
             RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
                                     minLon: box.minLon, maxLon: box.maxLon) { k, _, _ in
@@ -164,7 +181,7 @@ struct RegionIndex: Sendable {
 
     /// Adds one region to the dynamic part.
     mutating func insert(slot: Int32, box: GeoBox) {
-        let l = RegionIndex.level(for: box)
+        let l = max(minimumLevel, RegionIndex.level(for: box))
         levelCounts[l] += 1
         overflowCount += 1
         RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,

@@ -3,7 +3,7 @@ import Geodesy
 
 /// Regions in struct-of-arrays form, addressed by slot number.
 ///
-/// A circle costs 8 + 8 + 8 (centre, radius) + 8 (dwell) + 8 (stamp) + 1 (flags)
+/// A circle costs 8 + 8 + 24 + 8 (centre, its ECEF position, radius) + 8 (dwell) + 8 (stamp) + 1 (flags)
 /// + 16 (identifier string, inline up to 15 UTF-8 bytes) + ~8 (identifier table) bytes;
 /// polygons and metadata live out of line in dictionaries keyed by slot. Slots of removed
 /// regions are recycled only after the index has been rebuilt (so no stale index entry can
@@ -23,6 +23,8 @@ struct RegionStore: Sendable {
     var ids: [String] = []
     var lat: [Double] = []
     var lon: [Double] = []
+    /// Earth-centred (ECEF) position of a circle's centre, for the chord bound.
+    var centers: [CartesianPoint] = []
     /// Radius for circles; √(area/π) for polygons (the "size" used by margins).
     var size: [Double] = []
     /// Dwell seconds, NaN for none.
@@ -47,6 +49,7 @@ struct RegionStore: Sendable {
     mutating func reserve(_ n: Int) {
         let total = ids.count + n
         ids.reserveCapacity(total); lat.reserveCapacity(total); lon.reserveCapacity(total)
+        centers.reserveCapacity(total)
         size.reserveCapacity(total); dwell.reserveCapacity(total); stamp.reserveCapacity(total)
         flags.reserveCapacity(total)
         table.reserve(n, ids: ids)
@@ -81,10 +84,12 @@ struct RegionStore: Sendable {
             s = reused
             let i = Int(s)
             ids[i] = r.identifier; lat[i] = cLat; lon[i] = cLon; size[i] = sz
+            centers[i] = CartesianPoint(latitude: cLat, longitude: cLon)
             dwell[i] = r.dwell ?? .nan; stamp[i] = st; flags[i] = f
         } else {
             s = Int32(ids.count)
             ids.append(r.identifier); lat.append(cLat); lon.append(cLon); size.append(sz)
+            centers.append(CartesianPoint(latitude: cLat, longitude: cLon))
             dwell.append(r.dwell ?? .nan); stamp.append(st); flags.append(f)
         }
         if let area { areas[s] = area; originalShapes[s] = r.shape }
@@ -122,14 +127,34 @@ struct RegionStore: Sendable {
         return GeoBox.around(latitude: lat[s], longitude: lon[s], radius: size[s])
     }
 
-    /// Signed distance in metres from a point to a live region's boundary.
+    /// Signed distance in metres from a point to a live region's boundary; `cartesian` is the
+    /// point's ECEF position.
+    ///
+    /// Circles use Geodesy's chord bound (docs/geodesy.md): with chord `c` between the ECEF
+    /// points and `R` the smallest radius of curvature, the geodesic distance lies in
+    /// `[c, 2R·asin(c/2R)]`; the midpoint is returned when that interval is within 0.1 % of
+    /// the result (as `GeodesicCircle.signedDistance` does), else the exact inverse solution.
+    /// The sign is exact either way.
     @inline(__always)
-    func signedDistance(_ s: Int, to p: Coordinate) -> Double {
+    func signedDistance(_ s: Int, to p: Coordinate, cartesian: CartesianPoint) -> Double {
         if flags[s] & Flags.area == 0 {
+            let radius = size[s]
+            let c = cartesian.squaredChord(to: centers[s]).squareRoot()
+            if radius <= GeodesicCircle.chordBoundLimit {
+                let twoR = 2 * GeodesicCircle.minimumRadiusOfCurvature
+                let hi = twoR * asin(min(1, c / twoR))
+                let estimate = (c + hi) / 2 - radius
+                let error = (hi - c) / 2 + GeodesicCircle.roundingAllowance
+                if error <= 1e-3 * abs(estimate) { return estimate }
+            }
             return GeodesicCircle(center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]),
-                                  radius: size[s]).signedDistance(to: p)
+                                  radius: radius).exactSignedDistance(to: p)
         }
         return areas[Int32(s)]!.signedDistance(latitude: p.latitude, longitude: p.longitude)
+    }
+
+    func signedDistance(_ s: Int, to p: Coordinate) -> Double {
+        signedDistance(s, to: p, cartesian: CartesianPoint(p))
     }
 
     /// Rebuilds the public value of a live slot.
@@ -155,7 +180,7 @@ struct RegionStore: Sendable {
 
     /// Approximate heap bytes (arrays by capacity; strings inline; dictionaries estimated).
     var memoryBytes: Int {
-        ids.capacity * 16 + (lat.capacity + lon.capacity + size.capacity + dwell.capacity) * 8
+        ids.capacity * 16 + (lat.capacity + lon.capacity + size.capacity + dwell.capacity) * 8 + centers.capacity * 24
             + stamp.capacity * 8 + flags.capacity + table.memoryBytes
             + areas.count * 256 + metadata.count * 128
     }

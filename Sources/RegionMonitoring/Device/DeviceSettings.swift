@@ -25,16 +25,32 @@ public enum PromptResponse: String, Sendable, Hashable, Codable {
     case ignore
 }
 
-/// Where the app is in its life. Issue #9 adds `suspended`, `terminated` and `removed`; the
-/// delivery rules ask only "is the app in use?" (``isInUse``).
-public enum AppState: String, Sendable, Hashable, Codable {
-    /// On screen.
+/// Where the app is in its life (docs/monitoring.md, "App life"). Set it with
+/// ``SimulatedDevice/setAppState(_:)`` so the device applies the transition.
+public enum AppState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// On screen: events are delivered at once.
     case foreground
-    /// Running but not on screen (and, in this model, not showing a location indicator).
+    /// Running but not on screen (and, in this model, not showing a location indicator):
+    /// events are delivered at once.
     case background
+    /// In memory but not running: an event wakes it into `background` for a bounded window
+    /// (``DeviceSettings/backgroundWakeDuration``), then it suspends again.
+    case suspended
+    /// Killed by the system: on iOS an event relaunches it into `background` with
+    /// ``LaunchReason/location``; on macOS it gets nothing.
+    case terminated
+    /// Removed by the user (force-quit / uninstalled in this model): nothing is delivered and
+    /// its regions and monitors are dropped.
+    case removed
 
     /// Whether the app counts as "in use" for when-in-use authorisation.
     public var isInUse: Bool { self == .foreground }
+}
+
+/// The operating system the simulated device runs.
+public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
+    case iOS
+    case macOS
 }
 
 /// A phone's settings as the app sees them, as one injectable value.
@@ -68,6 +84,12 @@ public struct DeviceSettings: Sendable, Hashable, Codable {
     public var preciseLocation: Bool = true
     /// The app's state.
     public var appState: AppState = .foreground
+    /// The operating system: iOS relaunches a terminated app for a region event; macOS never
+    /// does and delivers only while the app runs and the Mac is awake.
+    public var platform: Platform = .iOS
+    /// How long (seconds) a suspended or relaunched app runs in the background to handle a
+    /// region event before it is suspended again (Apple: "about 10 seconds").
+    public var backgroundWakeDuration: TimeInterval = 10
     /// The most regions (location manager regions and monitor conditions together) one app
     /// may monitor at once. Core Location's limit is 20.
     public var regionLimit: Int = 20

@@ -105,6 +105,7 @@ extension SimulatedDevice {
 
     func deliverToManagers(_ e: TransitionEvent, id: String) {
         guard let region = appRegions[id] else { return }
+        guard admitEvent(at: e.time) else { return }
         guard settings.deliveryBlockers.intersection(.blocking).isEmpty else { return }
         let state: RegionState = e.kind == .enter ? .inside : .outside
         for (m, d) in liveDelegates() {

@@ -104,6 +104,8 @@ extension SimulatedDevice {
         let state: MonitorState = e.kind == .enter ? .satisfied : .unsatisfied
         // An initial determination that matches the assumed state is not news.
         if e.isInitial, record.lastEvent.state == state { return }
+        guard admitEvent(at: e.time) else { return }
+        slot = monitors[name] ?? slot
         let open = slot.continuation != nil
         let blockers = settings.deliveryBlockers(appInUse: open && settings.appState.isInUse)
         guard blockers.intersection(.blocking).isEmpty else { return }

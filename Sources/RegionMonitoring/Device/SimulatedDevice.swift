@@ -21,11 +21,12 @@ import Geofencing
 /// routed to the delegates or to the monitor that owns it, after the delivery rules of
 /// docs/monitoring.md (authorisation, app in use, background refresh, precise location).
 /// Regions live here, not in the app objects, so they outlive a closed ``Monitor`` (app not
-/// running) just as Core Location keeps monitoring for a terminated app. Issue #9 extends
-/// this type with app life (suspended, terminated, reboot) and a power model.
+/// running) just as Core Location keeps monitoring for a terminated app. App life
+/// (``setAppState(_:)``, ``reboot()``, ``unlock()``, ``sleep()``, ``wake()``, launches and
+/// wake windows) follows docs/monitoring.md rules 27–33.
 public actor SimulatedDevice {
     /// The device's current settings; change them with ``update(_:)``.
-    public private(set) var settings: DeviceSettings
+    public internal(set) var settings: DeviceSettings
     /// The engine subject for this device's fixes.
     public nonisolated let subject: String
     /// Where monitors persist (`nil`: in memory only).
@@ -37,6 +38,18 @@ public actor SimulatedDevice {
     /// Set when the stored location-manager regions could not be read at start-up (the device
     /// then starts with none and leaves the file alone until a region is registered).
     public private(set) var storeIssue: MonitoringError?
+
+    /// Whether the device is on and unlocked since boot (see ``reboot()``, ``unlock()``).
+    public internal(set) var power: PowerState = .on
+    /// Whether the system is awake (macOS sleep / wake; see ``sleep()``, ``wake()``).
+    public internal(set) var systemAwake = true
+    /// Every launch of the app the device performed or saw, in order.
+    public internal(set) var launches: [LaunchRecord] = []
+    /// End of the current background window of a woken or relaunched app, or `nil`.
+    public internal(set) var backgroundWindowEnd: Date?
+    /// Energy-relevant counts since the device was created.
+    public internal(set) var activity = DeviceActivity()
+    var launchHandler: (@Sendable (LaunchReason) -> Void)?
 
     var engine: Engine
     // Location-manager regions, shared app-wide, in registration order.
@@ -152,6 +165,7 @@ public actor SimulatedDevice {
     /// present); out of it they keep no state, so monitoring restarts fresh when allowed.
     func syncEngine() {
         let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
+            && power == .on && settings.appState != .removed
         var desired: [String: Region] = [:]
         if allowed {
             for (id, r) in appRegions { desired[Self.managerKey(id)] = r.engineRegion(id: Self.managerKey(id)) }
@@ -180,11 +194,13 @@ public actor SimulatedDevice {
     ///   ``rejectedFixes``); nothing changes then.
     public func receive(_ update: LocationUpdate) throws(GeofencingError) {
         if update.date > currentDate { currentDate = update.date }
-        guard settings.canLocate else { return }
+        expireBackgroundWindow(at: update.date)
+        guard settings.canLocate, power == .on, systemAwake else { return }
         let events: [TransitionEvent]
         switch update {
         case .fix(var fix):
             fix.subject = subject
+            activity.fixes += 1
             do { events = try engine.process(fix) } catch {
                 rejectedFixes.append(error)
                 throw error

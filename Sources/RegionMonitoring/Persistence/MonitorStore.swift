@@ -95,6 +95,13 @@ public struct MonitorStore: Sendable {
         }
     }
 
+    /// The names of the monitors stored in ``directory`` (empty if it does not exist).
+    public func storedNames() -> [String] {
+        let suffix = ".monitor.json"
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
+    }
+
     /// Deletes monitor `name`'s stored state (e.g. after ``MonitoringError/storeCorrupt(name:path:reason:)``).
     public func discard(name: String) throws {
         let u = url(for: name)

@@ -1,0 +1,93 @@
+import Foundation
+import GeoFormats
+import Geodesy
+import Geofencing
+
+/// Opens the command's input files: regions (GeoJSON) and tracks (format from content).
+public enum InputFiles {
+    /// Opens a track file, detecting its format (GPX, NMEA, CSV, GeoJSON) from its content.
+    /// - Throws: ``InputError/cannotOpen(path:reason:)`` when the file cannot be opened.
+    public static func openTrack(path: String) throws(InputError) -> (format: String, source: any TrackSource) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .cannotOpen(path: path, reason: "is a directory")
+        }
+        let reader: TrackReader
+        do {
+            reader = try TrackReader(path: path)
+        } catch {
+            if case .unreadable(let why) = error.reason {
+                let prefix = path + ": "
+                throw .cannotOpen(path: path, reason: why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why)
+            }
+            throw .malformed(path: path, position: error.position.description, reason: error.reason.description)
+        }
+        return (reader.format?.rawValue ?? "empty", GeoFormatsTrackSource(reader: reader, path: path))
+    }
+
+    /// Reads a GeoJSON FeatureCollection of regions (GeoFormats' ``GeoJSONRegionReader``):
+    /// `Point` features with `properties.id` and `properties.radius` (metres) are circles;
+    /// `Polygon` / `MultiPolygon` features with `properties.id` are polygons.
+    /// `notifyOnEntry`, `notifyOnExit`, `dwell` (seconds) are read; every other property is
+    /// kept as metadata (strings as they are, numbers and booleans as text, anything else as
+    /// compact JSON).
+    /// - Throws: ``InputError`` naming the file and the feature (or line) at fault.
+    public static func loadRegions(path: String) throws(InputError) -> [Region] {
+        let features: [RegionFeature]
+        do {
+            features = try GeoJSONRegionReader.read(path: path)
+        } catch {
+            throw inputError(error, path: path)
+        }
+        return features.map(region)
+    }
+
+    /// ``loadRegions(path:)`` for GeoJSON text already in memory; `path` names it in errors.
+    public static func regions(fromGeoJSON text: String, path: String) throws(InputError) -> [Region] {
+        do {
+            return try GeoJSONRegionReader.read(string: text).map(region)
+        } catch {
+            throw inputError(error, path: path)
+        }
+    }
+
+    static func inputError(_ error: GeoJSONError, path: String) -> InputError {
+        switch error {
+        case .unreadable(let why):
+            let prefix = path + ": "
+            return .cannotOpen(path: path, reason: why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why)
+        case .emptyInput:
+            return .malformed(path: path, position: "input", reason: "the regions file is empty")
+        case let .invalidJSON(line, column, reason):
+            return .malformed(path: path, position: "line \(line), column \(column)", reason: "invalid JSON: \(reason)")
+        case .invalidDocument(let why):
+            return .malformed(path: path, position: "document", reason: "not a GeoJSON FeatureCollection: \(why)")
+        case let .invalidFeature(index, problem):
+            return .malformed(path: path, position: "feature \(index)", reason: problem.description)
+        case let .duplicateID(id, first, second):
+            return .malformed(path: path, position: "feature \(second)", reason: "duplicate id '\(id)' (also feature \(first))")
+        }
+    }
+
+    /// The engine's region for a GeoJSON feature.
+    static func region(_ f: RegionFeature) -> Region {
+        let shape: RegionShape
+        switch f.geometry {
+        case let .circle(center, radius): shape = .circle(center: center, radius: radius)
+        case let .polygon(p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
+        case let .multiPolygon(ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
+        }
+        var metadata: [String: String] = [:]
+        for (key, value) in f.metadata {
+            switch value {
+            case .string(let s): metadata[key] = s
+            case .number(let n): metadata[key] = JSONText.number(n)
+            case .bool(let b): metadata[key] = b ? "true" : "false"
+            case .null: continue
+            default: metadata[key] = value.description
+            }
+        }
+        return Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry,
+                      notifyOnExit: f.notifyOnExit, dwell: f.dwell, metadata: metadata)
+    }
+}

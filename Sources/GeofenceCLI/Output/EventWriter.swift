@@ -1,0 +1,35 @@
+import Foundation
+import Geofencing
+
+/// One event as the command line reports it: the engine's event plus what the writers need
+/// to describe it (the confirming fix's distance past the region's boundary).
+public struct ReportedEvent: Sendable, Hashable {
+    /// The engine's event.
+    public var event: TransitionEvent
+    /// Signed distance (metres, negative inside) from the confirming fix to the region's
+    /// boundary, or `nil` when the region is unknown (removed).
+    public var boundaryDistance: Double?
+
+    public init(event: TransitionEvent, boundaryDistance: Double? = nil) {
+        self.event = event
+        self.boundaryDistance = boundaryDistance
+    }
+}
+
+/// Turns events into text, one format each. Writers stream: a header, one chunk per event
+/// (in the order given), then a footer; they hold O(1) state.
+///
+/// ```swift
+/// var writer = OutputFormat.jsonl.makeWriter()
+/// var out = writer.header()
+/// for e in events { out += writer.text(for: e) }
+/// out += writer.footer()
+/// ```
+public protocol EventWriter {
+    /// Text before the first event (may be empty).
+    mutating func header() -> String
+    /// The text for one event, including its line break.
+    mutating func text(for event: ReportedEvent) -> String
+    /// Text after the last event (may be empty).
+    mutating func footer() -> String
+}

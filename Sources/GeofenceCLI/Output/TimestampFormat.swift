@@ -1,0 +1,68 @@
+import Foundation
+
+/// Fast, allocation-light ISO 8601 (UTC) and local-time formatting for event output.
+///
+/// `DateFormatter` costs microseconds per call and is not `Sendable`; the writers format
+/// many events, so they use this small civil-calendar routine instead (Howard Hinnant's
+/// days-from-civil inverse, public domain algorithm description).
+///
+/// ```swift
+/// TimestampFormat.iso8601(Date(timeIntervalSince1970: 0))          // "1970-01-01T00:00:00Z"
+/// TimestampFormat.iso8601(Date(timeIntervalSince1970: 1.25))       // "1970-01-01T00:00:01.250Z"
+/// ```
+public enum TimestampFormat {
+    /// `YYYY-MM-DDTHH:MM:SSZ`, with `.mmm` milliseconds when the time is not a whole second.
+    public static func iso8601(_ date: Date) -> String {
+        iso8601(secondsSince1970: date.timeIntervalSince1970)
+    }
+
+    /// ``iso8601(_:)`` for a Unix time in seconds.
+    public static func iso8601(secondsSince1970 t: Double) -> String {
+        let ms = (t * 1000).rounded()
+        let whole = (ms / 1000).rounded(.down)
+        let millis = Int(ms - whole * 1000)
+        let c = civil(Int(whole))
+        var s = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+        if millis != 0 { s += ".\(pad(millis, 3))" }
+        s += "Z"
+        return s
+    }
+
+    /// `HH:MM:SS` in `timeZone` (the table's local clock time).
+    public static func clockTime(_ date: Date, in timeZone: TimeZone) -> String {
+        let t = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        let c = civil(Int(t.rounded(.down)))
+        return "\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS ZZZ` in `timeZone`.
+    public static func localDateTime(_ date: Date, in timeZone: TimeZone) -> String {
+        let t = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        let c = civil(Int(t.rounded(.down)))
+        let abbr = timeZone.abbreviation(for: date) ?? timeZone.identifier
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)) \(abbr)"
+    }
+
+    struct Civil { var year, month, day, hour, minute, second: Int }
+
+    static func civil(_ unixSeconds: Int) -> Civil {
+        var days = unixSeconds / 86_400
+        var rem = unixSeconds % 86_400
+        if rem < 0 { rem += 86_400; days -= 1 }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return Civil(year: y, month: m, day: d, hour: rem / 3600, minute: rem % 3600 / 60, second: rem % 60)
+    }
+
+    static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+/// Runs tracks through the engine, streaming: the library behind `geofence simulate`.
+///
+/// ```swift
+/// var sim = try Simulation(regions: regions, policy: .precise)
+/// var out = ""
+/// let summary = try sim.run(tracks: [TrackInput(subject: "truck", name: "drive.gpx", source: reader)],
+///                           writer: JSONLinesEventWriter(), to: &out)
+/// ```
+///
+/// - Several tracks are several subjects; their fixes are merged by timestamp (each track is
+///   read in file order), and events are written in time order: an event is held back only
+///   until every other subject's fixes have passed its time.
+/// - A record a reader could not parse, an invalid fix and a fix older than its subject's
+///   last one are counted and reported with their line; the good ones around them are used.
+/// - Memory is bounded: one record per track, the engine's state, the events not yet
+///   written, and (with ``map``) a decimated copy of each track.
+/// - It reads no clock: the caller times the run.
+public struct Simulation {
+    /// How many rejections the summary keeps verbatim.
+    public static let keptRejections = 5
+
+    /// The engine, with the regions loaded.
+    public private(set) var engine: Engine
+    /// When set, collects the (decimated) tracks and events for an SVG map.
+    public var map: MapRecorder?
+    /// Calls the progress callback every this many fixes.
+    public var progressInterval = 1 << 18
+
+    /// Loads `regions` into a fresh engine with `policy`.
+    /// - Throws: the engine's error for the first invalid or duplicate region.
+    public init(regions: [Region], policy: HysteresisPolicy) throws(GeofencingError) {
+        var engine = Engine(policy: policy)
+        try engine.add(contentsOf: regions)
+        self.engine = engine
+    }
+
+    /// Runs the tracks and writes every event through `writer` to `output`
+    /// (header, events, footer).
+    public mutating func run<W: EventWriter, Out: TextOutputStream>(
+        tracks: [TrackInput], writer: W, to output: inout Out,
+        progress: ((SimulationProgress) -> Void)? = nil
+    ) throws -> SimulationSummary {
+        var w = writer
+        output.write(w.header())
+        let summary = try run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
+        output.write(w.footer())
+        return summary
+    }
+
+    /// Runs the tracks, handing each event to `emit` in time order.
+    /// - Throws: a track source's fatal error (e.g. an unreadable file); events before it
+    ///   have been emitted.
+    public mutating func run(tracks: [TrackInput],
+                             progress: ((SimulationProgress) -> Void)? = nil,
+                             emit: (ReportedEvent) -> Void) throws -> SimulationSummary {
+        var summary = SimulationSummary()
+        summary.regionCount = engine.regionCount
+        summary.subjects = tracks.map(\.subject)
+        var sources = tracks.map(\.source)
+        var heads: [TrackPosition?] = Array(repeating: nil, count: tracks.count)
+        var done = Array(repeating: false, count: tracks.count)
+        var lastTime = Array(repeating: -Double.infinity, count: tracks.count)
+        var pending: [(seq: Int, event: TransitionEvent)] = []
+        var seq = 0
+        var nextProgress = progressInterval
+
+        func reject(_ track: Int, _ position: String, _ reason: String) {
+            summary.fixesRejected += 1
+            if summary.firstRejections.count < Simulation.keptRejections {
+                summary.firstRejections.append(.init(track: tracks[track].name, position: position, reason: reason))
+            }
+        }
+
+        /// Reads track `t` until it has a position at its head, or is done.
+        func refill(_ t: Int) throws {
+            while heads[t] == nil, !done[t] {
+                switch try sources[t].next() {
+                case .none: done[t] = true
+                case .rejected(let position, let reason)?: reject(t, position, reason)
+                case .position(let p)?: heads[t] = p
+                }
+            }
+        }
+
+        func flush(upTo watermark: Double) {
+            guard !pending.isEmpty else { return }
+            pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) }
+            var n = 0
+            while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
+                let e = pending[n].event
+                summary.eventsByKind[e.kind, default: 0] += 1
+                let d = engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate)
+                let reported = ReportedEvent(event: e, boundaryDistance: d)
+                map?.record(reported)
+                emit(reported)
+                n += 1
+            }
+            pending.removeFirst(n)
+        }
+
+        for t in tracks.indices { try refill(t) }
+        while true {
+            // The track whose head is earliest (ties: the first track).
+            var best = -1
+            var bestTime = Double.infinity
+            for t in heads.indices {
+                if let h = heads[t] {
+                    let ht = h.time.timeIntervalSinceReferenceDate
+                    if best < 0 || ht < bestTime { best = t; bestTime = ht }
+                }
+            }
+            if best < 0 { break }
+            let p = heads[best]!
+            heads[best] = nil
+            summary.fixesRead += 1
+            process(p, track: best, tracks: tracks, lastTime: &lastTime, seq: &seq, pending: &pending, reject: reject)
+            try refill(best)
+            if !pending.isEmpty {
+                // Later events of subject s are later than its last fix; subjects that are
+                // done produce nothing more.
+                var watermark = Double.infinity
+                for t in tracks.indices where !done[t] || heads[t] != nil {
+                    watermark = min(watermark, lastTime[t])
+                }
+                flush(upTo: watermark)
+            }
+            if let progress, summary.fixesRead >= nextProgress {
+                nextProgress += progressInterval
+                progress(SimulationProgress(fixesRead: summary.fixesRead, events: summary.eventCount,
+                                            bytesRead: sources.reduce(0) { $0 + $1.bytesRead }))
+            }
+        }
+        flush(upTo: .infinity)
+        return summary
+    }
+
+    private mutating func process(_ p: TrackPosition, track: Int, tracks: [TrackInput],
+                                  lastTime: inout [Double], seq: inout Int,
+                                  pending: inout [(seq: Int, event: TransitionEvent)],
+                                  reject: (Int, String, String) -> Void) {
+        let coordinate: Coordinate
+        do {
+            coordinate = try Coordinate(latitude: p.latitude, longitude: p.longitude)
+        } catch {
+            reject(track, p.positionText, error.description)
+            return
+        }
+        let fix = LocationFix(subject: tracks[track].subject, coordinate: coordinate,
+                              horizontalAccuracy: p.accuracy, timestamp: p.time,
+                              speed: p.speed, course: p.course)
+        let events: [TransitionEvent]
+        do {
+            events = try engine.process(fix)
+        } catch {
+            reject(track, p.positionText, Simulation.describe(error))
+            return
+        }
+        lastTime[track] = p.time.timeIntervalSinceReferenceDate
+        map?.record(fix)
+        for e in events {
+            pending.append((seq, e))
+            seq += 1
+        }
+    }
+
+    static func describe(_ error: GeofencingError) -> String {
+        switch error {
+        case let .outOfOrderFix(_, t, last):
+            "fix at \(TimestampFormat.iso8601(t)) is older than the previous fix at \(TimestampFormat.iso8601(last))"
+        case let .invalidFix(_, field, reason):
+            "\(field) \(reason)"
+        default:
+            error.description
+        }
+    }
+}
+
+/// Where a running simulation is, for a progress display.
+public struct SimulationProgress: Sendable, Hashable {
+    public var fixesRead: Int
+    public var events: Int
+    /// Bytes of the track files consumed so far (0 when the sources cannot tell).
+    public var bytesRead: Int
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import GeofenceCLI
+
+/// End-to-end runs of the parsed command.
+@Suite("Command line")
+struct CommandTests {
+    @Test("simulate, parsed from arguments, writes jsonl events to --output")
+    func simulateEndToEnd() throws {
+        let dir = try temporaryDirectory()
+        let regions = try write(shanghaiGeoJSON, to: "r.geojson", in: dir)
+        let track = try write(shanghaiCSV(), to: "phone.csv", in: dir)
+        let out = (dir as NSString).appendingPathComponent("events.jsonl")
+        var command = try GeofenceCommand.parseAsRoot(["simulate", "--regions", regions, "--track", track,
+                                                       "--profile", "coreLocation", "--output", out, "--quiet",
+                                                       "--map", dir + "/map.svg"])
+        try command.run()
+        let events = try parseLines(try String(contentsOfFile: out, encoding: .utf8))
+        #expect(events.count == 1)
+        #expect(events.first?["subject"] as? String == "phone")
+        #expect(events.first?["time"] as? String == iso(t0 + 80))
+        #expect(FileManager.default.fileExists(atPath: dir + "/map.svg"))
+    }
+
+    @Test("simulate --format geojson through the command")
+    func geojsonEndToEnd() throws {
+        let dir = try temporaryDirectory()
+        let regions = try write(shanghaiGeoJSON, to: "r.geojson", in: dir)
+        let track = try write(shanghaiCSV(), to: "phone.csv", in: dir)
+        let out = dir + "/e.geojson"
+        var command = try GeofenceCommand.parseAsRoot(["simulate", "--regions", regions, "--track", track,
+                                                       "--format", "geojson", "--output", out, "--quiet"])
+        try command.run()
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+        #expect((root?["features"] as? [Any])?.count == 1)
+    }
+
+    @Test("simulate without a track, or with an unknown profile, is a usage error")
+    func usageErrors() {
+        #expect(throws: (any Error).self) { _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"]) }
+        #expect(throws: (any Error).self) {
+            _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r", "--track", "t", "--profile", "android"])
+        }
+        #expect(throws: (any Error).self) { _ = try GeofenceCommand.parseAsRoot(["demo", "--vehicle-height", "-1"]) }
+    }
+
+    @Test("a missing regions file fails the run with an error naming it")
+    func missingRegions() throws {
+        var command = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "/nope/r.geojson", "--track", "/nope/t.csv", "--quiet"])
+        #expect {
+            try command.run()
+        } throws: { error in
+            "\(error)".contains("/nope/r.geojson")
+        }
+    }
+
+    @Test("default subject names come from the file names, made unique")
+    func subjects() {
+        #expect(SimulateCommand.defaultSubject(for: "a/drive.gpx", among: ["a/drive.gpx"]) == "drive")
+        #expect(SimulateCommand.defaultSubject(for: "b/drive.csv", among: ["a/drive.gpx", "b/drive.csv"]) == "drive-2")
+    }
+}

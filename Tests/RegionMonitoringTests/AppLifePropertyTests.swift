@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import Geodesy
+import Geofencing
+@testable import RegionMonitoring
+
+/// SplitMix64: a small seeded generator so every run of the property test is reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("App life: random sequences")
+struct AppLifePropertyTests {
+    /// Random app states, reboots, unlocks and 40 s stays inside or outside a 500 m circle
+    /// (iOS). The model: a stay seen while the device is on changes the reported state when it
+    /// differs from the last one reported; stays while locked after boot are silent. Every
+    /// app instance's events, concatenated, must equal the model's: nothing lost, nothing twice.
+    @Test("every crossing outside the documented silences is delivered exactly once", arguments: [1, 2, 3, 42, 2026] as [UInt64])
+    func randomSequences(seed: UInt64) async throws {
+        var rng = SeededGenerator(state: seed)
+        let device = makeDevice()
+        var instances: [Monitor] = []
+        var current: Monitor? = try await Monitor("m", device: device)
+        instances.append(current!)
+        await current!.add(.circular(center: paris, radius: 500), identifier: "shop", assuming: .unsatisfied)
+        var expected: [MonitorState] = []
+        var lastReported = MonitorState.unsatisfied
+        var locked = false
+        var time = 0.0
+        for _ in 0..<80 {
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0: await device.setAppState(.foreground)
+            case 1: await device.setAppState(.background)
+            case 2: await device.setAppState(.suspended)
+            case 3: await device.setAppState(.terminated); current = nil
+            case 4: await device.reboot(); current = nil; locked = true
+            case 5: await device.unlock(); locked = false
+            default:
+                let inside = Bool.random(using: &rng)
+                let place = inside ? paris : offset(1_000)
+                try await device.feed(stride(from: time, through: time + 40, by: 5).map { fix($0, place) })
+                time += 45
+                let state: MonitorState = inside ? .satisfied : .unsatisfied
+                if !locked, state != lastReported {
+                    expected.append(state)
+                    lastReported = state
+                }
+            }
+            let s = await device.settings.appState
+            if current == nil, s == .foreground || s == .background {
+                current = try await Monitor("m", device: device)   // the app's launch code
+                instances.append(current!)
+            }
+        }
+        // Finally the user unlocks and opens the app, which collects anything still waiting.
+        await device.unlock()
+        await device.setAppState(.foreground)
+        if current == nil { instances.append(try await Monitor("m", device: device)) }
+        await device.setAppState(.terminated)
+        var delivered: [MonitorEvent] = []
+        for m in instances { for await e in m.events { delivered.append(e) } }
+        #expect(delivered.map(\.state) == expected, "seed \(seed)")
+        #expect(Set(delivered.map(\.date)).count == delivered.count, "no event delivered twice (seed \(seed))")
+        #expect(delivered.map(\.date) == delivered.map(\.date).sorted(), "in order (seed \(seed))")
+        #expect(!expected.isEmpty, "the sequence exercised at least one crossing")
+    }
+}
