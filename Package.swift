@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "GeofenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Resources/Demo")]
         ),

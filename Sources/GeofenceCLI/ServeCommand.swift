@@ -21,7 +21,7 @@ public struct ServeCommand: AsyncParsableCommand {
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
             maxAttempts}. Command-line options override it. See docs/server.md.
             """,
-        subcommands: [CreateKey.self]
+        subcommands: [CreateKey.self, Loadgen.self]
     )
 
     @Option(help: "TCP port to listen on (0: any free port).")
@@ -73,18 +73,23 @@ public struct ServeCommand: AsyncParsableCommand {
         public static let configuration = CommandConfiguration(
             commandName: "create-key",
             abstract: "Create an API key for a tenant (printed once; only its hash is stored).",
-            discussion: "Example: geofence serve create-key --tenant acme --database geofence.sqlite"
+            discussion: """
+                Example: geofence serve create-key --tenant acme --database geofence.sqlite
+
+                --database (serve's option, default geofence.sqlite) names the store the key goes to.
+                """
         )
 
         @Option(help: "Tenant the key belongs to (created if new).")
         var tenant: String
 
-        @Option(help: "SQLite file or postgres:// URL (default geofence.sqlite).")
-        var database: String = "geofence.sqlite"
+        /// `serve`'s own options: `--database` belongs to it, wherever it is written.
+        @ParentCommand var serve: ServeCommand
 
         public init() {}
 
         public func run() async throws {
+            let database = serve.database ?? "geofence.sqlite"
             let store = try await GeofenceServer.openStore(database)
             var c = ServerConfiguration()
             c.database = database

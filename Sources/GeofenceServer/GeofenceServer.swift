@@ -125,8 +125,11 @@ public struct GeofenceServer: Sendable {
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         async throws -> some ApplicationProtocol
     {
+        let started = ContinuousClock.now
         let tenants = try await hub.loadAll()
-        logger.info("engines rebuilt from the store", metadata: ["tenants": "\(tenants)"])
+        let seconds = (ContinuousClock.now - started).seconds
+        logger.info("engines rebuilt from the store",
+                    metadata: ["tenants": "\(tenants)", "seconds": "\((seconds * 1_000).rounded() / 1_000)"])
         let logger = self.logger
         return Application(
             router: makeRouter(),

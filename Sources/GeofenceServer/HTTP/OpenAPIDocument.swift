@@ -513,7 +513,7 @@ enum OpenAPIDocument {
       ],
       "post": {
         "summary": "Report one fix or a batch (≤ 10,000, in time order)",
-        "description": "Answers with the events the batch confirmed. A fix older than the device's last accepted fix, or a batch out of time order, is rejected with 409 and nothing changes.",
+        "description": "Answers with the events the batch confirmed. A fix older than the device's last accepted fix, or a batch out of time order, is rejected with 409 (the problem carries lastAcceptedTimestamp) and nothing changes. Retrying is safe: a batch that ends exactly with the device's last accepted fix (same time, position and accuracy) is a retry of a committed batch and is answered 200 with duplicate true, accepted 0 and no events (its events are in /v1/events and on their way to the webhooks).",
         "requestBody": {
           "required": true,
           "content": {
@@ -560,6 +560,10 @@ enum OpenAPIDocument {
                   "properties": {
                     "accepted": {
                       "type": "integer"
+                    },
+                    "duplicate": {
+                      "type": "boolean",
+                      "description": "Present and true when the batch was a retry of the last committed one; nothing changed."
                     },
                     "events": {
                       "type": "array",
@@ -1083,6 +1087,11 @@ enum OpenAPIDocument {
           "field": {
             "type": "string",
             "description": "JSON path or query parameter at fault"
+          },
+          "lastAcceptedTimestamp": {
+            "type": "string",
+            "format": "date-time",
+            "description": "On a 409 out-of-order fix: the device's last accepted fix time"
           }
         }
       },

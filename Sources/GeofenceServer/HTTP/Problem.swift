@@ -18,11 +18,14 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
     public var detail: String
     /// The request field at fault, if any.
     public var field: String?
+    /// Extension members (RFC 9457 §3.2), e.g. `lastAcceptedTimestamp` on an out-of-order fix.
+    public var extensions: [String: ServerJSON]
 
-    public init(status: HTTPResponse.Status, detail: String, field: String? = nil) {
+    public init(status: HTTPResponse.Status, detail: String, field: String? = nil, extensions: [String: ServerJSON] = [:]) {
         self.status = status
         self.detail = detail
         self.field = field
+        self.extensions = extensions
     }
 
     public var description: String { detail }
@@ -35,12 +38,13 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
 
     /// The problem document.
     var json: ServerJSON {
-        var o: [String: ServerJSON] = [
+        var o: [String: ServerJSON] = extensions
+        o.merge([
             "type": .string("about:blank"),
             "title": .string(status.reasonPhrase),
             "status": .number(Double(status.code)),
             "detail": .string(detail),
-        ]
+        ]) { _, standard in standard }
         if let field { o["field"] = .string(field) }
         return .object(o)
     }

@@ -18,11 +18,16 @@ extension GeofenceServer {
             case .object(let o) where o["fixes"] != nil: prefix = "fixes"
             default: prefix = "body"
             }
-            let events = try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: prefix, now: clock())
-            metrics.fixes.increment(by: fixes.count)
-            metrics.batches.increment()
-            metrics.events.increment(by: events.count)
-            return .json(.object(["accepted": .number(Double(fixes.count)), "events": .array(events.map(\.json))]))
+            switch try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: prefix, now: clock()) {
+            case .committed(let events):
+                metrics.fixes.increment(by: fixes.count)
+                metrics.batches.increment()
+                metrics.events.increment(by: events.count)
+                return .json(.object(["accepted": .number(Double(fixes.count)), "events": .array(events.map(\.json))]))
+            case .duplicate:
+                // The events of the original commit are in /v1/events and on their way to the webhooks.
+                return .json(.object(["accepted": .number(0), "duplicate": .bool(true), "events": .array([])]))
+            }
         }
 
         v1.get("devices/:id/state") { request, context -> Response in

@@ -1,64 +1,27 @@
 import Foundation
+import GeoFormats
 
 /// A parsed JSON document, kept as a tree so that request bodies can be checked field by
 /// field and every error can name the field at fault (`fixes[3].latitude`).
 ///
-/// Numbers are held as `Double`; objects keep no key order (the server never depends on it).
-public enum ServerJSON: Sendable, Hashable, Codable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([ServerJSON])
-    case object([String: ServerJSON])
+/// The same type as GeoFormats' ``JSONValue`` (numbers are `Double`, objects keep no key
+/// order); the server adds parsing from a request body and compact encoding.
+public typealias ServerJSON = JSONValue
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let d = try? c.decode(Double.self) { self = .number(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([ServerJSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: ServerJSON].self)) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .null: try c.encodeNil()
-        case .bool(let b): try c.encode(b)
-        case .number(let d): try c.encode(d)
-        case .string(let s): try c.encode(s)
-        case .array(let a): try c.encode(a)
-        case .object(let o): try c.encode(o)
-        }
-    }
-
-    /// Parses `data`; a syntax error becomes a ``Problem`` naming the body.
-    package static func parse(_ data: Data) throws(Problem) -> ServerJSON {
-        do { return try JSONDecoder().decode(ServerJSON.self, from: data) } catch {
+extension JSONValue {
+    /// Parses `data` with GeoFormats' byte parser; a syntax error becomes a ``Problem``
+    /// naming the body and the line and column.
+    package static func parse(_ data: Data) throws(Problem) -> JSONValue {
+        do { return try JSONValue(parsing: [UInt8](data)) } catch {
+            if case let .invalidJSON(line, column, reason) = error {
+                throw Problem.badRequest(field: "body", detail: "body is not valid JSON (line \(line), column \(column): \(reason))")
+            }
             throw Problem.badRequest(field: "body", detail: "body is not valid JSON")
         }
     }
 
-    /// The JSON type name, for error messages.
-    package var typeName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "boolean"
-        case .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
-
     /// Serialises to compact JSON bytes (keys sorted, so output is stable).
-    package func encoded() -> Data {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? enc.encode(self)) ?? Data("null".utf8)
-    }
+    package func encoded() -> Data { Data(description.utf8) }
 }
 
 /// Typed access to a JSON object, throwing a ``Problem`` that names `path.key` on a missing

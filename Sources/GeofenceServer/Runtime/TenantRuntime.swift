@@ -108,16 +108,26 @@ actor TenantRuntime {
     // MARK: Fixes
 
     /// Runs a batch of one device's fixes through the engine and commits it with its events.
-    /// Nothing changes when any fix is out of order (409 naming it).
-    func ingest(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> [StoredEvent] {
+    /// Nothing changes when any fix is out of order (409 naming it, with the device's
+    /// `lastAcceptedTimestamp`).
+    ///
+    /// A batch that ends exactly with the device's last accepted fix (same time, position and
+    /// accuracy) and starts no later is a client's retry of a batch that was committed but
+    /// whose answer was lost: it is answered as a ``IngestResult/duplicate`` and changes
+    /// nothing, so re-sending an unanswered batch is always safe.
+    func ingest(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
         try await enter()
         defer { release() }
         /// The JSON path of fix `i`'s timestamp ("timestamp" for a single-fix body).
         func field(_ i: Int) -> String { fieldPrefix == "body" ? "timestamp" : "\(fieldPrefix)[\(i)].timestamp" }
-        if let last = engine.lastFix(of: device), let first = fixes.first, first.timestamp < last.timestamp {
-            throw Problem(status: .conflict,
-                          detail: "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
-                          field: field(0))
+        if let last = engine.lastFix(of: device), let first = fixes.first, let final = fixes.last {
+            if final == last, first.timestamp <= last.timestamp { return .duplicate }
+            if first.timestamp < last.timestamp {
+                throw Problem(status: .conflict,
+                              detail: "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
+                              field: field(0),
+                              extensions: ["lastAcceptedTimestamp": .string(FixJSON.formatRFC3339(last.timestamp))])
+            }
         }
         for i in fixes.indices.dropFirst() where fixes[i].timestamp < fixes[i - 1].timestamp {
             throw Problem(status: .conflict, detail: "\(field(i)) is older than the fix before it; a batch must be in time order",
@@ -132,7 +142,7 @@ actor TenantRuntime {
         }
         let stored = events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
         do {
-            return try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
+            return .committed(try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now))
         } catch {
             try? await rebuildLocked()
             throw error
@@ -173,6 +183,14 @@ actor TenantRuntime {
         return NearbyAnswer(regions: chosen, replanRadius: max(50, chosen.last?.distance ?? 0), stableRadius: stable,
                             shapes: chosen.compactMap { engine.region(identifier: $0.id) })
     }
+}
+
+/// What became of a fix batch.
+enum IngestResult: Sendable {
+    /// Committed, with the events it confirmed (cursors assigned).
+    case committed([StoredEvent])
+    /// A retry of the batch already committed last for this device: nothing changed.
+    case duplicate
 }
 
 /// The answer to `GET /v1/devices/{id}/state`.

@@ -164,5 +164,4 @@ extension ServerJSON {
     var array: [ServerJSON]? { if case .array(let a) = self { a } else { nil } }
     var string: String? { if case .string(let s) = self { s } else { nil } }
     var number: Double? { if case .number(let n) = self { n } else { nil } }
-    subscript(_ key: String) -> ServerJSON? { if case .object(let o) = self { o[key] } else { nil } }
 }

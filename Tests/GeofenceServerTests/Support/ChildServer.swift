@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The built `geofence` executable run as a child process — the real `geofence serve`,
+/// killed and restarted by crash tests.
+///
+/// The executable is found, in order: `GEOFENCE_EXECUTABLE` in the environment; next to the
+/// test bundle (`.build/debug/geofence` when the bundle is `.build/debug/…xctest`); in
+/// `.build/{debug,release}` of the package the tests run from.
+final class ChildServer: @unchecked Sendable {
+    let process: Process
+    let port: Int
+    private let output: OutputCollector
+
+    /// Where the `geofence` executable is, or a message saying where it was looked for.
+    static func executable() throws -> URL {
+        var tried: [String] = []
+        if let env = ProcessInfo.processInfo.environment["GEOFENCE_EXECUTABLE"], !env.isEmpty {
+            if FileManager.default.isExecutableFile(atPath: env) { return URL(fileURLWithPath: env) }
+            tried.append(env)
+        }
+        var dirs: [URL] = []
+        // The test bundle (or the xctest runner's argument) lives in the build products directory.
+        for arg in CommandLine.arguments.prefix(3) where arg.contains(".xctest") || arg.contains("PackageTests") {
+            var url = URL(fileURLWithPath: arg)
+            while url.pathComponents.count > 1, !url.lastPathComponent.hasSuffix(".xctest") { url.deleteLastPathComponent() }
+            if url.lastPathComponent.hasSuffix(".xctest") { dirs.append(url.deletingLastPathComponent()) }
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            dirs.append(URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent())
+        }
+        dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        // From this source file up to the package root.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        dirs.append(root.appendingPathComponent(".build/debug"))
+        dirs.append(root.appendingPathComponent(".build/release"))
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        dirs.append(cwd.appendingPathComponent(".build/debug"))
+        for dir in dirs {
+            let candidate = dir.appendingPathComponent("geofence")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            tried.append(candidate.path)
+        }
+        throw ChildServerError.noExecutable(tried: tried)
+    }
+
+    /// Runs `geofence ARGS` to completion; returns its standard output (throws on a non-zero exit).
+    static func runToCompletion(_ arguments: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = try executable()
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw ChildServerError.failed(arguments: arguments, status: p.terminationStatus,
+                                          stderr: String(decoding: errData, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private init(process: Process, port: Int, output: OutputCollector) {
+        self.process = process
+        self.port = port
+        self.output = output
+    }
+
+    /// Starts `geofence serve --port 0 ARGS` and waits (up to `timeout`) for its "listening"
+    /// log line, which carries the bound port.
+    static func start(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ChildServer {
+        let p = Process()
+        p.executableURL = try executable()
+        p.arguments = ["serve", "--port", "0"] + arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        let collector = OutputCollector()
+        pipe.fileHandleForReading.readabilityHandler = { h in
+            let d = h.availableData
+            if d.isEmpty { h.readabilityHandler = nil } else { collector.append(d) }
+        }
+        try p.run()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if let port = collector.listeningPort() { return ChildServer(process: p, port: port, output: collector) }
+            if !p.isRunning { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if p.isRunning { p.terminate() }
+        throw ChildServerError.didNotStart(log: collector.text)
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var log: String { output.text }
+
+    /// SIGKILL: no shutdown code runs, as in a power cut of the process.
+    func kill() {
+        sendSignal(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    func terminate() async throws -> Int32 {
+        process.terminate()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(30))
+        while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill() }
+        return process.terminationStatus
+    }
+}
+
+private func sendSignal(_ pid: Int32, _ signal: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.kill(pid, signal)
+    #elseif canImport(Darwin)
+    _ = Darwin.kill(pid, signal)
+    #endif
+}
+
+enum ChildServerError: Error, CustomStringConvertible {
+    case noExecutable(tried: [String])
+    case failed(arguments: [String], status: Int32, stderr: String)
+    case didNotStart(log: String)
+
+    var description: String {
+        switch self {
+        case .noExecutable(let tried):
+            "no built geofence executable (run `swift build --product geofence` or set GEOFENCE_EXECUTABLE); tried \(tried.joined(separator: ", "))"
+        case let .failed(arguments, status, stderr): "geofence \(arguments.joined(separator: " ")) exited with \(status): \(stderr)"
+        case .didNotStart(let log): "geofence serve did not report a listening port; its output:\n\(log.suffix(2_000))"
+        }
+    }
+}
+
+/// Collects a child's output from the pipe's reader thread.
+final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ d: Data) { lock.withLock { data.append(d) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+    /// The port of the first `listening` log line (`port=NNNN` metadata).
+    func listeningPort() -> Int? {
+        for line in text.split(separator: "\n") where line.contains("listening") {
+            guard let r = line.range(of: "port=") else { continue }
+            let digits = line[r.upperBound...].prefix { $0.isNumber }
+            if let p = Int(digits), p > 0 { return p }
+        }
+        return nil
+    }
+}
