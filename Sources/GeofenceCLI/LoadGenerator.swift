@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Geodesy
 import NIOCore
 
 /// A bounded load generator for `geofence serve`: simulated devices post fix batches at a
@@ -237,22 +238,6 @@ struct Walker {
         }
         s += "]}"
         return s
-    }
-}
-
-/// A small seeded generator (SplitMix64), so runs are reproducible.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        a + (b - a) * Double(next() >> 11) / Double(1 << 53)
     }
 }
 
