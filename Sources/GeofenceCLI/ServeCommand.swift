@@ -73,23 +73,20 @@ public struct ServeCommand: AsyncParsableCommand {
         public static let configuration = CommandConfiguration(
             commandName: "create-key",
             abstract: "Create an API key for a tenant (printed once; only its hash is stored).",
-            discussion: """
-                Example: geofence serve create-key --tenant acme --database geofence.sqlite
-
-                --database (serve's option, default geofence.sqlite) names the store the key goes to.
-                """
+            discussion: "Example: geofence serve create-key --tenant acme --database geofence.sqlite"
         )
 
         @Option(help: "Tenant the key belongs to (created if new).")
         var tenant: String
 
-        /// `serve`'s own options: `--database` belongs to it, wherever it is written.
+        /// `serve`'s own options: `--database` and `--config` name the store. (A second
+        /// `--database` here would never be set: the parser gives the value to `serve`.)
         @ParentCommand var serve: ServeCommand
 
         public init() {}
 
         public func run() async throws {
-            let database = serve.database ?? "geofence.sqlite"
+            let database = try serve.resolvedConfiguration().database
             let store = try await GeofenceServer.openStore(database)
             var c = ServerConfiguration()
             c.database = database

@@ -53,6 +53,12 @@ public enum GeoJSONRegionReader {
             let (line, column) = JSONParser.location(of: error.offset, in: bytes)
             throw .invalidJSON(line: line, column: column, reason: error.message)
         }
+        return try read(document: root)
+    }
+
+    /// Reads an already parsed GeoJSON document (a FeatureCollection or a single Feature),
+    /// for callers that hold the JSON tree (a server that parsed a request body).
+    public static func read(document root: JSONValue) throws(GeoJSONError) -> [RegionFeature] {
         let features: [JSONValue]
         switch root["type"] {
         case .string("FeatureCollection")?:

@@ -19,14 +19,7 @@ extension GeofenceServer {
         v1.post("regions/import") { request, context -> Response in
             let tenant = try context.requireTenant()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
-            let fc = try JSONObjectReader(body, path: "")
-            guard try fc.string("type") == "FeatureCollection" else {
-                throw Problem.badRequest(field: "type", detail: "type must be \"FeatureCollection\"")
-            }
-            let features = try fc.array("features")
-            var regions: [Region] = []
-            regions.reserveCapacity(features.count)
-            for (i, f) in features.enumerated() { regions.append(try RegionJSON.region(from: f, path: "features[\(i)]")) }
+            let regions = try RegionJSON.regions(importing: body)
             let existed = try await hub.runtime(tenant).upsert(regions, create: false, now: clock())
             let replaced = existed.filter { $0 }.count
             return .json(.object(["imported": .number(Double(regions.count)), "created": .number(Double(regions.count - replaced)),
