@@ -100,7 +100,7 @@ struct LoadGenerator: Sendable {
                         var due = start
                         if perDevice > 0 {
                             due = start.advanced(by: .nanoseconds(Int64((Double(k) / perDevice) * 1e9)))
-                            if due >= end { break }
+                            if due >= end || clock.now >= end { break }
                             if clock.now < due { try await clock.sleep(until: due) } else if k > 0 { result.late += 1 }
                         } else if clock.now >= end {
                             break

@@ -61,16 +61,36 @@ actor TenantRuntime {
     }
 
     /// The engine the journal describes.
+    ///
+    /// Region changes with no fix batch between them are coalesced and applied as one bulk
+    /// ``Engine/add(contentsOf:)`` (deletes first, then the last version of each upserted id):
+    /// no subject saw the intermediate states, so the engine is the same as replaying them
+    /// one by one, and a tenant's regions imported in many requests load in one index build.
     static func replay(_ journal: [JournalEntry], policy: HysteresisPolicy) throws -> Engine {
         var engine = Engine(policy: policy)
+        var upserts: [String: Region] = [:]
+        var order: [String] = []
+        var deletes: Set<String> = []
+        func flush() throws {
+            for id in deletes { engine.remove(identifier: id) }
+            if !order.isEmpty { try engine.add(contentsOf: order.compactMap { upserts[$0] }) }
+            upserts = [:]; order = []; deletes = []
+        }
         for entry in journal {
             switch entry {
-            case .upsert(let regions): try engine.add(contentsOf: regions)
-            case .delete(let id): engine.remove(identifier: id)
+            case .upsert(let regions):
+                for r in regions {
+                    if upserts.updateValue(r, forKey: r.identifier) == nil { order.append(r.identifier) }
+                }
+            case .delete(let id):
+                if upserts.removeValue(forKey: id) != nil { order.removeAll { $0 == id } }
+                deletes.insert(id)
             case .fixes(let fixes):
+                try flush()
                 for f in fixes { _ = try? engine.process(f) }
             }
         }
+        try flush()
         return engine
     }
 
