@@ -41,6 +41,16 @@ struct PowerComparisonTests {
         }
     }
 
+    @Test("the command's synchronous path (a thread waiting on a detached task) prints the same text")
+    func blockingPath() async throws {
+        let expected = try await PowerComparison().run().text
+        let text: String = try await withCheckedThrowingContinuation { c in
+            Thread { c.resume(with: Result { try PowerComparison.runBlocking(PowerComparison()).text }) }.start()
+        }
+        #expect(text == expected)
+        #expect(text.hasPrefix("Power model (docs/power.md)"))
+    }
+
     @Test("docs/power.md holds the table that --power prints")
     func docsReproduced() async throws {
         let report = try await PowerComparison().run()

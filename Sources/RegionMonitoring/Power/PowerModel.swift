@@ -74,10 +74,15 @@ public struct PowerModel: Sendable, Hashable, Codable {
 
 /// The price of one unit of each kind of work (see ``PowerModel/unitCosts(spacing:)``).
 public struct UnitCosts: Sendable, Hashable, Codable {
+    /// One GPS fix (joules).
     public var gpsFixJoules: Double
+    /// One Wi-Fi / cell position (joules).
     public var networkFixJoules: Double
+    /// One background wake-up, launch or delivery of the app (joules).
     public var wakeUpJoules: Double
+    /// One report to a server, radio tail included (joules).
     public var uploadJoules: Double
+    /// Constant power of having monitoring on (watts).
     public var baselineWatts: Double
 }
 
