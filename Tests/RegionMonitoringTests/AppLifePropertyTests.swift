@@ -69,7 +69,7 @@ struct ManagerAppLifePropertyTests {
     /// concatenated, must equal the model's: nothing lost, nothing twice.
     @Test("every crossing outside the documented silences reaches a delegate exactly once", arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomSequences(seed: UInt64) async throws {
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         let device = makeDevice()
         var recorders: [Recorder] = []
         var managers: [LocationManager] = []
