@@ -67,6 +67,9 @@ public struct StrategyReport: Sendable, Hashable {
     public var events: Int
     /// Re-plans of the region planner (0 for continuous reporting), the first plan included.
     public var replans: Int
+    /// Re-plans that could not keep the planner's guarantee (`Plan.guaranteed == false`,
+    /// docs/planner.md): a region might then be entered before it is registered.
+    public var replansWithoutGuarantee: Int
     /// Tier downloads (children loaded from the server).
     public var downloads: Int
 }

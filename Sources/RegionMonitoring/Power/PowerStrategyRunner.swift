@@ -111,7 +111,9 @@ public enum PowerStrategyRunner {
                                wakeUps: activity.wakeUps + activity.relaunches,
                                uploads: events + downloads, durationSeconds: duration)
         await monitor.close()
-        return report(strategy, usage, nil, model, events, planner.statistics.replans, downloads)
+        var r = report(strategy, usage, nil, model, events, planner.statistics.replans, downloads)
+        r.replansWithoutGuarantee = planner.statistics.replansWithoutGuarantee
+        return r
     }
 
     /// Groups regions into parents: greedy clusters of regions whose centres lie within
@@ -183,7 +185,7 @@ public enum PowerStrategyRunner {
                        _ model: PowerModel, _ events: Int, _ replans: Int, _ downloads: Int) -> StrategyReport {
         StrategyReport(strategy: strategy, usage: usage, spacing: spacing,
                        estimate: model.estimate(usage, spacing: spacing),
-                       events: events, replans: replans, downloads: downloads)
+                       events: events, replans: replans, replansWithoutGuarantee: 0, downloads: downloads)
     }
 }
 
