@@ -350,10 +350,14 @@ public final class SQLiteStore: ServerStore {
 /// Storage failures that are not the client's fault.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     case corruptJournal(tenant: String)
+    /// Another instance changed the tenant's regions or the device since this process's engine
+    /// was built: nothing was written; rebuild the engine from the journal and try again.
+    case staleView(tenant: String)
 
     public var description: String {
         switch self {
         case .corruptJournal(let t): "the journal of tenant \"\(t)\" cannot be read"
+        case .staleView(let t): "another instance changed tenant \"\(t)\"; rebuild its engine and retry"
         }
     }
 }

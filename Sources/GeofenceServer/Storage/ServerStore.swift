@@ -11,7 +11,11 @@ import Geofencing
 /// - the journal (region changes and fix batches, in order) replays into an ``Engine`` that
 ///   is exactly the one the server had in memory, which is how the in-memory engines are
 ///   rebuilt at start-up (``journal(tenant:)``);
-/// - every query is scoped by tenant: no method returns another tenant's rows.
+/// - every query is scoped by tenant: no method returns another tenant's rows;
+/// - a store shared by several processes (``PostgresStore``) throws
+///   ``StoreError/staleView(tenant:)`` from a write that would build on state this process's
+///   engine has not seen (writing nothing), and lists the tenants whose regions changed
+///   elsewhere in ``changedTenants()``; the server rebuilds those engines.
 public protocol ServerStore: Sendable {
     /// Creates or upgrades the schema (idempotent, versioned).
     func migrate() async throws
@@ -25,6 +29,9 @@ public protocol ServerStore: Sendable {
     func tenant(forKeyHash keyHash: String) async throws -> String?
     /// Every tenant with a journal or a key.
     func tenants() async throws -> [String]
+    /// Tenants whose regions another process changed since this process last read their
+    /// journal (always empty for a store only one process uses, the default).
+    func changedTenants() async throws -> [String]
 
     // MARK: Regions
     /// Inserts or replaces regions (and journals the change).
@@ -55,6 +62,10 @@ public protocol ServerStore: Sendable {
     func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws
     /// A webhook's deliveries (newest last), after delivery id `after`.
     func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON]
+}
+
+extension ServerStore {
+    public func changedTenants() async throws -> [String] { [] }
 }
 
 /// One step of a tenant's history, replayed in order into its engine.
