@@ -95,10 +95,16 @@ public final class PostgresStore: ServerStore {
         try await client.query(q, logger: logger).collect()
     }
 
-    /// Runs `body` in one READ COMMITTED transaction (rolled back when it throws).
+    /// Runs `body` in one READ COMMITTED transaction (rolled back when it throws, with the
+    /// body's own error rethrown so callers can match ``StoreError``).
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { c in
-            try await c.withTransaction(logger: logger) { c in try await body(c) }
+        do {
+            return try await client.withConnection { c in
+                try await c.withTransaction(logger: logger) { c in try await body(c) }
+            }
+        } catch let e as PostgresTransactionError {
+            if let inner = e.closureError, e.rollbackError == nil { throw inner }
+            throw e
         }
     }
 
