@@ -70,6 +70,7 @@ public final class PostgresStore: ServerStore {
         config.options.maximumConnections = max(2, maximumConnections)
         config.options.connectTimeout = .seconds(10)
         config.options.additionalStartupParameters = [("application_name", "geofence")]
+        if let path = target.searchPath { config.options.additionalStartupParameters.append(("search_path", path)) }
         let store = PostgresStore(client: PostgresClient(configuration: config, backgroundLogger: logger), logger: logger)
         do { _ = try await store.client.query("SELECT 1", logger: logger) } catch {
             try? await store.close()

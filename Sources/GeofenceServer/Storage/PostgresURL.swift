@@ -1,8 +1,10 @@
 import Foundation
 
-/// The parts of a `postgres://user:password@host:port/database?sslmode=…` URL that
-/// ``PostgresStore/open(url:maximumConnections:logger:)`` needs. Percent-escapes in the user
-/// and password are decoded; the port defaults to 5432 and the database to the user name.
+/// The parts of a `postgres://user:password@host:port/database?sslmode=…&search_path=…` URL
+/// that ``PostgresStore/open(url:maximumConnections:logger:)`` needs. Percent-escapes in the
+/// user and password are decoded; the port defaults to 5432 and the database to the user name.
+/// `search_path` puts the tables in that schema (several deployments, or tests, in one
+/// database).
 struct PostgresURL: Sendable, Equatable {
     var host: String
     var port: Int
@@ -12,6 +14,8 @@ struct PostgresURL: Sendable, Equatable {
     /// `sslmode=require` (or `verify-full`): TLS with certificate verification. Anything else
     /// (`disable`, unset): plain TCP, meant for loopback or a private network.
     var requireTLS: Bool
+    /// The schema(s) to create and find the tables in; the server's default when `nil`.
+    var searchPath: String?
 
     /// - Throws: ``ConfigurationError`` with key `database`, naming the missing or bad part
     ///   (never echoing the password).
@@ -29,6 +33,7 @@ struct PostgresURL: Sendable, Equatable {
         self.password = c.password?.removingPercentEncoding
         let db = String(c.path.drop(while: { $0 == "/" }))
         self.database = db.isEmpty ? user : (db.removingPercentEncoding ?? db)
+        searchPath = c.queryItems?.first(where: { $0.name == "search_path" })?.value
         let mode = c.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
         switch mode {
         case "disable", "allow", "prefer": requireTLS = false

@@ -8,7 +8,8 @@ enum StoreKind: String, Sendable, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue == "sqlite" ? "SQLite" : "PostgreSQL" }
 }
 
-/// Where the PostgreSQL test server is: `GEOFENCE_TEST_POSTGRES_URL` (a role with CREATEDB;
+/// Where the PostgreSQL test server is: `GEOFENCE_TEST_POSTGRES_URL` (a database whose role may
+/// create schemas;
 /// `.ci/postgres.sh` starts one and prints it). Unset: the PostgreSQL cases are cancelled with a
 /// message — unless `CI_REQUIRE_POSTGRES=1`, then they fail.
 enum PostgresTestServer {
@@ -31,7 +32,8 @@ enum PostgresTestServer {
 }
 
 /// A fresh, empty database of one kind for one test: a new SQLite file in a temp directory,
-/// or a new PostgreSQL database (so tests run in parallel without seeing each other).
+/// or a new schema in the PostgreSQL test database (so tests run in parallel without seeing
+/// each other's rows).
 struct TestDatabase: Sendable {
     let kind: StoreKind
     /// An SQLite path or a `postgres://` URL: what `--database` takes.
@@ -45,7 +47,7 @@ struct TestDatabase: Sendable {
         case .postgres:
             let server = try PostgresTestServer.require()
             let name = "gft_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let url = try await PostgresStore.createDatabase(serverURL: server, name: name, logger: Harness.quietLogger())
+            let url = try await PostgresStore.createSchema(databaseURL: server, name: name, logger: Harness.quietLogger())
             return TestDatabase(kind: kind, location: url, name: name)
         }
     }
@@ -53,7 +55,7 @@ struct TestDatabase: Sendable {
     /// Removes the database (PostgreSQL; SQLite temp files are left to the OS).
     func drop() async {
         guard kind == .postgres, let server = PostgresTestServer.url else { return }
-        try? await PostgresStore.dropDatabase(serverURL: server, name: name, logger: Harness.quietLogger())
+        try? await PostgresStore.dropSchema(databaseURL: server, name: name, logger: Harness.quietLogger())
     }
 
     /// Runs `body` with a fresh database, dropped afterwards whatever happens.
