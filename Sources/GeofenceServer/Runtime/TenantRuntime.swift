@@ -124,6 +124,7 @@ actor TenantRuntime {
     }
 
     private func ingestLocked(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> [StoredEvent] {
+        if store.isShared { try await catchUp(device: device) }
         /// The JSON path of fix `i`'s timestamp ("timestamp" for a single-fix body).
         func field(_ i: Int) -> String { fieldPrefix == "body" ? "timestamp" : "\(fieldPrefix)[\(i)].timestamp" }
         if let last = engine.lastFix(of: device), let first = fixes.first, first.timestamp < last.timestamp {
@@ -146,9 +147,12 @@ actor TenantRuntime {
         do {
             return try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
         } catch let error as StoreError {
-            if case .staleView = error { throw error }      // retryingStale rebuilds
-            try? await rebuildLocked()
-            throw error
+            switch error {
+            case .staleView, .staleDevice: throw error      // retryingStale catches the engine up
+            default:
+                try? await rebuildLocked()
+                throw error
+            }
         } catch {
             try? await rebuildLocked()
             throw error
@@ -157,17 +161,33 @@ actor TenantRuntime {
 
     // MARK: Other instances
 
-    /// Runs a write; when the store reports that another instance got there first
-    /// (``StoreError/staleView(tenant:)``, nothing written), replays the journal into a fresh
-    /// engine and runs it again — at most 16 times, then gives up with that error.
+    /// Runs a write; when the store reports that another instance got there first (nothing
+    /// written: ``StoreError/staleView(tenant:)`` or ``StoreError/staleDevice(tenant:device:)``),
+    /// replays the journal into a fresh engine and runs it again — at most 16 times, then gives
+    /// up with that error.
     private func retryingStale<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
-            do { return try await body() } catch StoreError.staleView where attempt < 16 {
-                attempt += 1
-                try await rebuildLocked()
+            do { return try await body() } catch let error as StoreError where attempt < 16 {
+                switch error {
+                case .staleView, .staleDevice:
+                    attempt += 1
+                    try await rebuildLocked()
+                default: throw error
+                }
             }
         }
+    }
+
+    /// Before a batch: applies the device's batches that other instances committed since this
+    /// engine saw it (``ServerStore/newerBatches(tenant:device:)``; nothing to do, and no I/O,
+    /// with a store only this process uses). When the regions changed too, rebuilds.
+    private func catchUp(device: String) async throws {
+        guard let batches = try await store.newerBatches(tenant: tenant, device: device) else {
+            if store.isShared { try await rebuildLocked() }
+            return
+        }
+        for batch in batches { for f in batch { _ = try? engine.process(f) } }
     }
 
     // MARK: Reads

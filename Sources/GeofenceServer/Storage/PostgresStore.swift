@@ -21,9 +21,11 @@ import PostgresNIO
 /// - **Per-device serialisation.** A fix batch commits under
 ///   `pg_advisory_xact_lock(2, hashtext(tenant/device))` and checks the device row's `version`
 ///   against the version this process's engine was built from. A mismatch means another
-///   instance moved the device on: the commit rolls back with ``StoreError/staleView(tenant:)``
-///   and the runtime rebuilds its engine and recomputes the batch. So every batch's events come
-///   from the device's full, committed history: none duplicated, none lost.
+///   instance moved the device on: the commit rolls back with
+///   ``StoreError/staleDevice(tenant:device:)`` and the runtime rebuilds its engine and
+///   recomputes the batch. So every batch's events come from the device's full, committed
+///   history: none duplicated, none lost. To make that race rare, the runtime first applies
+///   the device's batches committed elsewhere (``newerBatches(tenant:device:)``, one query).
 /// - **Region changes** take the tenant's advisory lock exclusively and bump
 ///   `tenants.region_version`; fix commits hold it shared and check the version too. Other
 ///   instances see the bump through ``changedTenants()`` (polled) and rebuild.
@@ -33,9 +35,11 @@ import PostgresNIO
 /// - **Webhook deliveries** are claimed with `FOR UPDATE SKIP LOCKED` and leased for
 ///   ``deliveryLeaseSeconds``, so two instances never send the same delivery at once.
 ///
-/// Cost: a fix batch is one transaction of 6 statements plus 3 per event; a conflict costs a
-/// journal replay of the tenant (O(journal)), so route a device's fixes to one instance when
-/// you can (hash on the device id) and conflicts stay rare. Not done here: read replicas,
+/// Cost: a fix batch is one catch-up query plus one transaction of 8 round trips, plus 1 per
+/// event and 1 for the cursors; a device that moved on elsewhere costs the replay of the
+/// batches missed (O(batches missed)); a region change elsewhere, or a commit race on one
+/// device, a journal replay of the tenant. Route
+/// a device's fixes to one instance when you can (hash on the device id): conflicts stay rare. Not done here: read replicas,
 /// partitioning devices over several databases (docs/server.md describes how).
 public final class PostgresStore: ServerStore {
     let client: PostgresClient
@@ -43,6 +47,8 @@ public final class PostgresStore: ServerStore {
     let logger: Logger
     /// Versions this process's engines were built from, per tenant (see the type's manual).
     let views = NIOLockedValueBox<[String: TenantView]>([:])
+    /// Always: several instances may share the database.
+    public var isShared: Bool { true }
     /// How long a claimed webhook delivery stays invisible to other instances, in seconds.
     public static let deliveryLeaseSeconds: Double = 300
 
@@ -126,8 +132,9 @@ public final class PostgresStore: ServerStore {
             #"CREATE TABLE tenants (id TEXT COLLATE "C" PRIMARY KEY, created_at DOUBLE PRECISION NOT NULL, region_version BIGINT NOT NULL DEFAULT 0)"#,
             #"CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, tenant TEXT COLLATE "C" NOT NULL REFERENCES tenants(id), created_at DOUBLE PRECISION NOT NULL)"#,
             #"CREATE TABLE regions (tenant TEXT COLLATE "C" NOT NULL, id TEXT COLLATE "C" NOT NULL, feature TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (tenant, id))"#,
-            #"CREATE TABLE journal (seq BIGSERIAL PRIMARY KEY, tenant TEXT COLLATE "C" NOT NULL, kind TEXT NOT NULL, device TEXT COLLATE "C", body TEXT NOT NULL)"#,
+            #"CREATE TABLE journal (seq BIGSERIAL PRIMARY KEY, tenant TEXT COLLATE "C" NOT NULL, kind TEXT NOT NULL, device TEXT COLLATE "C", device_version BIGINT, body TEXT NOT NULL)"#,
             "CREATE INDEX journal_tenant ON journal (tenant, seq)",
+            "CREATE INDEX journal_device ON journal (tenant, device, device_version) WHERE device IS NOT NULL",
             #"CREATE TABLE devices (tenant TEXT COLLATE "C" NOT NULL, id TEXT COLLATE "C" NOT NULL, last_fix TEXT NOT NULL, last_time DOUBLE PRECISION NOT NULL, fix_count BIGINT NOT NULL, version BIGINT NOT NULL, updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (tenant, id))"#,
             #"CREATE TABLE event_cursors (tenant TEXT COLLATE "C" PRIMARY KEY, seq BIGINT NOT NULL)"#,
             #"CREATE TABLE outbox (id BIGSERIAL PRIMARY KEY, tenant TEXT COLLATE "C" NOT NULL, cursor BIGINT NOT NULL, event_id TEXT NOT NULL UNIQUE, device TEXT NOT NULL, body TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL, UNIQUE (tenant, cursor))"#,
@@ -274,10 +281,12 @@ public final class PostgresStore: ServerStore {
                 .first?.decode(Int.self) ?? 0
             let deviceVersion = try await Self.run(c, "SELECT version FROM devices WHERE tenant = \(tenant) AND id = \(device)", logger)
                 .first?.decode(Int.self) ?? 0
-            guard regionVersion == seen.regionVersion, deviceVersion == expectedDevice else {
-                throw StoreError.staleView(tenant: tenant)
-            }
-            try await Self.run(c, "INSERT INTO journal (tenant, kind, device, body) VALUES (\(tenant), 'fixes', \(device), \(journalBody))", logger)
+            guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
+            guard deviceVersion == expectedDevice else { throw StoreError.staleDevice(tenant: tenant, device: device) }
+            try await Self.run(c, """
+                INSERT INTO journal (tenant, kind, device, device_version, body)
+                VALUES (\(tenant), 'fixes', \(device), \(deviceVersion + 1), \(journalBody))
+                """, logger)
             try await Self.run(c, """
                 INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
                 VALUES (\(tenant), \(device), \(lastFix), \(last.timestamp.timeIntervalSince1970), \(fixes.count), 1, \(t))
@@ -350,6 +359,32 @@ public final class PostgresStore: ServerStore {
         }
         views.withLockedValue { $0[tenant] = view }
         return out
+    }
+
+    /// The device's batches newer than this process's view, read with the tenant's region
+    /// version in one statement (one snapshot, one round trip); `nil` when the regions changed
+    /// too (the caller rebuilds everything). Empty, the common case, when the view is current.
+    public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? {
+        let seen = view(tenant)
+        let known = seen.devices[device] ?? 0
+        let rows = try await query("""
+            SELECT t.region_version, j.device_version, j.body
+            FROM (SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0) AS region_version) t
+            LEFT JOIN journal j ON j.tenant = \(tenant) AND j.device = \(device) AND j.device_version > \(known)
+            ORDER BY j.device_version
+            """)
+        var batches: [[LocationFix]] = []
+        var version = known
+        for row in rows {
+            let (regionVersion, v, body) = try row.decode((Int, Int?, String?).self)
+            guard regionVersion == seen.regionVersion else { return nil }
+            guard let v, let body else { continue }
+            guard v == version + 1, let fixes = FixJSON.fixes(journal: Self.parse(body)) else { return nil }
+            batches.append(fixes)
+            version = v
+        }
+        if version != known { views.withLockedValue { $0[tenant, default: TenantView()].devices[device] = version } }
+        return batches
     }
 
     // MARK: Webhooks
