@@ -1,5 +1,7 @@
 import Foundation
 import GeofenceServer
+import Geodesy
+import Geofencing
 import Testing
 
 /// Several `geofence serve` instances on one PostgreSQL database (docs/server.md, "Scale-out").
@@ -169,6 +171,63 @@ struct ScaleOutTests {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The store-level rules the runtime relies on, with two `PostgresStore`s standing for two
+/// instances.
+@Suite("PostgreSQL store shared by two processes")
+struct SharedStoreTests {
+    static func fix(_ t: Double, lon: Double = 121) throws -> LocationFix {
+        LocationFix(subject: "d", coordinate: try Coordinate(latitude: 31, longitude: lon), timestamp: Date(timeIntervalSince1970: t))
+    }
+
+    @Test("a write built on an old view is refused whole; the store names what moved on and hands over what was missed")
+    func staleWritesRefused() async throws {
+        try await TestDatabase.with(.postgres) { db in
+            let a = try await db.open(), b = try await db.open()
+            #expect(a.isShared && b.isShared)
+            _ = try await a.journal(tenant: "t")
+            _ = try await b.journal(tenant: "t")
+            // B moves device d on; A's next commit for d is refused and writes nothing.
+            _ = try await b.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(10)], events: [], now: Date())
+            await #expect(throws: StoreError.self) {
+                _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
+            }
+            do {
+                _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
+                Issue.record("a stale commit was accepted")
+            } catch StoreError.staleDevice(let t, let d) {
+                #expect(t == "t" && d == "d")
+            }
+            // Another device is not affected.
+            _ = try await a.commitFixes(tenant: "t", device: "other", fixes: [try Self.fix(20)], events: [], now: Date())
+            // A catches up on exactly B's batch, then commits.
+            let missed = try #require(try await a.newerBatches(tenant: "t", device: "d"))
+            #expect(missed == [[try Self.fix(10)]])
+            #expect(try await a.newerBatches(tenant: "t", device: "d") == [])
+            _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
+            #expect(try await b.journal(tenant: "t").count == 3)
+
+            // B changes the regions: A's fix commit and region write are refused, A is told.
+            #expect(try await a.changedTenants() == [])
+            let region = try Region.circle(identifier: "r", center: Coordinate(latitude: 31, longitude: 121), radius: 100)
+            try await b.upsertRegions(tenant: "t", [region], now: Date())
+            #expect(try await a.changedTenants() == ["t"])
+            #expect(try await a.newerBatches(tenant: "t", device: "d") == nil)
+            do {
+                _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(30)], events: [], now: Date())
+                Issue.record("a commit on old regions was accepted")
+            } catch StoreError.staleView(let t) { #expect(t == "t") }
+            await #expect(throws: StoreError.self) { try await a.upsertRegions(tenant: "t", [region], now: Date()) }
+            #expect(try await a.listRegions(tenant: "t", after: nil, limit: 10).count == 1)
+            // After reading the journal A is current again.
+            #expect(try await a.journal(tenant: "t").count == 4)
+            #expect(try await a.changedTenants() == [])
+            _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(30)], events: [], now: Date())
+            try await a.close()
+            try await b.close()
         }
     }
 }
