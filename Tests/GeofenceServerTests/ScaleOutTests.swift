@@ -17,7 +17,7 @@ struct ScaleOutTests {
     /// a step, starting at a different phase; cut into batches of 3 fixes.
     static func batches(device k: Int) -> [String] {
         var fixes: [String] = []
-        for i in 0..<72 {
+        for i in 0..<48 {
             let phase = (i + 5 * k) % 36                    // 0…35: out and back over 0.036°
             let lon = 120.99 + 0.002 * Double(phase < 18 ? phase : 36 - phase)
             fixes.append(fixJSON(31.0 + 0.0001 * Double(k), lon, t: t0 + 10 * Double(i)))
