@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Testing
 @testable import GeoFormats
 
@@ -24,7 +25,7 @@ struct FuzzTests {
     }
 
     @Test func randomBytesNeverCrash() {
-        var rng = SplitMix64(state: 1)
+        var rng = SplitMix64(seed: 1)
         let alphabet = Array("<>/=\"'$!*,{}[]:.-+0123456789eE \n\r\tabcTZ&;#gpxtrkptlaonimeGPRMCGA".utf8)
         for round in 0..<400 {
             let length = Int.random(in: 0...300, using: &rng)
@@ -36,7 +37,7 @@ struct FuzzTests {
     }
 
     @Test func truncationsAndMutationsOfValidFilesNeverCrash() {
-        var rng = SplitMix64(state: 2)
+        var rng = SplitMix64(seed: 2)
         for sample in FuzzTests.samples {
             let bytes = Array(sample.utf8)
             #expect(!bytes.isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Testing
 @testable import GeoFormats
 
@@ -32,7 +33,7 @@ struct SupportTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.5Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1e300)) == "invalid-date")
         #expect(Timestamp.format(Date(timeIntervalSince1970: .nan)) == "invalid-date")
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<2_000 {
             let t = Double(Int64.random(in: -5_000_000_000...5_000_000_000, using: &rng)) / 1000
             // Date stores seconds since 2001, so compare to well under a millisecond.
@@ -42,7 +43,7 @@ struct SupportTests {
     }
 
     @Test func numberParsingMatchesTheStandardLibrary() {
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         var texts = ["0", "-0", "1e22", "1e23", "123456789012345678901234567890", "0.1", ".5", "5.", "2.2250738585072014e-308",
                      "4.9e-324", "1.7976931348623157e308", "31.2393940", "-121.4997810"]
         for _ in 0..<5_000 {

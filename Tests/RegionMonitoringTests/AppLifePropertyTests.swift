@@ -4,17 +4,6 @@ import Geodesy
 import Geofencing
 @testable import RegionMonitoring
 
-/// SplitMix64: a small seeded generator so every run of the property test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("App life: random sequences")
 struct AppLifePropertyTests {
@@ -24,7 +13,7 @@ struct AppLifePropertyTests {
     /// app instance's events, concatenated, must equal the model's: nothing lost, nothing twice.
     @Test("every crossing outside the documented silences is delivered exactly once", arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomSequences(seed: UInt64) async throws {
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         let device = makeDevice()
         var instances: [Monitor] = []
         var current: Monitor? = try await Monitor("m", device: device)

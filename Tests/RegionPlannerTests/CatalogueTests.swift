@@ -16,7 +16,7 @@ extension Region {
 
 @Suite struct CatalogueTests {
     static func mixedRegions(count: Int, seed: UInt64) -> [Region] {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let lat = rng.uniform(-85, 85), lon = rng.uniform(-180, 180)
             let c = Coordinate(uncheckedLatitude: lat, longitude: lon)
@@ -41,7 +41,7 @@ extension Region {
     func nearestMatchesBruteForce() throws {
         let regions = Self.mixedRegions(count: 3_000, seed: 42)
         let catalogue = try Catalogue(regions.map { CatalogueEntry(region: $0) })
-        var rng = SeededRandom(seed: 9)
+        var rng = SplitMix64(seed: 9)
         for trial in 0..<100 {
             let q: Coordinate
             if trial % 3 == 0 {   // right next to / inside a region

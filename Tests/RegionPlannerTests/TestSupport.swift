@@ -3,24 +3,6 @@ import Geodesy
 import Geofencing
 @testable import RegionPlanner
 
-/// SplitMix64: small, seeded, deterministic.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { Double.random(in: a..<b, using: &self) }
-    /// Standard normal (Box–Muller).
-    mutating func normal() -> Double {
-        let u = max(uniform(0, 1), 1e-300), v = uniform(0, 1)
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}
 
 /// A local east/north frame (metres) for building scenarios.
 struct Frame {
@@ -39,7 +21,7 @@ enum Scenario {
     /// `count` circles with radii in `radii`, uniformly over a `width` × `height` metre box.
     static func circles(count: Int, frame: Frame, width: Double, height: Double,
                         radii: ClosedRange<Double>, seed: UInt64, prefix: String = "r") -> [Region] {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             Region.circle(identifier: "\(prefix)\(i)",
                           center: frame.coordinate(rng.uniform(0, width), rng.uniform(0, height)),
@@ -63,7 +45,7 @@ enum Scenario {
     static func track(length: Double, frame: Frame, width: Double, height: Double, speed: Double,
                       interval: Double, noise: Double, glitch: Double, turning: Double, seed: UInt64,
                       subject: String = "phone") -> Track {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var x = width * 0.1, y = height * 0.1
         var heading = Double.pi / 4
         var travelled = 0.0
@@ -77,15 +59,15 @@ enum Scenario {
         while travelled < length {
             var v = speed * rng.uniform(0.7, 1.3)
             if stopLeft > 0 { v = 0; stopLeft -= 1 } else if rng.uniform(0, 1) < 0.002 { stopLeft = Int(30 / interval) }
-            heading += rng.normal() * turning * interval.squareRoot()
+            heading += rng.nextGaussian() * turning * interval.squareRoot()
             let step = v * interval
             var nx = x + step * sin(heading), ny = y + step * cos(heading)
             if nx < 0.05 * width || nx > 0.95 * width { heading = -heading; nx = x + step * sin(heading) }
             if ny < 0.05 * height || ny > 0.95 * height { heading = .pi - heading; ny = y + step * cos(heading) }
             travelled += hypot(nx - x, ny - y)
             x = nx; y = ny
-            ex = rho * ex + (1 - rho * rho).squareRoot() * noise * rng.normal()
-            ey = rho * ey + (1 - rho * rho).squareRoot() * noise * rng.normal()
+            ex = rho * ex + (1 - rho * rho).squareRoot() * noise * rng.nextGaussian()
+            ey = rho * ey + (1 - rho * rho).squareRoot() * noise * rng.nextGaussian()
             var px = x + ex, py = y + ey
             var accuracy = max(5, hypot(ex, ey) * rng.uniform(0.8, 1.6))
             if rng.uniform(0, 1) < 0.001 {

@@ -7,28 +7,18 @@ import Geofencing
 import RegionPlanner
 
 /// SplitMix64, seeded: the same catalogue and queries on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let origin = Coordinate(uncheckedLatitude: 45, longitude: 5)
 let projection = LocalProjection(origin: origin)
 let boxMeters = 1_000_000.0
 
-func point(_ rng: inout SeededRandom) -> Coordinate {
+func point(_ rng: inout SplitMix64) -> Coordinate {
     projection.unproject(east: Double.random(in: 0..<boxMeters, using: &rng),
                          north: Double.random(in: 0..<boxMeters, using: &rng))
 }
 
 func countryEntries() -> [CatalogueEntry] {
-    var rng = SeededRandom(state: 2026)
+    var rng = SplitMix64(seed: 2026)
     return (0..<1_000_000).map { i in
         CatalogueEntry(region: .circle(identifier: "r\(i)", center: point(&rng),
                                        radius: Double.random(in: 50..<500, using: &rng)))
@@ -80,7 +70,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Catalogue nearest-20, 1,000,000 regions") { benchmark in
         let catalogue = country
-        var rng = SeededRandom(state: UInt64(benchmark.currentIteration) &+ 17)
+        var rng = SplitMix64(seed: UInt64(benchmark.currentIteration) &+ 17)
         let q = point(&rng)
         benchmark.startMeasurement()
         blackHole(catalogue.nearest(20, to: q))
@@ -90,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
     // query, the diff, and the monitor calls for the regions that change.
     Benchmark("Re-plan after a 1.5 km hop, 1,000,000 regions") { benchmark in
         let catalogue = country
-        var rng = SeededRandom(state: UInt64(benchmark.currentIteration) &+ 99)
+        var rng = SplitMix64(seed: UInt64(benchmark.currentIteration) &+ 99)
         let a = point(&rng)
         let b = Geodesic.wgs84.direct(from: a, azimuth: Double.random(in: -180..<180, using: &rng),
                                       distance: 1_500).coordinate
@@ -106,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
     // Worst case: a jump to an unrelated place, every registered region changes.
     Benchmark("Re-plan after a far jump (all 19 swapped), 1,000,000 regions") { benchmark in
         let catalogue = country
-        var rng = SeededRandom(state: UInt64(benchmark.currentIteration) &+ 555)
+        var rng = SplitMix64(seed: UInt64(benchmark.currentIteration) &+ 555)
         let a = point(&rng), b = point(&rng)
         let monitor = SlotSet()
         guard let planner = try? RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],

@@ -132,7 +132,7 @@ public enum Timestamp {
     }
 
     /// The civil date of a day count since 1970-01-01 (inverse of ``daysFromCivil``).
-    static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -1,4 +1,5 @@
 import Foundation
+import GeoFormats
 
 /// Fast, allocation-light ISO 8601 (UTC) and local-time formatting for event output.
 ///
@@ -49,15 +50,7 @@ public enum TimestampFormat {
         var days = unixSeconds / 86_400
         var rem = unixSeconds % 86_400
         if rem < 0 { rem += 86_400; days -= 1 }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = Timestamp.civilFromDays(days)
         return Civil(year: y, month: m, day: d, hour: rem / 3600, minute: rem % 3600 / 60, second: rem % 60)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// A seeded model of positioning error, so simulated fixes look like a phone's.
 ///
@@ -80,22 +81,3 @@ struct GPSErrorProcess {
     }
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): small, fast, seedable, good enough for noise.
-struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    /// Standard normal (Box–Muller).
-    mutating func nextGaussian() -> Double {
-        let u1 = max(nextUnit(), 1e-300), u2 = nextUnit()
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}

@@ -22,14 +22,14 @@ struct GPSErrorModel {
     init(sigma: Double, rng: SplitMix64) {
         self.sigma = sigma
         self.rng = rng
-        ex = sigma * self.rng.gaussian()
-        ey = sigma * self.rng.gaussian()
+        ex = sigma * self.rng.nextGaussian()
+        ey = sigma * self.rng.nextGaussian()
     }
 
     mutating func observe(_ p: Coordinate, dt: Double, elapsed: Double) -> (Coordinate, Double) {
         let phi = exp(-dt / tau), k = sigma * (1 - phi * phi).squareRoot()
-        ex = phi * ex + k * rng.gaussian()
-        ey = phi * ey + k * rng.gaussian()
+        ex = phi * ex + k * rng.nextGaussian()
+        ey = phi * ey + k * rng.nextGaussian()
         var offset = SIMD2(ex, ey)
         var accuracy = 1.5 * sigma * rng.uniform(0.8, 1.25)
         let warm = elapsed >= 30
@@ -37,18 +37,18 @@ struct GPSErrorModel {
             jumpLeft -= 1
             offset += jump
             accuracy = jumpAccuracy
-        } else if warm, rng.uniform() < 0.004 {
+        } else if warm, rng.nextUnit() < 0.004 {
             let a = rng.uniform(0, 2 * .pi), d = rng.uniform(100, 500)
             jump = SIMD2(sin(a), cos(a)) * d
             jumpLeft = Int(rng.uniform(0, 3))          // this fix plus 0–2 more
-            jumpAccuracy = rng.uniform() < 0.5 ? rng.uniform(2, 5) : rng.uniform(20, 60)
+            jumpAccuracy = rng.nextUnit() < 0.5 ? rng.uniform(2, 5) : rng.uniform(20, 60)
             offset += jump
             accuracy = jumpAccuracy
-        } else if warm, rng.uniform() < 0.003 {
+        } else if warm, rng.nextUnit() < 0.003 {
             let a = rng.uniform(0, 2 * .pi), d = rng.uniform(0, 3_000)
             offset += SIMD2(sin(a), cos(a)) * d
             accuracy = rng.uniform(5_000, 20_000)
-        } else if warm, rng.uniform() < 0.03 {
+        } else if warm, rng.nextUnit() < 0.03 {
             accuracy = rng.uniform(2, 5)
         }
         let d = (offset.x * offset.x + offset.y * offset.y).squareRoot()

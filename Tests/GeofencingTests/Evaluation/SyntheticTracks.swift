@@ -9,24 +9,6 @@ import Geodesy
 // boundary and stays on the new side at least 60 s; it starts ≥ 300 m and ends ≥ 150 m from
 // every boundary), and fixes = truth + GPS error (see `GPSErrorModel`).
 
-/// SplitMix64: small, fast, deterministic.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * uniform() }
-    mutating func gaussian() -> Double {
-        let u1 = max(uniform(), 1e-300), u2 = uniform()
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}
 
 enum Mode: String, CaseIterable, Sendable {
     case walking, cycling, driving, stationary
@@ -76,12 +58,12 @@ struct SyntheticTrack: Sendable {
                     p += SIMD2(sin(heading), cos(heading)) * v * dt
                     t += dt
                 }
-                if mode == .walking, rng.uniform() < 0.3 {      // a stop
+                if mode == .walking, rng.nextUnit() < 0.3 {      // a stop
                     for _ in 0..<Int(rng.uniform(60, 300)) where t < mode.duration {
                         xy.append(p); times.append(t); t += dt
                     }
                 }
-                heading += rng.uniform(0.5, 2.0) * (rng.uniform() < 0.5 ? -1 : 1)
+                heading += rng.uniform(0.5, 2.0) * (rng.nextUnit() < 0.5 ? -1 : 1)
             }
             for _ in 0..<300 { xy.append(p); times.append(t); t += dt }   // rest at the end
         }
@@ -97,7 +79,7 @@ struct SyntheticTrack: Sendable {
             let r = exp(rng.uniform(log(100), log(2_000)))
             let center: Coordinate
             if mode == .stationary {
-                let d = rng.uniform(40, min(100, 0.5 * r)) * (rng.uniform() < 0.5 ? -1 : 1)   // boundary this far
+                let d = rng.uniform(40, min(100, 0.5 * r)) * (rng.nextUnit() < 0.5 ? -1 : 1)   // boundary this far
                 let az = rng.uniform(0, 360)
                 center = Geodesic.wgs84.direct(from: truth[0], azimuth: az, distance: r + d).coordinate
             } else {
