@@ -134,3 +134,31 @@ struct StoreTests {
         }
     }
 }
+
+@Suite("PostgreSQL URLs")
+struct PostgresURLTests {
+    @Test("the parts are read, escapes decoded, defaults filled in")
+    func parts() throws {
+        let u = try PostgresURL("postgres://geo%40fence:p%2Fss%3Aword@db.internal:6543/geo?sslmode=require&search_path=tenant_a")
+        #expect(u.user == "geo@fence" && u.password == "p/ss:word")
+        #expect(u.host == "db.internal" && u.port == 6543 && u.database == "geo")
+        #expect(u.requireTLS && u.searchPath == "tenant_a")
+        let d = try PostgresURL("postgresql://geofence@127.0.0.1")
+        #expect(d.port == 5432 && d.database == "geofence" && d.password == nil && !d.requireTLS && d.searchPath == nil)
+    }
+
+    @Test("a bad URL is a configuration error naming the part, never echoing the password", arguments: [
+        ("mysql://u:secret@h/db", "not a postgres:// URL"),
+        ("postgres://u:secret@/db", "no host"),
+        ("postgres://:secret@h/db", "no user"),
+        ("postgres://u:secret@h/db?sslmode=sometimes", "sslmode"),
+    ])
+    func rejected(_ url: String, _ reason: String) {
+        #expect {
+            _ = try PostgresURL(url)
+        } throws: { error in
+            guard let e = error as? ConfigurationError else { return false }
+            return e.key == "database" && e.reason.contains(reason) && !e.description.contains("secret")
+        }
+    }
+}

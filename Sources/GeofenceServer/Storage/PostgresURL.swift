@@ -5,21 +5,21 @@ import Foundation
 /// user and password are decoded; the port defaults to 5432 and the database to the user name.
 /// `search_path` puts the tables in that schema (several deployments, or tests, in one
 /// database).
-struct PostgresURL: Sendable, Equatable {
-    var host: String
-    var port: Int
-    var user: String
-    var password: String?
-    var database: String
+package struct PostgresURL: Sendable, Equatable {
+    package var host: String
+    package var port: Int
+    package var user: String
+    package var password: String?
+    package var database: String
     /// `sslmode=require` (or `verify-full`): TLS with certificate verification. Anything else
     /// (`disable`, unset): plain TCP, meant for loopback or a private network.
-    var requireTLS: Bool
+    package var requireTLS: Bool
     /// The schema(s) to create and find the tables in; the server's default when `nil`.
-    var searchPath: String?
+    package var searchPath: String?
 
     /// - Throws: ``ConfigurationError`` with key `database`, naming the missing or bad part
     ///   (never echoing the password).
-    init(_ text: String) throws {
+    package init(_ text: String) throws {
         func bad(_ reason: String) -> ConfigurationError { ConfigurationError(key: "database", reason: reason) }
         guard let c = URLComponents(string: text), let scheme = c.scheme, ["postgres", "postgresql"].contains(scheme) else {
             throw bad("not a postgres:// URL (postgres://user:password@host:port/database)")
