@@ -35,7 +35,7 @@ import PostgresNIO
 /// - **Webhook deliveries** are claimed with `FOR UPDATE SKIP LOCKED` and leased for
 ///   ``deliveryLeaseSeconds``, so two instances never send the same delivery at once.
 ///
-/// Cost: a fix batch is one catch-up query plus one transaction of 8 round trips, plus 1 per
+/// Cost: a fix batch is one catch-up query plus one transaction of 5 round trips, plus 1 per
 /// event and 1 for the cursors; a device that moved on elsewhere costs the replay of the
 /// batches missed (O(batches missed)); a region change elsewhere, or a commit race on one
 /// device, a journal replay of the tenant. Route
@@ -275,19 +275,20 @@ public final class PostgresStore: ServerStore {
         let expectedDevice = seen.devices[device] ?? 0
         let key = tenant + "/" + device
         let (out, version): ([StoredEvent], Int) = try await transaction { c in
-            try await Self.run(c, "SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant)))", logger)
-            try await Self.run(c, "SELECT pg_advisory_xact_lock(2, hashtext(\(key)))", logger)
-            let regionVersion = try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
-                .first?.decode(Int.self) ?? 0
-            let deviceVersion = try await Self.run(c, "SELECT version FROM devices WHERE tenant = \(tenant) AND id = \(device)", logger)
-                .first?.decode(Int.self) ?? 0
+            // Locks first; the versions are read by the next statement, whose snapshot is taken
+            // after the locks are held (READ COMMITTED: one snapshot per statement).
+            try await Self.run(c, "SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant))), pg_advisory_xact_lock(2, hashtext(\(key)))", logger)
+            let versions = try await Self.run(c, """
+                SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0),
+                       COALESCE((SELECT version FROM devices WHERE tenant = \(tenant) AND id = \(device)), 0)
+                """, logger)
+            let (regionVersion, deviceVersion) = try versions.first?.decode((Int, Int).self) ?? (0, 0)
             guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
             guard deviceVersion == expectedDevice else { throw StoreError.staleDevice(tenant: tenant, device: device) }
             try await Self.run(c, """
-                INSERT INTO journal (tenant, kind, device, device_version, body)
-                VALUES (\(tenant), 'fixes', \(device), \(deviceVersion + 1), \(journalBody))
-                """, logger)
-            try await Self.run(c, """
+                WITH j AS (
+                  INSERT INTO journal (tenant, kind, device, device_version, body)
+                  VALUES (\(tenant), 'fixes', \(device), \(deviceVersion + 1), \(journalBody)))
                 INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
                 VALUES (\(tenant), \(device), \(lastFix), \(last.timestamp.timeIntervalSince1970), \(fixes.count), 1, \(t))
                 ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
