@@ -78,6 +78,9 @@ public final class PostgresStore: ServerStore {
         config.options.additionalStartupParameters = [("application_name", "geofence")]
         if let path = target.searchPath { config.options.additionalStartupParameters.append(("search_path", path)) }
         let store = PostgresStore(client: PostgresClient(configuration: config, backgroundLogger: logger), logger: logger)
+        // Let the pool's run task start before the first lease (the pool would queue it anyway,
+        // with a warning in the log).
+        for _ in 0..<4 { await Task.yield() }
         do { _ = try await store.client.query("SELECT 1", logger: logger) } catch {
             try? await store.close()
             throw error
