@@ -43,8 +43,8 @@ if ! as_pg "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
 fi
 psql_admin() { as_pg "$bin/psql" -X -q -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"; }
 if [ "$(psql_admin -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$role'")" != 1 ]; then
-    # CREATEDB: every test creates and drops its own database.
-    psql_admin -c "CREATE ROLE $role LOGIN CREATEDB PASSWORD '$password'"
+    # The role owns the database, so it can create the schema each test case uses.
+    psql_admin -c "CREATE ROLE $role LOGIN PASSWORD '$password'"
 fi
 if [ "$(psql_admin -tAc "SELECT 1 FROM pg_database WHERE datname = '$database'")" != 1 ]; then
     psql_admin -c "CREATE DATABASE $database OWNER $role"
