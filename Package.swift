@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "GeoFormats", dependencies: ["Geodesy"]),
         .target(name: "Geofencing", dependencies: ["Geodesy"]),
-        .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats"]),
+        .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats", "RegionPlanner"]),
         .target(name: "RegionPlanner", dependencies: ["Geodesy", "Geofencing"]),
         .target(
             name: "GeofenceServer",
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
-        .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring"]),
+        .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner"]),
         .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
         .testTarget(

@@ -61,3 +61,68 @@ struct AppLifePropertyTests {
         #expect(!expected.isEmpty, "the sequence exercised at least one crossing")
     }
 }
+
+@Suite("App life: random sequences, LocationManager delegates")
+struct ManagerAppLifePropertyTests {
+    /// The same random walk as above for the classic API: a manager region, its delegate
+    /// recreated by the app's launch code whenever the process starts. Every delegate's calls,
+    /// concatenated, must equal the model's: nothing lost, nothing twice.
+    @Test("every crossing outside the documented silences reaches a delegate exactly once", arguments: [1, 2, 3, 42, 2026] as [UInt64])
+    func randomSequences(seed: UInt64) async throws {
+        var rng = SplitMix64(seed: seed)
+        let device = makeDevice()
+        var recorders: [Recorder] = []
+        var managers: [LocationManager] = []
+        func launch() async {
+            let (m, r) = await manager(on: device)                    // the app's launch code
+            managers.append(m)
+            recorders.append(r)
+        }
+        await launch()
+        await managers[0].startMonitoring(for: region("shop"))
+        var running = true
+        var expected: [String] = []
+        var lastReported: RegionState = .outside
+        // Decide "outside" first so the region's state is known (its first determination is silent).
+        try await device.feed(stride(from: 0.0, through: 40, by: 5).map { fix($0, offset(1_000)) })
+        var locked = false
+        var time = 45.0
+        for _ in 0..<80 {
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0: await device.setAppState(.foreground)
+            case 1: await device.setAppState(.background)
+            case 2: await device.setAppState(.suspended)
+            case 3: await device.setAppState(.terminated); running = false
+            case 4: await device.reboot(); running = false; locked = true
+            case 5: await device.unlock(); locked = false
+            default:
+                let inside = Bool.random(using: &rng)
+                try await device.feed(stride(from: time, through: time + 40, by: 5).map { fix($0, inside ? paris : offset(1_000)) })
+                time += 45
+                let state: RegionState = inside ? .inside : .outside
+                if !locked, state != lastReported {
+                    expected.append(inside ? "enter" : "exit")
+                    lastReported = state
+                }
+            }
+            let s = await device.settings.appState
+            if !running, s == .foreground || s == .background {
+                await launch()
+                running = true
+            }
+        }
+        await device.unlock()
+        await device.setAppState(.foreground)
+        if !running { await launch() }
+        var delivered: [String] = []
+        for r in recorders {
+            for call in r.calls {
+                if case .enter = call { delivered.append("enter") }
+                if case .exit = call { delivered.append("exit") }
+            }
+        }
+        #expect(delivered == expected, "seed \(seed)")
+        #expect(!expected.isEmpty)
+        withExtendedLifetime(managers) {}
+    }
+}

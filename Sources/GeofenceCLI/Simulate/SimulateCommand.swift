@@ -24,11 +24,12 @@ struct SimulateCommand: ParsableCommand {
           geofence simulate --regions bridges.geojson --track drive.gpx
           geofence simulate --regions shops.geojson --track a.csv --track b.nmea --format table
           geofence simulate --regions r.geojson --track t.csv --profile coreLocation --map run.svg
+          geofence simulate --power      # energy of three strategies on the bundled drive and walk
         """
     )
 
     @Option(help: ArgumentHelp("GeoJSON FeatureCollection of regions.", valueName: "file"))
-    var regions: String
+    var regions: String?
 
     @Option(name: .customLong("track"), help: ArgumentHelp("A track file (GPX, NMEA, CSV or GeoJSON); repeat for several subjects.", valueName: "file"))
     var tracks: [String] = []
@@ -54,7 +55,12 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
+    @Flag(help: "Print the energy comparison of continuous reporting, 20 nearest regions and tiered regions on the bundled drive and walk (docs/power.md); needs no other option.")
+    var power = false
+
     func validate() throws {
+        if power { return }
+        if regions == nil { throw ValidationError("give a --regions file") }
         if tracks.isEmpty { throw ValidationError("give at least one --track file") }
         if subjects.count > tracks.count {
             throw ValidationError("\(subjects.count) --subject names for \(tracks.count) --track files")
@@ -62,9 +68,10 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if power { return try PowerComparison.printComparison() }
         let clock = ContinuousClock()
         let started = clock.now
-        let regionList = try InputFiles.loadRegions(path: regions)
+        let regionList = try InputFiles.loadRegions(path: regions ?? "")
         var inputs: [TrackInput] = []
         for (i, path) in tracks.enumerated() {
             let opened = try InputFiles.openTrack(path: path)
@@ -100,7 +107,7 @@ struct SimulateCommand: ParsableCommand {
         if progressShown { Terminal.printError("\r\u{1B}[2K") }
         if let mapPath = map, let recorder = simulation.map {
             var svg = SVGMap(title: "geofence simulate: \(inputs.map(\.subject).joined(separator: ", "))",
-                             subtitle: "\(regions) · profile \(profile.rawValue)",
+                             subtitle: "\(regions ?? "") · profile \(profile.rawValue)",
                              regions: regionList, tracks: recorder.tracks, events: recorder.events)
             svg.coloring = mapColor.coloring
             do {

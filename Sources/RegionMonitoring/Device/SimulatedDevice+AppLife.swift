@@ -109,13 +109,16 @@ extension SimulatedDevice {
         launchHandler?(reason)
     }
 
-    /// The app's process ends: open monitor streams finish; the device keeps the monitors.
+    /// The app's process ends: open monitor streams finish and its location managers and their
+    /// delegates are gone; the device keeps the monitors and the regions.
     func endProcess() {
         for name in monitors.keys {
             monitors[name]?.continuation?.finish()
             monitors[name]?.continuation = nil
             monitors[name]?.owner = nil
         }
+        managers.removeAll()
+        managerOrder.removeAll()
     }
 
     /// The user removed the app: monitors (open, closed or only stored), regions and their
@@ -124,6 +127,8 @@ extension SimulatedDevice {
         let stored = Set(monitors.keys).union(store?.storedNames() ?? [])
         for name in stored { try? store?.discard(name: name) }
         monitors.removeAll()
+        pendingManagerEvents.removeAll()
+        managerRegionStates.removeAll()
         appRegions.removeAll()
         appRegionOrder.removeAll()
         _ = store?.saveAppRegions([])

@@ -14,6 +14,11 @@ extension SimulatedDevice {
         managers[key]?.delegate = delegate
         // Core Location reports the status once the manager exists, then on each change.
         delegate?.locationManager(manager, didChangeAuthorization: settings.effectiveAuthorization)
+        // A relaunched app gets the event it was launched for once it has a delegate.
+        guard let delegate, !pendingManagerEvents.isEmpty else { return }
+        let pending = pendingManagerEvents
+        pendingManagerEvents = []
+        for p in pending { deliver(p, to: [(manager, delegate)]) }
     }
 
     func delegate(of manager: LocationManager) -> (any LocationManagerDelegate)? {
@@ -40,6 +45,7 @@ extension SimulatedDevice {
         }
         if replacing {
             engine.remove(identifier: Self.managerKey(id))   // the new region starts afresh
+            managerRegionStates[id] = nil
         } else {
             appRegionOrder.append(id)
         }
@@ -58,6 +64,7 @@ extension SimulatedDevice {
         guard appRegions.removeValue(forKey: identifier) != nil else { return }
         appRegionOrder.removeAll { $0 == identifier }
         engine.remove(identifier: Self.managerKey(identifier))
+        managerRegionStates[identifier] = nil
         saveAppRegions()
     }
 
@@ -105,12 +112,31 @@ extension SimulatedDevice {
 
     func deliverToManagers(_ e: TransitionEvent, id: String) {
         guard let region = appRegions[id] else { return }
+        let state: RegionState = e.kind == .enter ? .inside : .outside
+        if e.isInitial {
+            // First determination: silent (rule 9); after a re-evaluation (reboot), only a change.
+            guard let last = managerRegionStates[id] else { managerRegionStates[id] = state; return }
+            if last == state { return }
+        }
         guard admitEvent(at: e.time) else { return }
         guard settings.deliveryBlockers.intersection(.blocking).isEmpty else { return }
-        let state: RegionState = e.kind == .enter ? .inside : .outside
-        for (m, d) in liveDelegates() {
-            if e.kind == .enter, region.notifyOnEntry { d.locationManager(m, didEnterRegion: region) }
-            if e.kind == .exit, region.notifyOnExit { d.locationManager(m, didExitRegion: region) }
+        managerRegionStates[id] = state
+        let event = PendingManagerEvent(regionID: region.identifier, kind: e.kind)
+        let delegates = liveDelegates()
+        if delegates.isEmpty {
+            pendingManagerEvents.append(event)                  // e.g. relaunched, no manager yet
+        } else {
+            deliver(event, to: delegates)
+        }
+    }
+
+    /// Calls the region-event delegate methods for `event` on `delegates`.
+    func deliver(_ event: PendingManagerEvent, to delegates: [(LocationManager, any LocationManagerDelegate)]) {
+        guard let region = appRegions[event.regionID] else { return }      // stopped meanwhile
+        let state: RegionState = event.kind == .enter ? .inside : .outside
+        for (m, d) in delegates {
+            if event.kind == .enter, region.notifyOnEntry { d.locationManager(m, didEnterRegion: region) }
+            if event.kind == .exit, region.notifyOnExit { d.locationManager(m, didExitRegion: region) }
             d.locationManager(m, didDetermineState: state, for: region)
         }
     }

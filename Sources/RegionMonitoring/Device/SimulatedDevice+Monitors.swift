@@ -116,6 +116,16 @@ extension SimulatedDevice {
         slot.persistenceOK = store?.save(slot.snapshot) ?? true
         if !slot.persistenceOK { event.diagnostics.insert(.persistenceUnavailable) }
         monitors[name] = slot
+        if let tap = slot.tap {
+            var t = e
+            t.regionID = id
+            tap(t)
+        }
         slot.continuation?.yield(event)
+    }
+
+    /// Installs (or clears) the transition tap of monitor `name` (see `MonitorSlot.tap`).
+    func setTransitionTap(_ tap: (@Sendable (TransitionEvent) -> Void)?, monitor name: String) {
+        monitors[name]?.tap = tap
     }
 }

@@ -57,10 +57,21 @@ public actor SimulatedDevice {
     var appRegions: [String: MonitoredRegion] = [:]
     var managers: [ObjectIdentifier: ManagerSlot] = [:]
     var managerOrder: [ObjectIdentifier] = []
+    /// Location-manager region events admitted while no delegate was alive (the app was
+    /// relaunched and has not created its manager yet); handed to the next delegate set.
+    var pendingManagerEvents: [PendingManagerEvent] = []
+    /// The last state of each location-manager region the app was told (or, for the silent
+    /// first determination, found); a re-evaluation after a reboot reports only a change.
+    var managerRegionStates: [String: RegionState] = [:]
     var alwaysUpgradeRequested = false
     // Monitors by name (system side: they exist while their app is closed).
     var monitors: [String: MonitorSlot] = [:]
     var nextMonitorToken: UInt64 = 0
+
+    struct PendingManagerEvent {
+        var regionID: String
+        var kind: TransitionEvent.Kind
+    }
 
     struct ManagerSlot {
         weak var manager: LocationManager?
@@ -76,6 +87,9 @@ public actor SimulatedDevice {
         var persistenceOK = true
         /// Identifiers not monitored (limit exceeded or unsupported).
         var unmonitored: Set<String> = []
+        /// Sees each delivered event as the engine's transition (condition identifier as
+        /// `regionID`), synchronously; set by ``MonitorSlotMonitor``.
+        var tap: (@Sendable (TransitionEvent) -> Void)?
     }
 
     /// Creates a device.
@@ -100,7 +114,7 @@ public actor SimulatedDevice {
                 let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
                 if allowed {
                     for id in appRegionOrder {
-                        if let r = appRegions[id] { try? engine.add(r.engineRegion(id: Self.managerKey(id))) }
+                        if let r = appRegions[id] { try? engine.add(r.engineRegion(id: Self.managerKey(id), initialTrigger: [.enter, .exit])) }
                     }
                 }
             }
@@ -168,7 +182,9 @@ public actor SimulatedDevice {
             && power == .on && settings.appState != .removed
         var desired: [String: Region] = [:]
         if allowed {
-            for (id, r) in appRegions { desired[Self.managerKey(id)] = r.engineRegion(id: Self.managerKey(id)) }
+            for (id, r) in appRegions {
+                desired[Self.managerKey(id)] = r.engineRegion(id: Self.managerKey(id), initialTrigger: [.enter, .exit])
+            }
             for (name, slot) in monitors {
                 for (id, rec) in slot.snapshot.records where !slot.unmonitored.contains(id) {
                     guard let region = rec.condition.monitoredRegion else { continue }

@@ -1,0 +1,119 @@
+import Foundation
+import Geofencing
+import RegionPlanner
+
+/// RegionPlanner's ``SlotMonitor`` on top of a ``Monitor``: lets a `RegionPlanner` serve an
+/// unlimited catalogue through the simulated device's per-app slots, under the device's app-life
+/// rules (a suspended app is woken for each event, a terminated one relaunched).
+///
+/// ```swift
+/// let monitor = try await Monitor("catalogue", device: device)
+/// let slots = await MonitorSlotMonitor(monitor: monitor)          // capacity = regionLimit
+/// let planner = try RegionPlanner(monitor: slots, sources: [shops], sizing: sizing)
+/// try await planner.start(at: here)
+/// try await device.receive(.fix(fix))
+/// for event in slots.takeEvents() { notify(try await planner.handle(event)) }
+/// ```
+///
+/// - **Limit**: ``Monitor/add(_:identifier:assuming:)`` does not throw at the per-app limit;
+///   it keeps the condition `.unmonitored` and flags `conditionLimitExceeded`. `register`
+///   turns that flag into ``SlotMonitorError/slotLimitExceeded(capacity:identifier:)`` and
+///   removes the condition again, so a refused region takes no identifier. A condition the
+///   device cannot monitor (`conditionUnsupported`; multipolygons are not conditions) throws
+///   ``SlotMonitorError/rejected(identifier:reason:)``.
+/// - **Events**: every event the device hands to the monitor is also given to this adapter as
+///   the engine's `TransitionEvent` (with the fix that confirmed it, which the planner needs to
+///   re-plan); ``takeEvents()`` returns them, after the `SlotMonitor` contract: the first
+///   determination of a region is silent unless its `initialTrigger` asks for it, and the
+///   region's `notifyOnEntry` / `notifyOnExit` flags apply.
+/// - **State**: ``state(of:)`` reads the monitor's record (`satisfied` → inside,
+///   `unsatisfied` → outside, otherwise unknown).
+///
+/// Not thread-safe: one task drives it (as the planner does). Cost per call: one or two
+/// round trips to the device actor.
+public final class MonitorSlotMonitor: SlotMonitor {
+    /// The monitor the regions are added to.
+    public let monitor: Monitor
+    public let slotCapacity: Int
+    private let inbox = TransitionInbox()
+    private var regions: [String: Region] = [:]
+
+    /// Wraps `monitor`; the capacity is the device's ``DeviceSettings/regionLimit`` minus the
+    /// regions the app already monitors elsewhere (at least 0).
+    public init(monitor: Monitor) async {
+        self.monitor = monitor
+        let device = monitor.device
+        let limit = await device.settings.regionLimit
+        let used = await device.monitoredRegionCount
+        let own = await monitor.identifiers.count
+        slotCapacity = max(0, limit - (used - own))
+        let inbox = self.inbox
+        await device.setTransitionTap({ inbox.append($0) }, monitor: monitor.name)
+    }
+
+    public func register(_ region: Region) async throws {
+        let id = region.identifier
+        let condition: MonitorCondition
+        switch region.shape {
+        case let .circle(center, radius):
+            condition = .circular(center: center, radius: radius)
+        case let .polygon(p):
+            condition = .polygon(exterior: p.exterior, holes: p.holes)
+        case .multiPolygon:
+            throw SlotMonitorError.rejected(identifier: id, reason: "a multipolygon cannot be a monitor condition")
+        }
+        await monitor.add(condition, identifier: id, assuming: .unknown)
+        let flags = await monitor.record(for: id)?.lastEvent.diagnostics ?? []
+        if flags.contains(.conditionLimitExceeded) {
+            await monitor.remove(id)
+            throw SlotMonitorError.slotLimitExceeded(capacity: slotCapacity, identifier: id)
+        }
+        if flags.contains(.conditionUnsupported) {
+            await monitor.remove(id)
+            throw SlotMonitorError.rejected(identifier: id, reason: "the device cannot monitor this condition")
+        }
+        regions[id] = region
+    }
+
+    public func unregister(identifier: String) async {
+        guard regions.removeValue(forKey: identifier) != nil else { return }
+        await monitor.remove(identifier)
+    }
+
+    public func state(of identifier: String) async -> RegionState {
+        guard regions[identifier] != nil else { return .unknown }
+        switch await monitor.record(for: identifier)?.lastEvent.state {
+        case .satisfied: return .inside
+        case .unsatisfied: return .outside
+        default: return .unknown
+        }
+    }
+
+    /// Identifiers currently registered through this adapter.
+    public var registeredIdentifiers: Set<String> { Set(regions.keys) }
+
+    /// The transitions delivered since the last call, in order, filtered by the `SlotMonitor`
+    /// contract (see the type's documentation). Events of regions unregistered since are dropped.
+    public func takeEvents() -> [TransitionEvent] {
+        var out: [TransitionEvent] = []
+        for e in inbox.drain() {
+            guard let region = regions[e.regionID] else { continue }
+            if e.isInitial {
+                let wanted: InitialTrigger = e.kind == .enter ? .enter : .exit
+                if !region.initialTrigger.contains(wanted) { continue }
+            }
+            if e.kind == .enter, !region.notifyOnEntry { continue }
+            if e.kind == .exit, !region.notifyOnExit { continue }
+            out.append(e)
+        }
+        return out
+    }
+}
+
+/// Transitions handed over by the device actor, read by the adapter's owner.
+final class TransitionInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [TransitionEvent] = []
+    func append(_ e: TransitionEvent) { lock.withLock { events.append(e) } }
+    func drain() -> [TransitionEvent] { lock.withLock { defer { events = [] }; return events } }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Geodesy
+import Geofencing
+import RegionPlanner
+
+/// Runs a ``PowerStrategy`` over a ``PowerScenario`` and counts the work the model prices.
+///
+/// ```swift
+/// let scenario = PowerScenario(name: "walk", fixes: fixes, regions: shops, maximumSpeed: 3)
+/// for s in [PowerStrategy.continuousReporting(intervalSeconds: 10), .nearestRegions(slots: 20),
+///           .tieredRegions(clusterMeters: 3_000)] {
+///     let r = try await PowerStrategyRunner.run(s, on: scenario, model: PowerModel())
+///     print(s.name, r.usage, r.estimate.milliampHoursPerHour)
+/// }
+/// ```
+///
+/// - Continuous reporting: one GPS fix, one upload and one background delivery every
+///   interval of track time (the first fix at the track's start); the server runs the engine
+///   (Core Location's hysteresis) on those fixes to count the events.
+/// - Region monitoring (both kinds): a ``SimulatedDevice`` (iOS, always authorised, Core
+///   Location hysteresis) sees every track fix — standing in for the system's own location
+///   knowledge, which the model prices as one Wi-Fi / cell position every
+///   ``PowerModel/regionMonitoringFixInterval`` — while the app stays suspended; wake-ups are
+///   the device's own count (``DeviceActivity/wakeUps`` + relaunches: an event inside a running
+///   wake window does not wake the app again). Each catalogue event and each tier download is
+///   one upload. The first plan is made while the app is in the foreground (not a wake-up).
+///
+/// Deterministic: no clock is read; cost O(fixes × regions monitored).
+public enum PowerStrategyRunner {
+    /// Runs `strategy` on `scenario`.
+    /// - Throws: ``PlannerError`` if the catalogue is invalid (duplicate identifiers, bad regions).
+    public static func run(_ strategy: PowerStrategy, on scenario: PowerScenario,
+                           model: PowerModel = PowerModel()) async throws -> StrategyReport {
+        switch strategy {
+        case .continuousReporting(let interval):
+            return try continuous(interval: interval, scenario, model, strategy)
+        case .nearestRegions(let slots):
+            let catalogue = try Catalogue(scenario.regions.map { CatalogueEntry(region: $0) })
+            let source = PlannerSource(prefix: "r.", catalogue: catalogue)
+            return try await monitored(source: source, slots: slots, parents: [], scenario, model, strategy)
+        case .tieredRegions(let cluster):
+            let (parents, children) = tiers(of: scenario.regions, clusterMeters: cluster,
+                                            margin: 200 + scenario.maximumSpeed * 30)
+            let catalogue = try Catalogue(parents)
+            let source = PlannerSource(prefix: "t.", catalogue: catalogue) { parent in
+                children[parent.identifier] ?? []
+            }
+            return try await monitored(source: source, slots: 20, parents: Set(parents.map(\.identifier)),
+                                       scenario, model, strategy)
+        }
+    }
+
+    // MARK: Continuous reporting
+
+    static func continuous(interval: Double, _ scenario: PowerScenario, _ model: PowerModel,
+                           _ strategy: PowerStrategy) throws -> StrategyReport {
+        guard let start = scenario.fixes.first?.timestamp, interval > 0 else {
+            return report(strategy, PowerUsage(durationSeconds: scenario.durationSeconds), interval, model, 0, 0, 0)
+        }
+        var engine = Engine(policy: .coreLocation)
+        try engine.add(contentsOf: scenario.regions)
+        var samples = 0
+        var events = 0
+        var next = start
+        for fix in scenario.fixes where fix.timestamp >= next {
+            samples += 1
+            events += ((try? engine.process(fix)) ?? []).filter { $0.kind != .dwell }.count
+            while next <= fix.timestamp { next = next.addingTimeInterval(interval) }
+        }
+        let usage = PowerUsage(gpsFixes: samples, wakeUps: samples, uploads: samples,
+                               durationSeconds: scenario.durationSeconds)
+        return report(strategy, usage, interval, model, events, 0, 0)
+    }
+
+    // MARK: Region monitoring
+
+    static func monitored(source: PlannerSource, slots: Int, parents: Set<String>,
+                          _ scenario: PowerScenario, _ model: PowerModel,
+                          _ strategy: PowerStrategy) async throws -> StrategyReport {
+        guard let first = scenario.fixes.first else {
+            return report(strategy, PowerUsage(), nil, model, 0, 0, 0)
+        }
+        var settings = DeviceSettings()
+        settings.authorization = .authorizedAlways
+        settings.regionLimit = max(slots, 2)
+        let device = SimulatedDevice(settings: settings, start: first.timestamp)
+        let monitor = try await Monitor("power", device: device)
+        let slotMonitor = await MonitorSlotMonitor(monitor: monitor)
+        let largest = source.catalogue.entries.map { Self.size(of: $0.region) }.max() ?? 100
+        let sizing = ReplanSizing(policy: settings.policy, largestRegionSize: largest,
+                                  maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes))
+        let clock = TrackClock(first.timestamp)
+        let planner = try RegionPlanner(monitor: slotMonitor, sources: [source], sizing: sizing,
+                                        slots: min(slots, slotMonitor.slotCapacity), now: { clock.now })
+        try await planner.start(at: first.coordinate)
+        await device.setAppState(.suspended)
+        var events = 0
+        for fix in scenario.fixes {
+            clock.now = fix.timestamp
+            try? await device.receive(.fix(fix))
+            for e in slotMonitor.takeEvents() {
+                for p in try await planner.handle(e) where !parents.contains(p.identifier) && p.kind != .dwell {
+                    events += 1
+                }
+            }
+        }
+        let activity = await device.activity
+        let downloads = planner.statistics.loaderCalls
+        let duration = scenario.durationSeconds
+        let usage = PowerUsage(networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
+                               wakeUps: activity.wakeUps + activity.relaunches,
+                               uploads: events + downloads, durationSeconds: duration)
+        await monitor.close()
+        var r = report(strategy, usage, nil, model, events, planner.statistics.replans, downloads)
+        r.replansWithoutGuarantee = planner.statistics.replansWithoutGuarantee
+        return r
+    }
+
+    /// Groups regions into parents: greedy clusters of regions whose centres lie within
+    /// `clusterMeters` of the cluster's first region; each parent is a circle around the
+    /// members' mean centre covering every member plus `margin` metres (so that children are
+    /// loaded before the user can reach them).
+    static func tiers(of regions: [Region], clusterMeters: Double, margin: Double)
+        -> (parents: [CatalogueEntry], children: [String: [CatalogueEntry]]) {
+        var clusters: [(seed: Coordinate, members: [Region])] = []
+        for r in regions {
+            let c = center(of: r)
+            if let i = clusters.firstIndex(where: { Geodesic.wgs84.inverse($0.seed, c).distance <= clusterMeters }) {
+                clusters[i].members.append(r)
+            } else {
+                clusters.append((c, [r]))
+            }
+        }
+        var parents: [CatalogueEntry] = []
+        var children: [String: [CatalogueEntry]] = [:]
+        for (i, cluster) in clusters.enumerated() {
+            let centers = cluster.members.map(center(of:))
+            let mean = Coordinate(uncheckedLatitude: centers.map(\.latitude).reduce(0, +) / Double(centers.count),
+                                  longitude: centers.map(\.longitude).reduce(0, +) / Double(centers.count))
+            let reach = cluster.members.map { Geodesic.wgs84.inverse(mean, center(of: $0)).distance + size(of: $0) }.max() ?? 0
+            let id = "parent-\(i + 1)"
+            parents.append(CatalogueEntry(region: .circle(identifier: id, center: mean, radius: reach + margin),
+                                          hasChildren: true))
+            children[id] = cluster.members.map { CatalogueEntry(region: $0, parent: id) }
+        }
+        return (parents, children)
+    }
+
+    static func center(of region: Region) -> Coordinate {
+        switch region.shape {
+        case let .circle(c, _): return c
+        case let .polygon(p): return mean(p.exterior)
+        case let .multiPolygon(ps): return mean(ps.flatMap(\.exterior))
+        }
+    }
+
+    /// A circle's radius, or the farthest vertex from the mean of a polygon's vertices.
+    static func size(of region: Region) -> Double {
+        switch region.shape {
+        case let .circle(_, r): return r
+        case let .polygon(p): return spread(p.exterior)
+        case let .multiPolygon(ps): return spread(ps.flatMap(\.exterior))
+        }
+    }
+
+    static func mean(_ points: [Coordinate]) -> Coordinate {
+        guard !points.isEmpty else { return Coordinate(uncheckedLatitude: 0, longitude: 0) }
+        let n = Double(points.count)
+        return Coordinate(uncheckedLatitude: points.map(\.latitude).reduce(0, +) / n,
+                          longitude: points.map(\.longitude).reduce(0, +) / n)
+    }
+
+    static func spread(_ points: [Coordinate]) -> Double {
+        let m = mean(points)
+        return points.map { Geodesic.wgs84.inverse(m, $0).distance }.max() ?? 0
+    }
+
+    static func maximumGap(_ fixes: [LocationFix]) -> TimeInterval {
+        var gap = 1.0
+        for (a, b) in zip(fixes, fixes.dropFirst()) { gap = max(gap, b.timestamp.timeIntervalSince(a.timestamp)) }
+        return gap
+    }
+
+    static func report(_ strategy: PowerStrategy, _ usage: PowerUsage, _ spacing: TimeInterval?,
+                       _ model: PowerModel, _ events: Int, _ replans: Int, _ downloads: Int) -> StrategyReport {
+        StrategyReport(strategy: strategy, usage: usage, spacing: spacing,
+                       estimate: model.estimate(usage, spacing: spacing),
+                       events: events, replans: replans, replansWithoutGuarantee: 0, downloads: downloads)
+    }
+}
+
+/// The planner's clock during a run: the current fix's time.
+final class TrackClock {
+    var now: Date
+    init(_ start: Date) { now = start }
+}

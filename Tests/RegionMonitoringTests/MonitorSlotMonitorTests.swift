@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import Geodesy
+import Geofencing
+import RegionPlanner
+@testable import RegionMonitoring
+
+@Suite("MonitorSlotMonitor: RegionPlanner on a Monitor")
+struct MonitorSlotMonitorTests {
+    func circle(_ id: String, north: Double, radius: Double = 100, trigger: InitialTrigger = []) -> Region {
+        var r = Region.circle(identifier: id, center: offset(north), radius: radius)
+        r.initialTrigger = trigger
+        return r
+    }
+
+    @Test("the per-app limit, flagged by Monitor.add, becomes SlotMonitorError.slotLimitExceeded")
+    func limit() async throws {
+        let device = makeDevice { $0.regionLimit = 3 }
+        let (manager, _) = await manager(on: device)
+        await manager.startMonitoring(for: region("home"))           // one slot used elsewhere
+        let monitor = try await Monitor("catalogue", device: device)
+        let slots = await MonitorSlotMonitor(monitor: monitor)
+        #expect(slots.slotCapacity == 2)
+        try await slots.register(circle("a", north: 0))
+        try await slots.register(circle("b", north: 1_000))
+        await #expect(throws: SlotMonitorError.slotLimitExceeded(capacity: 2, identifier: "c")) {
+            try await slots.register(circle("c", north: 2_000))
+        }
+        #expect(await monitor.identifiers == ["a", "b"], "the refused condition is not kept")
+        #expect(slots.registeredIdentifiers == ["a", "b"])
+        try await slots.register(circle("a", north: 500))            // replacing needs no new slot
+        await slots.unregister(identifier: "b")
+        try await slots.register(circle("c", north: 2_000))
+        #expect(await monitor.identifiers == ["a", "c"])
+    }
+
+    @Test("conditions the device cannot monitor are rejected, not registered")
+    func rejected() async throws {
+        let device = makeDevice { $0.maximumRegionMonitoringDistance = 1_000 }
+        let slots = await MonitorSlotMonitor(monitor: try await Monitor("m", device: device))
+        await #expect(throws: SlotMonitorError.self) { try await slots.register(circle("huge", north: 0, radius: 5_000)) }
+        let square = Polygon(exterior: [offset(0, 0), offset(0, 10), offset(10, 10), offset(10, 0)])
+        let multi = Region(identifier: "multi", shape: .multiPolygon([square]))
+        await #expect(throws: SlotMonitorError.self) { try await slots.register(multi) }
+        #expect(slots.registeredIdentifiers.isEmpty)
+        #expect(await slots.monitor.identifiers.isEmpty)
+    }
+
+    @Test("registered while inside: silent unless initialTrigger asks for the entry; state reads the record")
+    func initialDetermination() async throws {
+        let device = makeDevice()
+        let slots = await MonitorSlotMonitor(monitor: try await Monitor("m", device: device))
+        try await slots.register(circle("quiet", north: 0, radius: 500))
+        try await slots.register(circle("tier", north: 0, radius: 500, trigger: .enter))
+        #expect(await slots.state(of: "quiet") == .unknown)
+        try await device.feed(stride(from: 0.0, through: 30, by: 5).map { fix($0, paris) })
+        let events = slots.takeEvents()
+        #expect(events.map(\.regionID) == ["tier"])
+        #expect(events.first?.kind == .enter && events.first?.isInitial == true)
+        #expect(await slots.state(of: "quiet") == .inside)
+        #expect(await slots.state(of: "nope") == .unknown)
+        try await device.feed(walkOut(start: 35))
+        #expect(Set(slots.takeEvents().map(\.regionID)) == ["quiet", "tier"], "a real exit is reported for both")
+        #expect(slots.takeEvents().isEmpty, "taken once")
+    }
+
+    @Test("a RegionPlanner serves 40 regions through 20 slots of a Monitor, every entry delivered once, in order")
+    func plannerEndToEnd() async throws {
+        let device = makeDevice()
+        let monitor = try await Monitor("catalogue", device: device)
+        let slots = await MonitorSlotMonitor(monitor: monitor)
+        let regions = (0..<40).map { circle("shop-\($0)", north: 1_000 + Double($0) * 1_000, radius: 300) }
+        let source = PlannerSource(prefix: "s.", catalogue: try Catalogue(regions.map { CatalogueEntry(region: $0) }))
+        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
+        try await planner.start(at: paris)
+        var entered: [String] = []
+        var most = 0
+        for s in 0...4_200 {                                       // 10 m/s due north for 42 km
+            try await device.receive(.fix(fix(Double(s), offset(Double(s) * 10))))
+            for e in slots.takeEvents() {
+                entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
+            }
+            most = max(most, await device.monitoredRegionCount)
+        }
+        #expect(entered == regions.map(\.identifier))
+        #expect(most <= 20, "never more than the device's limit")
+        #expect(planner.statistics.replans > 1)
+        #expect(planner.statistics.replansWithoutGuarantee == 0)
+    }
+}
