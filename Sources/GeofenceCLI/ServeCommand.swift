@@ -15,6 +15,7 @@ public struct ServeCommand: AsyncParsableCommand {
             Examples:
               geofence serve create-key --tenant acme
               geofence serve --port 8080 --database /var/lib/geofence/geofence.sqlite
+              geofence serve --database postgres://geofence:secret@db.internal:5432/geofence
               geofence serve --config server.json
 
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
@@ -79,12 +80,14 @@ public struct ServeCommand: AsyncParsableCommand {
         @Option(help: "Tenant the key belongs to (created if new).")
         var tenant: String
 
-        @Option(help: "SQLite file or postgres:// URL (default geofence.sqlite).")
-        var database: String = "geofence.sqlite"
+        /// `serve`'s own options: `--database` and `--config` name the store. (A second
+        /// `--database` here would never be set: the parser gives the value to `serve`.)
+        @ParentCommand var serve: ServeCommand
 
         public init() {}
 
         public func run() async throws {
+            let database = try serve.resolvedConfiguration().database
             let store = try await GeofenceServer.openStore(database)
             var c = ServerConfiguration()
             c.database = database
