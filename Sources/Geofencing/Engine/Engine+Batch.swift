@@ -9,7 +9,8 @@ extension Engine {
     /// the events each one confirms to `events`. The events are exactly those of calling
     /// ``process(_:subject:initialTrigger:into:)`` for each fix in turn; the difference is
     /// speed: the index memory that a group of fixes will need is requested for all of them
-    /// first, so its cache misses overlap instead of being paid one after another.
+    /// first (index buckets, cell runs, the subjects' track lists and their regions' records),
+    /// so its cache misses overlap instead of being paid one after another.
     ///
     /// ```swift
     /// let handles = fixes.map { engine.handle(for: $0.subject) }
@@ -39,11 +40,23 @@ extension Engine {
                 if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
                     sink &+= index.warmBuckets(lat: p.latitude, lon: p.longitude)
                 }
+                // The subject's record and its tracked regions' buffer header.
+                let si = Int(subjects[i + offset].rawValue)
+                if si >= 0, si < subjectStates.count { sink &+= UInt64(subjectStates[si].tracks.count) }
             }
             for i in start..<end {
                 let p = fixes[i].coordinate
                 if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
                     sink &+= index.warmEntries(lat: p.latitude, lon: p.longitude)
+                }
+                // The hot records of the regions the subject tracks (re-evaluated every fix).
+                let si = Int(subjects[i + offset].rawValue)
+                if si >= 0, si < subjectStates.count {
+                    store.hot.withUnsafeBufferPointer { hot in
+                        for tr in subjectStates[si].tracks where Int(tr.slot) < hot.count {
+                            sink &+= UInt64(hot[Int(tr.slot)].flags)
+                        }
+                    }
                 }
             }
             for i in start..<end {

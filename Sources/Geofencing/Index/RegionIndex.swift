@@ -311,7 +311,7 @@ struct RegionIndex: Sendable {
         return acc
     }
 
-    /// Like ``warmBuckets(lat:lon:)``, one step further: reads the first entry of each cell
+    /// Like ``warmBuckets(lat:lon:)``, one step further: reads the first and last entry of each cell
     /// run a point query at (`lat`, `lon`) will scan (the buckets should be in cache by now).
     @inline(__always)
     func warmEntries(lat: Double, lon: Double) -> UInt64 {
@@ -326,6 +326,7 @@ struct RegionIndex: Sendable {
                     let cell = table[RegionIndex.hash(k) & tableMask]
                     if cell.key == k + 1, cell.start < cell.end {
                         acc &+= UInt64(truncatingIfNeeded: entries[Int(cell.start)].slot)
+                        acc &+= UInt64(truncatingIfNeeded: entries[Int(cell.end) - 1].slot)
                     }
                 }
             }
