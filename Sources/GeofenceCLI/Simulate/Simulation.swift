@@ -71,6 +71,11 @@ public struct Simulation {
         var lastTime = Array(repeating: -Double.infinity, count: tracks.count)
         var pending: [(seq: Int, event: TransitionEvent)] = []
         var seq = 0
+        // One handle per track, so the engine does not hash the subject's name per fix, and
+        // one reused event buffer, so a fix without events allocates nothing.
+        var handles: [SubjectHandle] = []
+        for t in tracks { handles.append(engine.handle(for: t.subject)) }
+        var buffer: [TransitionEvent] = []
         var nextProgress = progressInterval
 
         func reject(_ track: Int, _ position: String, _ reason: String) {
@@ -122,7 +127,8 @@ public struct Simulation {
             let p = heads[best]!
             heads[best] = nil
             summary.fixesRead += 1
-            process(p, track: best, tracks: tracks, lastTime: &lastTime, seq: &seq, pending: &pending, reject: reject)
+            process(p, track: best, tracks: tracks, handle: handles[best], buffer: &buffer,
+                    lastTime: &lastTime, seq: &seq, pending: &pending, reject: reject)
             try refill(best)
             if !pending.isEmpty {
                 // Later events of subject s are later than its last fix; subjects that are
@@ -144,6 +150,7 @@ public struct Simulation {
     }
 
     private mutating func process(_ p: TrackPosition, track: Int, tracks: [TrackInput],
+                                  handle: SubjectHandle, buffer: inout [TransitionEvent],
                                   lastTime: inout [Double], seq: inout Int,
                                   pending: inout [(seq: Int, event: TransitionEvent)],
                                   reject: (Int, String, String) -> Void) {
@@ -157,16 +164,16 @@ public struct Simulation {
         let fix = LocationFix(subject: tracks[track].subject, coordinate: coordinate,
                               horizontalAccuracy: p.accuracy, timestamp: p.time,
                               speed: p.speed, course: p.course)
-        let events: [TransitionEvent]
+        buffer.removeAll(keepingCapacity: true)
         do {
-            events = try engine.process(fix)
+            try engine.process(fix, subject: handle, into: &buffer)
         } catch {
             reject(track, p.positionText, Simulation.describe(error))
             return
         }
         lastTime[track] = p.time.timeIntervalSinceReferenceDate
         map?.record(fix)
-        for e in events {
+        for e in buffer {
             pending.append((seq, e))
             seq += 1
         }
