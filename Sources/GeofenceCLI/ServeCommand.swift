@@ -15,6 +15,7 @@ public struct ServeCommand: AsyncParsableCommand {
             Examples:
               geofence serve create-key --tenant acme
               geofence serve --port 8080 --database /var/lib/geofence/geofence.sqlite
+              geofence serve --database postgres://geofence:secret@db.internal:5432/geofence
               geofence serve --config server.json
 
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \

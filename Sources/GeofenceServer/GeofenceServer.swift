@@ -25,8 +25,10 @@ import ServiceLifecycle
 /// `GET /v1/devices/{id}/state`, `GET /v1/events`, `GET /v1/events/stream` (SSE), `POST|GET /v1/webhooks`,
 /// `DELETE /v1/webhooks/{id}`, `GET /v1/webhooks/{id}/deliveries`.
 ///
-/// Start-up replays every tenant's journal into its engine (O(journal length)). Not here yet:
-/// PostgreSQL, multi-instance coordination (docs/server.md).
+/// Start-up replays every tenant's journal into its engine (O(journal length)). Several
+/// instances may share one PostgreSQL database (``PostgresStore``): per-device writes are
+/// serialised there, and each instance polls for region changes made elsewhere every
+/// ``ServerConfiguration/regionSyncInterval`` (docs/server.md, "Scale-out").
 public struct GeofenceServer: Sendable {
     public let configuration: ServerConfiguration
     public let store: any ServerStore
@@ -58,11 +60,16 @@ public struct GeofenceServer: Sendable {
                                             logger: logger, metrics: metrics)
     }
 
-    /// Opens and migrates the store named by `database`: an SQLite path (created on first
-    /// start) or `:memory:`. `postgres://` URLs are recognised but not supported yet.
+    /// Opens and migrates the store named by `database`: a `postgres://` URL
+    /// (``PostgresStore``), or an SQLite path (created on first start) or `:memory:`.
     public static func openStore(_ database: String, logger: Logger = Logger(label: "geofence.store")) async throws -> any ServerStore {
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-            throw ConfigurationError(key: "database", reason: "PostgreSQL is not supported by this build yet; use an SQLite file path")
+            let store = try await PostgresStore.open(url: database, logger: logger)
+            do { try await store.migrate() } catch {
+                try? await store.close()
+                throw error
+            }
+            return store
         }
         let store = try await SQLiteStore.open(path: database, logger: logger)
         try await store.migrate()
@@ -134,7 +141,7 @@ public struct GeofenceServer: Sendable {
         return Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
-            services: [dispatcher],
+            services: [dispatcher, RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["port": "\(port)"])

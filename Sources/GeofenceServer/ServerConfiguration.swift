@@ -34,6 +34,11 @@ public struct ServerConfiguration: Sendable {
     public var webhookPollInterval: Duration = .milliseconds(200)
     /// How often an idle event stream checks the outbox for new events.
     public var streamPollInterval: Duration = .milliseconds(100)
+    /// How often an instance asks the store whether another instance changed a tenant's
+    /// regions (then rebuilds that tenant's engine); the longest a region change made elsewhere
+    /// takes to reach this instance's `nearby` answers. Only a shared store (PostgreSQL) ever
+    /// reports such changes.
+    public var regionSyncInterval: Duration = .seconds(1)
     /// Timeout of one webhook request.
     public var webhookTimeout: Duration = .seconds(10)
 
@@ -42,7 +47,8 @@ public struct ServerConfiguration: Sendable {
     /// Reads a JSON configuration file over these defaults. Keys: `host`, `port`,
     /// `database`, `allowedWebhookHosts`, `maxBodyBytes`, `maxBatchSize`, `metricsToken`,
     /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
-    /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`.
+    /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
+    /// `regionSyncIntervalMilliseconds`.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -86,6 +92,9 @@ public struct ServerConfiguration: Sendable {
             if let a = try wrap("webhookRetry.maxAttempts", { () throws(Problem) in try r.optionalNumber("maxAttempts") }) {
                 webhookRetry.maxAttempts = Int(a)
             }
+        }
+        if let ms = try wrap("regionSyncIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("regionSyncIntervalMilliseconds") }) {
+            regionSyncInterval = .milliseconds(Int64(ms))
         }
         if let ms = try wrap("webhookPollIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("webhookPollIntervalMilliseconds") }) {
             webhookPollInterval = .milliseconds(Int64(ms))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GeofenceCLI
+import GeofenceServer
 import Testing
 
 @Suite("geofence serve", .serialized)
@@ -27,5 +28,17 @@ struct ServeCommandTests {
         let cmd = try #require(try GeofenceCommand.parseAsRoot(["serve"]) as? ServeCommand)
         let c = try cmd.resolvedConfiguration()
         #expect(c.port == 8080 && c.host == "127.0.0.1" && c.database == "geofence.sqlite")
+    }
+
+    @Test("create-key writes to the store named by --database (not ./geofence.sqlite)")
+    func createKeyUsesDatabaseOption() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)/keys.sqlite").path
+        let cmd = try #require(try GeofenceCommand.parseAsRoot(["serve", "create-key", "--tenant", "acme", "--database", path])
+            as? ServeCommand.CreateKey)
+        try await cmd.run()
+        #expect(FileManager.default.fileExists(atPath: path))
+        let store = try await GeofenceServer.openStore(path)
+        #expect(try await store.tenants() == ["acme"])
+        try await store.close()
     }
 }

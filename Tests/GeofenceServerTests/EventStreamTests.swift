@@ -18,9 +18,9 @@ struct EventStreamTests {
         }
     }
 
-    @Test("a stream replays from the cursor and resumes with Last-Event-ID without gaps or duplicates")
-    func resumes() async throws {
-        try await Harness.run(configure: { $0.streamPollInterval = .milliseconds(10) }) { h in
+    @Test("a stream replays from the cursor and resumes with Last-Event-ID without gaps or duplicates", arguments: StoreKind.allCases)
+    func resumes(_ store: StoreKind) async throws {
+        try await Harness.run(store, configure: { $0.streamPollInterval = .milliseconds(10) }) { h in
             let key = try await h.key("acme")
             _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
             try await Self.twoEntries(h, key: key, devices: ["a", "b"])
@@ -40,9 +40,9 @@ struct EventStreamTests {
         }
     }
 
-    @Test("a stream opened before an event is committed delivers it live")
-    func live() async throws {
-        try await Harness.run(configure: { $0.streamPollInterval = .milliseconds(10) }) { h in
+    @Test("a stream opened before an event is committed delivers it live", arguments: StoreKind.allCases)
+    func live(_ store: StoreKind) async throws {
+        try await Harness.run(store, configure: { $0.streamPollInterval = .milliseconds(10) }) { h in
             let key = try await h.key("acme")
             _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
             let listener = Task { try await h.call(.GET, "/v1/events/stream?after=0&limit=2&timeout=60", key: key) }
@@ -52,9 +52,9 @@ struct EventStreamTests {
         }
     }
 
-    @Test("a bad resume cursor is a 400 naming it")
-    func badCursor() async throws {
-        try await Harness.run { h in
+    @Test("a bad resume cursor is a 400 naming it", arguments: StoreKind.allCases)
+    func badCursor(_ store: StoreKind) async throws {
+        try await Harness.run(store) { h in
             let key = try await h.key("acme")
             let r = try await h.call(.GET, "/v1/events/stream?after=abc", key: key)
             #expect(r.status == 400)

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Regions over HTTP")
 struct RegionAPITests {
-    @Test("create, get, replace, list with paging, delete")
-    func crud() async throws {
-        try await Harness.run { h in
+    @Test("create, get, replace, list with paging, delete", arguments: StoreKind.allCases)
+    func crud(_ store: StoreKind) async throws {
+        try await Harness.run(store) { h in
             let key = try await h.key("acme")
             let created = try await h.call(.POST, "/v1/regions", key: key,
                                            body: circleFeature("a", lat: 31.2, lon: 121.5, radius: 150, extra: #","dwell":300,"owner":"ops""#))
@@ -44,9 +44,9 @@ struct RegionAPITests {
         }
     }
 
-    @Test("bulk import of a FeatureCollection is all or nothing")
-    func bulkImport() async throws {
-        try await Harness.run { h in
+    @Test("bulk import of a FeatureCollection is all or nothing", arguments: StoreKind.allCases)
+    func bulkImport(_ store: StoreKind) async throws {
+        try await Harness.run(store) { h in
             let key = try await h.key("acme")
             let features = (0..<500).map { circleFeature("r\($0)", lat: 30 + Double($0) * 0.01, lon: 120, radius: 200) }
             let body = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
@@ -74,9 +74,9 @@ struct RegionAPITests {
         }
     }
 
-    @Test("nearby returns the nearest regions first, with the re-plan radius")
-    func nearby() async throws {
-        try await Harness.run { h in
+    @Test("nearby returns the nearest regions first, with the re-plan radius", arguments: StoreKind.allCases)
+    func nearby(_ store: StoreKind) async throws {
+        try await Harness.run(store) { h in
             let key = try await h.key("acme")
             // 30 circles of 100 m, 1 km apart going north from (31, 121).
             let features = (0..<30).map { circleFeature("n\($0)", lat: 31 + Double($0) * 0.009, lon: 121, radius: 100) }

@@ -24,10 +24,10 @@ struct ShanghaiWebhookTests {
         return batch["events"]?.array ?? []
     }
 
-    @Test("the Shanghai track gives exactly one entry, delivered once with a valid signature")
-    func shanghaiEntryDeliveredOnce() async throws {
+    @Test("the Shanghai track gives exactly one entry, delivered once with a valid signature", arguments: StoreKind.allCases)
+    func shanghaiEntryDeliveredOnce(_ store: StoreKind) async throws {
         try await Receiver.run { receiver in
-            try await Harness.run { h in
+            try await Harness.run(store) { h in
                 let key = try await h.key("acme")
                 let hook = try await h.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
                 #expect(hook.status == 201, "\(hook)")
@@ -76,10 +76,10 @@ struct ShanghaiWebhookTests {
         }
     }
 
-    @Test("a receiver failing three times then succeeding gets the event exactly once more")
-    func retriesWithBackoffUntilSuccess() async throws {
+    @Test("a receiver failing three times then succeeding gets the event exactly once more", arguments: StoreKind.allCases)
+    func retriesWithBackoffUntilSuccess(_ store: StoreKind) async throws {
         try await Receiver.run(script: [500, 503, 500]) { receiver in
-            try await Harness.run { h in
+            try await Harness.run(store) { h in
                 let key = try await h.key("acme")
                 let hook = try await h.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
                 let hookID = try #require(hook["id"]?.string)
@@ -114,10 +114,10 @@ struct ShanghaiWebhookTests {
         }
     }
 
-    @Test("a delivery is given up after maxAttempts and shows as failed")
-    func givesUpAfterMaxAttempts() async throws {
+    @Test("a delivery is given up after maxAttempts and shows as failed", arguments: StoreKind.allCases)
+    func givesUpAfterMaxAttempts(_ store: StoreKind) async throws {
         try await Receiver.run(script: Array(repeating: 500, count: 10)) { receiver in
-            try await Harness.run(configure: { $0.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxAttempts: 3) }) { h in
+            try await Harness.run(store, configure: { $0.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxAttempts: 3) }) { h in
                 let key = try await h.key("acme")
                 let hook = try await h.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
                 let hookID = try #require(hook["id"]?.string)
@@ -133,10 +133,10 @@ struct ShanghaiWebhookTests {
         }
     }
 
-    @Test("the background worker delivers without being driven")
-    func backgroundWorkerDelivers() async throws {
+    @Test("the background worker delivers without being driven", arguments: StoreKind.allCases)
+    func backgroundWorkerDelivers(_ store: StoreKind) async throws {
         try await Receiver.run { receiver in
-            try await Harness.run(clock: ManualClock(Date()), configure: { $0.webhookPollInterval = .milliseconds(20) }) { h in
+            try await Harness.run(store, clock: ManualClock(Date()), configure: { $0.webhookPollInterval = .milliseconds(20) }) { h in
                 let key = try await h.key("acme")
                 _ = try await h.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
                 _ = try await Self.runScenario(h, key: key)
@@ -151,30 +151,33 @@ struct ShanghaiWebhookTests {
         }
     }
 
-    @Test("engines are rebuilt from the store on restart: state kept, no duplicate events, order still enforced")
-    func restartRebuildsEngines() async throws {
-        let db = Harness.temporaryDatabase()
-        let key = try await Harness.run(database: db) { h in
-            let key = try await h.key("acme")
-            _ = try await h.call(.PUT, "/v1/regions/bund", key: key,
-                                 body: circleFeature("bund", lat: Self.center.lat, lon: Self.center.lon, radius: 2_000))
-            _ = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.259394, 121.499781, t: Self.t0))
-            // One inside fix: the entry is pending, not confirmed yet.
-            let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 10))
-            #expect(r["events"]?.array?.count == 0)
-            return key
-        }
-        try await Harness.run(database: db) { h in
-            let state = try await h.call(.GET, "/v1/devices/phone-1/state", key: key)
-            #expect(state.status == 200, "\(state)")
-            #expect(state["pending"]?.array?.compactMap(\.string) == ["bund"])
-            let old = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 5))
-            #expect(old.status == 409, "\(old)")
-            // The pending entry survives the restart and is confirmed by the next fix.
-            let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 20))
-            #expect(r["events"]?.array?.count == 1)
-            let all = try await h.call(.GET, "/v1/events", key: key)
-            #expect(all["events"]?.array?.count == 1)
+    @Test("engines are rebuilt from the store on restart: state kept, no duplicate events, order still enforced",
+          arguments: StoreKind.allCases)
+    func restartRebuildsEngines(_ store: StoreKind) async throws {
+        try await TestDatabase.with(store) { database in
+            let db = database.location
+            let key = try await Harness.run(database: db) { h in
+                let key = try await h.key("acme")
+                _ = try await h.call(.PUT, "/v1/regions/bund", key: key,
+                                     body: circleFeature("bund", lat: Self.center.lat, lon: Self.center.lon, radius: 2_000))
+                _ = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.259394, 121.499781, t: Self.t0))
+                // One inside fix: the entry is pending, not confirmed yet.
+                let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 10))
+                #expect(r["events"]?.array?.count == 0)
+                return key
+            }
+            try await Harness.run(database: db) { h in
+                let state = try await h.call(.GET, "/v1/devices/phone-1/state", key: key)
+                #expect(state.status == 200, "\(state)")
+                #expect(state["pending"]?.array?.compactMap(\.string) == ["bund"])
+                let old = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 5))
+                #expect(old.status == 409, "\(old)")
+                // The pending entry survives the restart and is confirmed by the next fix.
+                let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 20))
+                #expect(r["events"]?.array?.count == 1)
+                let all = try await h.call(.GET, "/v1/events", key: key)
+                #expect(all["events"]?.array?.count == 1)
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import Geodesy
 import Geofencing
 import Testing
 
-@Suite("SQLite store, keys, signatures, retry schedule")
+@Suite("Stores (SQLite and PostgreSQL), keys, signatures, retry schedule")
 struct StoreTests {
     @Test("the database file is created on first start, in WAL mode, at the latest schema version")
     func createdWithMigrations() async throws {
@@ -19,43 +19,61 @@ struct StoreTests {
         try await store.close()
     }
 
-    @Test("API keys are stored only as their SHA-256")
-    func keysHashed() async throws {
-        let store = try await SQLiteStore.open(path: ":memory:")
-        try await store.migrate()
-        let server = GeofenceServer(configuration: ServerConfiguration(), store: store)
-        let key = try await server.createAPIKey(tenant: "acme")
-        #expect(key.hasPrefix("gfk_") && key.count == 68)
-        #expect(APIKey.hash(key).count == 64)
-        #expect(try await store.tenant(forKeyHash: APIKey.hash(key)) == "acme")
-        #expect(try await store.tenant(forKeyHash: key) == nil)
-        #expect(try await store.rawKeyColumnContains(key) == false)
-        try await store.close()
+    @Test("a PostgreSQL database is migrated to the latest version, idempotently, also by instances starting together")
+    func postgresMigrations() async throws {
+        try await TestDatabase.with(.postgres) { db in
+            async let a = db.open()
+            async let b = db.open()
+            let (s1, s2) = try await (a, b)
+            let store = try #require(s1 as? PostgresStore)
+            try await store.migrate()
+            #expect(try await store.schemaVersion() == 1)
+            try await s1.close()
+            try await s2.close()
+        }
     }
 
-    @Test("events and their deliveries are committed with the fix batch, or not at all")
-    func outboxAtomic() async throws {
-        let store = try await SQLiteStore.open(path: ":memory:")
-        try await store.migrate()
-        try await store.addWebhook(Webhook(id: "w1", tenant: "t", url: "http://127.0.0.1:1/", secret: "s"), now: Date())
-        let c = try Coordinate(latitude: 1, longitude: 2)
-        let fix = LocationFix(subject: "d", coordinate: c, timestamp: Date(timeIntervalSince1970: 100))
-        let ev = TransitionEvent(kind: .enter, regionID: "r", subject: "d", fix: fix, time: fix.timestamp, crossedAt: fix.timestamp)
-        let stored = try await store.commitFixes(tenant: "t", device: "d", fixes: [fix], events: [StoredEvent(id: "e1", tenant: "t", event: ev)], now: Date())
-        #expect(stored.map(\.cursor) == [1])
-        #expect(try await store.dueDeliveries(now: Date(), limit: 10).map(\.eventID) == ["e1"])
-        // A duplicate event id violates UNIQUE: the whole batch (journal, device, outbox) rolls back.
-        let fix2 = LocationFix(subject: "d", coordinate: c, timestamp: Date(timeIntervalSince1970: 200))
-        await #expect(throws: (any Error).self) {
-            _ = try await store.commitFixes(tenant: "t", device: "d", fixes: [fix2],
-                                            events: [StoredEvent(id: "e2", tenant: "t", event: ev), StoredEvent(id: "e1", tenant: "t", event: ev)], now: Date())
+    @Test("API keys are stored only as their SHA-256", arguments: StoreKind.allCases)
+    func keysHashed(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let store = try await db.open()
+            let server = GeofenceServer(configuration: ServerConfiguration(), store: store)
+            let key = try await server.createAPIKey(tenant: "acme")
+            #expect(key.hasPrefix("gfk_") && key.count == 68)
+            #expect(APIKey.hash(key).count == 64)
+            #expect(try await store.tenant(forKeyHash: APIKey.hash(key)) == "acme")
+            #expect(try await store.tenant(forKeyHash: key) == nil)
+            if let s = store as? SQLiteStore { #expect(try await s.rawKeyColumnContains(key) == false) }
+            if let s = store as? PostgresStore { #expect(try await s.rawKeyColumnContains(key) == false) }
+            try await store.close()
+        }
+    }
+
+    @Test("events and their deliveries are committed with the fix batch, or not at all", arguments: StoreKind.allCases)
+    func outboxAtomic(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let store = try await db.open()
+            try await store.addWebhook(Webhook(id: "w1", tenant: "t", url: "http://127.0.0.1:1/", secret: "s"), now: Date())
+            let c = try Coordinate(latitude: 1, longitude: 2)
+            let fix = LocationFix(subject: "d", coordinate: c, timestamp: Date(timeIntervalSince1970: 100))
+            let ev = TransitionEvent(kind: .enter, regionID: "r", subject: "d", fix: fix, time: fix.timestamp, crossedAt: fix.timestamp)
+            let stored = try await store.commitFixes(tenant: "t", device: "d", fixes: [fix], events: [StoredEvent(id: "e1", tenant: "t", event: ev)], now: Date())
+            #expect(stored.map(\.cursor) == [1])
+            #expect(try await store.dueDeliveries(now: Date(), limit: 10).map(\.eventID) == ["e1"])
+            // A duplicate event id violates UNIQUE: the whole batch (journal, device, outbox) rolls back.
+            let fix2 = LocationFix(subject: "d", coordinate: c, timestamp: Date(timeIntervalSince1970: 200))
+            await #expect(throws: (any Error).self) {
+                _ = try await store.commitFixes(tenant: "t", device: "d", fixes: [fix2],
+                                                events: [StoredEvent(id: "e2", tenant: "t", event: ev), StoredEvent(id: "e1", tenant: "t", event: ev)], now: Date())
         }
         #expect(try await store.events(tenant: "t", after: 0, limit: 10).count == 1)
-        #expect(try await store.dueDeliveries(now: Date(), limit: 10).count == 1)
+            // (An hour on: a PostgreSQL store leases the delivery it just handed out.)
+            #expect(try await store.dueDeliveries(now: Date().addingTimeInterval(3_600), limit: 10).count == 1)
         let journal = try await store.journal(tenant: "t")
         #expect(journal.count == 1)
         if case .fixes(let f) = journal[0] { #expect(f == [fix]) } else { Issue.record("expected a fix batch") }
         try await store.close()
+        }
     }
 
     @Test("webhook signatures verify only with the right secret and body")
@@ -79,12 +97,12 @@ struct StoreTests {
         #expect(p.delay(afterAttempt: 5) == nil)
     }
 
-    @Test("the committed OpenAPI document is the one served at /v1/openapi.json")
-    func openAPIDocument() async throws {
+    @Test("the committed OpenAPI document is the one served at /v1/openapi.json", arguments: StoreKind.allCases)
+    func openAPIDocument(_ store: StoreKind) async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("openapi/openapi.json")
         let committed = try String(contentsOf: file, encoding: .utf8)
-        try await Harness.run { h in
+        try await Harness.run(store) { h in
             let key = try await h.key("acme")
             let served = try await h.call(.GET, "/v1/openapi.json", key: key)
             #expect(served.status == 200)
@@ -101,9 +119,9 @@ struct StoreTests {
         }
     }
 
-    @Test("/metrics counts ingested fixes and events")
-    func metrics() async throws {
-        try await Harness.run(configure: { $0.metricsToken = "ops-token" }) { h in
+    @Test("/metrics counts ingested fixes and events", arguments: StoreKind.allCases)
+    func metrics(_ store: StoreKind) async throws {
+        try await Harness.run(store, configure: { $0.metricsToken = "ops-token" }) { h in
             let key = try await h.key("acme")
             _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
             let fixes = [fixJSON(31.259394, 121.499781, t: 0)] + (1...3).map { fixJSON(31.240394, 121.499781, t: 10 * Double($0)) }
@@ -113,6 +131,34 @@ struct StoreTests {
             #expect(m.status == 200)
             #expect(m.text.contains("geofence_fixes_ingested_total 4"), "\(m.text)")
             #expect(m.text.contains("geofence_events_total 1"))
+        }
+    }
+}
+
+@Suite("PostgreSQL URLs")
+struct PostgresURLTests {
+    @Test("the parts are read, escapes decoded, defaults filled in")
+    func parts() throws {
+        let u = try PostgresURL("postgres://geo%40fence:p%2Fss%3Aword@db.internal:6543/geo?sslmode=require&search_path=tenant_a")
+        #expect(u.user == "geo@fence" && u.password == "p/ss:word")
+        #expect(u.host == "db.internal" && u.port == 6543 && u.database == "geo")
+        #expect(u.requireTLS && u.searchPath == "tenant_a")
+        let d = try PostgresURL("postgresql://geofence@127.0.0.1")
+        #expect(d.port == 5432 && d.database == "geofence" && d.password == nil && !d.requireTLS && d.searchPath == nil)
+    }
+
+    @Test("a bad URL is a configuration error naming the part, never echoing the password", arguments: [
+        ("mysql://u:secret@h/db", "not a postgres:// URL"),
+        ("postgres://u:secret@/db", "no host"),
+        ("postgres://:secret@h/db", "no user"),
+        ("postgres://u:secret@h/db?sslmode=sometimes", "sslmode"),
+    ])
+    func rejected(_ url: String, _ reason: String) {
+        #expect {
+            _ = try PostgresURL(url)
+        } throws: { error in
+            guard let e = error as? ConfigurationError else { return false }
+            return e.key == "database" && e.reason.contains(reason) && !e.description.contains("secret")
         }
     }
 }

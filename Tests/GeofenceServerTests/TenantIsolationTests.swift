@@ -5,10 +5,10 @@ import Testing
 /// One tenant can never read or change another's regions, devices, events or webhooks.
 @Suite("Tenant isolation")
 struct TenantIsolationTests {
-    @Test("every route tried with the other tenant's key sees nothing and changes nothing")
-    func everyRoute() async throws {
+    @Test("every route tried with the other tenant's key sees nothing and changes nothing", arguments: StoreKind.allCases)
+    func everyRoute(_ store: StoreKind) async throws {
         try await Receiver.run { receiver in
-            try await Harness.run { h in
+            try await Harness.run(store) { h in
                 let a = try await h.key("tenant-a")
                 let b = try await h.key("tenant-b")
                 // Tenant A: a webhook, a region, a device inside it with an event.

@@ -73,9 +73,9 @@ struct ValidationTests {
              body: #"{"url":"ftp://127.0.0.1/x"}"#, status: 400, field: "url"),
     ]
 
-    @Test("each bad request gets a 4xx problem naming the field and changes nothing", arguments: cases)
-    func rejected(_ c: Case) async throws {
-        try await Harness.run { h in
+    @Test("each bad request gets a 4xx problem naming the field and changes nothing", arguments: StoreKind.allCases, cases)
+    func rejected(_ store: StoreKind, _ c: Case) async throws {
+        try await Harness.run(store) { h in
             let key = try await Self.seed(h)
             let before = try await Self.snapshot(h, key: key)
             let r = try await h.call(.init(rawValue: c.method), c.path, key: key, body: c.body)
@@ -89,9 +89,9 @@ struct ValidationTests {
         }
     }
 
-    @Test("a batch over the size limit is 413 and changes nothing")
-    func oversizedBatch() async throws {
-        try await Harness.run(configure: { $0.maxBatchSize = 100 }) { h in
+    @Test("a batch over the size limit is 413 and changes nothing", arguments: StoreKind.allCases)
+    func oversizedBatch(_ store: StoreKind) async throws {
+        try await Harness.run(store, configure: { $0.maxBatchSize = 100 }) { h in
             let key = try await Self.seed(h)
             let before = try await Self.snapshot(h, key: key)
             let fixes = (1...101).map { fixJSON(31.240394, 121.499781, t: Self.t0 + Double($0)) }
@@ -102,9 +102,9 @@ struct ValidationTests {
         }
     }
 
-    @Test("a body over the byte limit is 413 and changes nothing")
-    func oversizedBody() async throws {
-        try await Harness.run(configure: { $0.maxBodyBytes = 4_096 }) { h in
+    @Test("a body over the byte limit is 413 and changes nothing", arguments: StoreKind.allCases)
+    func oversizedBody(_ store: StoreKind) async throws {
+        try await Harness.run(store, configure: { $0.maxBodyBytes = 4_096 }) { h in
             let key = try await Self.seed(h)
             let before = try await Self.snapshot(h, key: key)
             let fixes = (1...200).map { fixJSON(31.240394, 121.499781, t: Self.t0 + Double($0)) }
@@ -115,9 +115,9 @@ struct ValidationTests {
         }
     }
 
-    @Test("a missing or unknown key is 401 on every route but /health")
-    func authentication() async throws {
-        try await Harness.run { h in
+    @Test("a missing or unknown key is 401 on every route but /health", arguments: StoreKind.allCases)
+    func authentication(_ store: StoreKind) async throws {
+        try await Harness.run(store) { h in
             _ = try await h.key("acme")
             #expect(try await h.call(.GET, "/health", key: nil).status == 200)
             for (m, p) in [("GET", "/v1/regions"), ("GET", "/v1/events"), ("GET", "/v1/openapi.json"), ("GET", "/metrics"),

@@ -14,7 +14,7 @@ struct ManualClockTests {
         let start = clock.now
         let a = Task { try await clock.sleep(until: start.advanced(by: .seconds(10))); order.add("a") }
         let b = Task { try await clock.sleep(until: start.advanced(by: .seconds(5))); order.add("b") }
-        while clock.sleeperCount < 2 { await Task.yield() }
+        await clock.waitForSleepers(atLeast: 2)
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 2)
         clock.advance(by: .seconds(6))
@@ -28,8 +28,20 @@ struct ManualClockTests {
     func cancellation() async throws {
         let clock = ManualClock()
         let t = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(60))) }
-        while clock.sleeperCount < 1 { await Task.yield() }
+        await clock.waitForSleepers(atLeast: 1)
         t.cancel()
+        await #expect(throws: CancellationError.self) { try await t.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("a task already cancelled when it sleeps throws at once, without waiting for the clock",
+          .timeLimit(.minutes(1)))
+    func cancelledBeforeRegistering() async throws {
+        let clock = ManualClock()
+        let t = Task {
+            withUnsafeCurrentTask { $0?.cancel() }   // cancelled before its sleeper exists
+            try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))
+        }
         await #expect(throws: CancellationError.self) { try await t.value }
         #expect(clock.sleeperCount == 0)
     }
@@ -99,10 +111,10 @@ struct TrackReplayTests {
         let replay = TrackReplay(fixes, clock: clock, speed: .realTime, tickInterval: nil)
         let count = Counter()
         let task = Task { for try await _ in replay { count.increment() } }
-        while count.value < 1 || clock.sleeperCount < 1 { await Task.yield() }
+        await clock.waitForSleepers(atLeast: 1)
         #expect(count.value == 1, "the first fix is due at once, the second waits")
         clock.advance(by: .seconds(10))
-        while count.value < 2 || clock.sleeperCount < 1 { await Task.yield() }
+        await clock.waitForSleepers(atLeast: 1)
         #expect(count.value == 2)
         clock.advance(by: .seconds(15))
         try await task.value

@@ -24,7 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("country: 1M circles, fixes from 10k subjects", configuration: throughput) { benchmark in
         let r = Prepared.country
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { r.step() }
+        r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
     } setup: { _ = Prepared.country }
@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("city: 100k circles in 50 km x 50 km", configuration: throughput) { benchmark in
         let r = Prepared.city
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { r.step() }
+        r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
     } setup: { _ = Prepared.city }
@@ -40,7 +40,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("polygons: 100k polygons of 8-64 vertices", configuration: throughput) { benchmark in
         let r = Prepared.polygons
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { r.step() }
+        r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
     } setup: { _ = Prepared.polygons }

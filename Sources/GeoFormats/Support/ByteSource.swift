@@ -13,6 +13,9 @@ import Darwin
 /// - a line returned by ``nextLine()`` points into `storage` and is valid only until the
 ///   next call on this source (the buffer may be compacted or grown by a refill).
 /// - memory is bounded by the longest line (capped at ``maximumLineLength``) plus one chunk.
+/// - a source is used by one thread at a time and never re-entered (no callbacks), so the
+///   hot fields skip the runtime exclusivity checks (`@exclusivity(unchecked)`), which
+///   otherwise cost more than the byte handling itself in the per-byte XML loop.
 final class ByteSource {
     /// Bytes read from the descriptor per `read(2)` call.
     static let chunkSize = 1 << 20
@@ -20,22 +23,22 @@ final class ByteSource {
     /// the buffer without bound.
     static let maximumLineLength = 16 << 20
 
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var start = 0
-    private var end = 0
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
     private var fd: Int32
     private let ownsDescriptor: Bool
-    private(set) var atEOF = false
+    @exclusivity(unchecked) private(set) var atEOF = false
     /// Bytes read from the descriptor (or given in memory) so far, for progress reports.
-    private(set) var bytesRead = 0
+    @exclusivity(unchecked) private(set) var bytesRead = 0
     /// A read error, if one stopped the stream (errno text).
     private(set) var readError: String?
     /// The 1-based number of the line most recently returned by ``nextLine()``,
     /// or the line of the byte most recently returned by ``next()`` (byte mode).
-    private(set) var lineNumber = 0
+    @exclusivity(unchecked) private(set) var lineNumber = 0
     /// 1-based column of the byte most recently returned by ``next()``.
-    private(set) var column = 0
+    @exclusivity(unchecked) private(set) var column = 0
 
     /// Reads from an open descriptor; closes it on deinit if `ownsDescriptor`.
     init(fileDescriptor: Int32, ownsDescriptor: Bool) {
@@ -187,7 +190,7 @@ final class ByteSource {
 
     // MARK: Byte mode (for XML)
 
-    private var pendingNewline = true
+    @exclusivity(unchecked) private var pendingNewline = true
 
     /// The next byte, tracking line and column; nil at end of input.
     @inline(__always)

@@ -19,9 +19,9 @@ final class CSVTrackParser {
         }
     }
     /// `roles` as a buffer the hot loop reads without array checks; owned, freed on deinit.
-    private var rolePointer = UnsafeBufferPointer<Role>(UnsafeMutableBufferPointer<Role>.allocate(capacity: 0))
-    private var headerRead = false
-    private var finished = false
+    @exclusivity(unchecked) private var rolePointer = UnsafeBufferPointer<Role>(UnsafeMutableBufferPointer<Role>.allocate(capacity: 0))
+    @exclusivity(unchecked) private var headerRead = false
+    @exclusivity(unchecked) private var finished = false
 
     init(source: ByteSource) {
         self.source = source
@@ -72,53 +72,13 @@ final class CSVTrackParser {
         return true
     }
 
-    /// Splits `line` into fields, calling `body(index, field, column)` for each.
-    /// Returns the number of fields, or -1 for an unterminated quote.
-    @inline(__always)
-    private static func forEachField(_ line: UnsafeBufferPointer<UInt8>,
-                                     _ body: (Int, UnsafeBufferPointer<UInt8>, Int) -> Bool) -> Int {
-        let n = line.count
-        var i = 0
-        var index = 0
-        while true {
-            while i < n, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
-            let column = i + 1
-            var fieldStart = i
-            var fieldEnd: Int
-            if i < n, line[i] == UInt8(ascii: "\"") {
-                i += 1
-                fieldStart = i
-                while true {
-                    if i >= n { return -1 }
-                    if line[i] == UInt8(ascii: "\"") {
-                        if i + 1 < n, line[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
-                        break
-                    }
-                    i += 1
-                }
-                fieldEnd = i
-                i += 1
-                while i < n, line[i] != UInt8(ascii: ",") { i += 1 }
-            } else {
-                while i < n, line[i] != UInt8(ascii: ",") { i += 1 }
-                fieldEnd = i
-                while fieldEnd > fieldStart, line[fieldEnd - 1] == 0x20 || line[fieldEnd - 1] == 0x09 { fieldEnd -= 1 }
-            }
-            let field = UnsafeBufferPointer(rebasing: line[fieldStart..<fieldEnd])
-            if !body(index, field, column) { return index + 1 }
-            index += 1
-            if i >= n { return index }
-            i += 1 // the comma
-        }
-    }
-
     private func readHeader(_ line: UnsafeBufferPointer<UInt8>) -> Result<TrackPoint, TrackParseError>? {
         var names: [String] = []
-        let count = CSVTrackParser.forEachField(line) { _, field, _ in
-            names.append(String(decoding: field, as: UTF8.self).lowercased())
-            return true
+        var scanner = CSVFieldScanner(line)
+        while let field = scanner.next() {
+            guard case .field(let bytes, _) = field else { return fail(.unterminatedQuote, fatal: true) }
+            names.append(String(decoding: bytes, as: UTF8.self).lowercased())
         }
-        if count < 0 { return fail(.unterminatedQuote, fatal: true) }
         var seen: Set<Role> = []
         roles = names.map(CSVTrackParser.role(for:))
         for r in roles where r != .ignore {
@@ -166,69 +126,42 @@ final class CSVTrackParser {
         var course: Double?
         var elevation: Double?
         let roleCount = rolePointer.count
-        let n = line.count
-        var i = 0
         var index = 0
-        while true {
-            while i < n, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
-            let column = i + 1
-            var fieldStart = i
-            var fieldEnd: Int
-            if i < n, line[i] == UInt8(ascii: "\"") {
-                i += 1
-                fieldStart = i
-                while true {
-                    if i >= n { return fail(.unterminatedQuote) }
-                    if line[i] == UInt8(ascii: "\"") {
-                        if i + 1 < n, line[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
-                        break
-                    }
-                    i += 1
-                }
-                fieldEnd = i
-                i += 1
-                while i < n, line[i] != UInt8(ascii: ",") { i += 1 }
-            } else {
-                while i < n, line[i] != UInt8(ascii: ",") { i += 1 }
-                fieldEnd = i
-                while fieldEnd > fieldStart, line[fieldEnd - 1] == 0x20 || line[fieldEnd - 1] == 0x09 { fieldEnd -= 1 }
-            }
-            if index < roleCount {
-                let role = rolePointer[index]
-                if role != .ignore {
-                    let field = UnsafeBufferPointer(rebasing: line[fieldStart..<fieldEnd])
-                    if field.isEmpty {
-                        switch role {
-                        case .time, .latitude, .longitude:
-                            return fail(.missingValue(CSVTrackParser.roleName(role)), column: column)
-                        default:
-                            break
-                        }
-                    } else if role == .time {
-                        guard let s = Timestamp.parseSeconds(field) else {
-                            return fail(.invalidTime(PointValidation.excerpt(field)), column: column)
-                        }
-                        seconds = s
-                    } else {
-                        guard let v = NumberParsing.parseDouble(field) else {
-                            return fail(.invalidNumber(field: CSVTrackParser.roleName(role), text: PointValidation.excerpt(field)),
-                                        column: column)
-                        }
-                        switch role {
-                        case .latitude: latitude = v
-                        case .longitude: longitude = v
-                        case .accuracy: accuracy = v
-                        case .speed: speed = v
-                        case .course: course = v
-                        case .elevation: elevation = v
-                        case .time, .ignore: break
-                        }
-                    }
+        var scanner = CSVFieldScanner(line)
+        while let next = scanner.next() {
+            guard case .field(let field, let column) = next else { return fail(.unterminatedQuote) }
+            defer { index += 1 }
+            guard index < roleCount else { continue }
+            let role = rolePointer[index]
+            if role == .ignore { continue }
+            if field.isEmpty {
+                switch role {
+                case .time, .latitude, .longitude:
+                    return fail(.missingValue(CSVTrackParser.roleName(role)), column: column)
+                default:
+                    continue
                 }
             }
-            index += 1
-            if i >= n { break }
-            i += 1   // the comma
+            if role == .time {
+                guard let s = Timestamp.parseSeconds(field) else {
+                    return fail(.invalidTime(PointValidation.excerpt(field)), column: column)
+                }
+                seconds = s
+                continue
+            }
+            guard let v = NumberParsing.parseDouble(field) else {
+                return fail(.invalidNumber(field: CSVTrackParser.roleName(role), text: PointValidation.excerpt(field)),
+                            column: column)
+            }
+            switch role {
+            case .latitude: latitude = v
+            case .longitude: longitude = v
+            case .accuracy: accuracy = v
+            case .speed: speed = v
+            case .course: course = v
+            case .elevation: elevation = v
+            case .time, .ignore: break
+            }
         }
         if index != roleCount { return fail(.wrongFieldCount(expected: roleCount, found: index)) }
         switch PointValidation.make(seconds: seconds, latitude: latitude, longitude: longitude,

@@ -80,6 +80,7 @@ struct SimulateCommand: ParsableCommand {
         }
         var simulation = try Simulation(regions: regionList, policy: profile.policy)
         if map != nil { simulation.map = MapRecorder() }
+        simulation.readsAhead = true
         var out = FileDescriptorOutput.standardOutput
         var isTerminal = Terminal.standardOutputIsTerminal
         if let output {

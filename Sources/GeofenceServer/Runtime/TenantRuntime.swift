@@ -100,6 +100,10 @@ actor TenantRuntime {
     func upsert(_ regions: [Region], create: Bool, now: Date) async throws -> [Bool] {
         try await enter()
         defer { release() }
+        return try await retryingStale { try await self.upsertLocked(regions, create: create, now: now) }
+    }
+
+    private func upsertLocked(_ regions: [Region], create: Bool, now: Date) async throws -> [Bool] {
         var seen = Set<String>()
         for (i, r) in regions.enumerated() where !seen.insert(r.identifier).inserted {
             throw Problem.badRequest(field: "features[\(i)].properties.id", detail: "region id \"\(r.identifier)\" appears more than once")
@@ -120,9 +124,11 @@ actor TenantRuntime {
     func delete(id: String, now: Date) async throws -> Bool {
         try await enter()
         defer { release() }
-        guard try await store.deleteRegion(tenant: tenant, id: id, now: now) else { return false }
-        engine.remove(identifier: id)
-        return true
+        return try await retryingStale {
+            guard try await self.store.deleteRegion(tenant: self.tenant, id: id, now: now) else { return false }
+            self.engine.remove(identifier: id)
+            return true
+        }
     }
 
     // MARK: Fixes
@@ -138,6 +144,13 @@ actor TenantRuntime {
     func ingest(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
         try await enter()
         defer { release() }
+        return try await retryingStale {
+            try await self.ingestLocked(device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
+        }
+    }
+
+    private func ingestLocked(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+        if store.isShared { try await catchUp(device: device) }
         /// The JSON path of fix `i`'s timestamp ("timestamp" for a single-fix body).
         func field(_ i: Int) -> String { fieldPrefix == "body" ? "timestamp" : "\(fieldPrefix)[\(i)].timestamp" }
         if let last = engine.lastFix(of: device), let first = fixes.first, let final = fixes.last {
@@ -163,10 +176,48 @@ actor TenantRuntime {
         let stored = events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
         do {
             return .committed(try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now))
+        } catch let error as StoreError {
+            switch error {
+            case .staleView, .staleDevice: throw error      // retryingStale catches the engine up
+            default:
+                try? await rebuildLocked()
+                throw error
+            }
         } catch {
             try? await rebuildLocked()
             throw error
         }
+    }
+
+    // MARK: Other instances
+
+    /// Runs a write; when the store reports that another instance got there first (nothing
+    /// written: ``StoreError/staleView(tenant:)`` or ``StoreError/staleDevice(tenant:device:)``),
+    /// replays the journal into a fresh engine and runs it again — at most 16 times, then gives
+    /// up with that error.
+    private func retryingStale<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do { return try await body() } catch let error as StoreError where attempt < 16 {
+                switch error {
+                case .staleView, .staleDevice:
+                    attempt += 1
+                    try await rebuildLocked()
+                default: throw error
+                }
+            }
+        }
+    }
+
+    /// Before a batch: applies the device's batches that other instances committed since this
+    /// engine saw it (``ServerStore/newerBatches(tenant:device:)``; nothing to do, and no I/O,
+    /// with a store only this process uses). When the regions changed too, rebuilds.
+    private func catchUp(device: String) async throws {
+        guard let batches = try await store.newerBatches(tenant: tenant, device: device) else {
+            if store.isShared { try await rebuildLocked() }
+            return
+        }
+        for batch in batches { for f in batch { _ = try? engine.process(f) } }
     }
 
     // MARK: Reads

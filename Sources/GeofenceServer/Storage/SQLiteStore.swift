@@ -350,10 +350,19 @@ public final class SQLiteStore: ServerStore {
 /// Storage failures that are not the client's fault.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     case corruptJournal(tenant: String)
+    /// Another instance changed the tenant's regions since this process's engine was built:
+    /// nothing was written; rebuild the engine from the journal and try again.
+    case staleView(tenant: String)
+    /// Another instance committed fixes of this device since this process's engine last saw
+    /// it (the regions are unchanged): nothing was written; catch the device up
+    /// (``ServerStore/newerBatches(tenant:device:)``) and try again.
+    case staleDevice(tenant: String, device: String)
 
     public var description: String {
         switch self {
         case .corruptJournal(let t): "the journal of tenant \"\(t)\" cannot be read"
+        case .staleView(let t): "another instance changed tenant \"\(t)\"; rebuild its engine and retry"
+        case let .staleDevice(t, d): "another instance moved device \"\(d)\" of tenant \"\(t)\" on; catch it up and retry"
         }
     }
 }

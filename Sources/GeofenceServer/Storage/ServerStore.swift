@@ -11,7 +11,13 @@ import Geofencing
 /// - the journal (region changes and fix batches, in order) replays into an ``Engine`` that
 ///   is exactly the one the server had in memory, which is how the in-memory engines are
 ///   rebuilt at start-up (``journal(tenant:)``);
-/// - every query is scoped by tenant: no method returns another tenant's rows.
+/// - every query is scoped by tenant: no method returns another tenant's rows;
+/// - a store shared by several processes (``PostgresStore``) throws
+///   ``StoreError/staleView(tenant:)`` or ``StoreError/staleDevice(tenant:device:)`` from a
+///   write that would build on state this process's engine has not seen (writing nothing),
+///   hands out the device batches it missed (``newerBatches(tenant:device:)``), and lists the
+///   tenants whose regions changed elsewhere in ``changedTenants()``; the server rebuilds
+///   those engines.
 public protocol ServerStore: Sendable {
     /// Creates or upgrades the schema (idempotent, versioned).
     func migrate() async throws
@@ -25,6 +31,12 @@ public protocol ServerStore: Sendable {
     func tenant(forKeyHash keyHash: String) async throws -> String?
     /// Every tenant with a journal or a key.
     func tenants() async throws -> [String]
+    /// Whether other processes may write to the same data (then the server checks for their
+    /// changes: ``newerBatches(tenant:device:)``, ``changedTenants()``). The default is `false`.
+    var isShared: Bool { get }
+    /// Tenants whose regions another process changed since this process last read their
+    /// journal (always empty for a store only one process uses, the default).
+    func changedTenants() async throws -> [String]
 
     // MARK: Regions
     /// Inserts or replaces regions (and journals the change).
@@ -44,6 +56,10 @@ public protocol ServerStore: Sendable {
     func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON]
     /// The tenant's journal in order, for rebuilding its engine.
     func journal(tenant: String) async throws -> [JournalEntry]
+    /// The device's fix batches committed by other processes since this process's engine last
+    /// saw the device, in order, when the tenant's regions have not changed since; `nil` when
+    /// the store cannot tell (rebuild the whole engine then). The default is `nil`.
+    func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]?
 
     // MARK: Webhooks
     func addWebhook(_ webhook: Webhook, now: Date) async throws
@@ -55,6 +71,12 @@ public protocol ServerStore: Sendable {
     func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws
     /// A webhook's deliveries (newest last), after delivery id `after`.
     func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON]
+}
+
+extension ServerStore {
+    public var isShared: Bool { false }
+    public func changedTenants() async throws -> [String] { [] }
+    public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
 }
 
 /// One step of a tenant's history, replayed in order into its engine.

@@ -46,12 +46,15 @@ public final class WebhookDispatcher: Service {
         self.metrics = metrics
     }
 
+    /// Rounds every `pollInterval`, the first one interval after start (so a test that drives
+    /// ``deliverDue()`` itself, with a long interval, never races the worker).
     public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.pollInterval) }
+            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { break }
             do { _ = try await deliverDue() } catch {
                 logger.error("webhook round failed", metadata: ["error": "\(error)"])
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.pollInterval) }
         }
         // Flush: one last round for what is due now.
         _ = try? await deliverDue()

@@ -46,7 +46,7 @@ extension Engine {
         for r in 0..<tracks.count {
             var tr = tracks[r]
             let s = Int(tr.slot)
-            guard store.isAlive(s), store.stamp[s] == tr.stamp else { continue }
+            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }
             if tr.pendingCount > 0, Int(tr.pendingCount) >= need,
                before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t {
                 confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events)

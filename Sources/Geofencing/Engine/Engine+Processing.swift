@@ -8,6 +8,9 @@ extension Engine {
     /// `fix.timestamp` are confirmed (exactly as ``advance(subject:to:)`` would), so the
     /// events do not depend on whether the caller also calls `advance`.
     ///
+    /// For high rates, ``process(_:subject:initialTrigger:into:)`` with a ``SubjectHandle``
+    /// gives the same events without hashing the subject or allocating per fix.
+    ///
     /// - Parameter initialTrigger: initial events wanted for regions whose state this fix
     ///   determines for the first time, in addition to each region's own
     ///   ``Region/initialTrigger``. (For `.exit`, only regions near the fix are covered; far
@@ -17,22 +20,69 @@ extension Engine {
     ///   unchanged then.
     public mutating func process(_ fix: LocationFix,
                                  initialTrigger: InitialTrigger = []) throws(GeofencingError) -> [TransitionEvent] {
+        var events: [TransitionEvent] = []
+        try process(fix, initialTrigger: initialTrigger, into: &events)
+        return events
+    }
+
+    /// Feeds one fix and appends the events it confirms, in time order, to `events` (whatever
+    /// `events` held before is kept). Same rules and errors as ``process(_:initialTrigger:)``;
+    /// on error nothing is appended. Reusing one buffer (`removeAll(keepingCapacity: true)`)
+    /// avoids an allocation per fix.
+    public mutating func process(_ fix: LocationFix, initialTrigger: InitialTrigger = [],
+                                 into events: inout [TransitionEvent]) throws(GeofencingError) {
         try fix.validate()
-        let t = fix.timestamp.timeIntervalSinceReferenceDate
         let si: Int
         if let i = subjectIndex[fix.subject] {
             si = Int(i)
-            let last = subjectStates[si].lastTime
-            if t < last {
-                throw .outOfOrderFix(subject: fix.subject, timestamp: fix.timestamp,
-                                     lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
-            }
         } else {
             si = subjectStates.count
             subjectIndex[fix.subject] = Int32(si)
             subjectStates.append(SubjectState(name: fix.subject))
         }
-        var events: [TransitionEvent] = []
+        try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+    }
+
+    /// Feeds one fix of the subject behind `handle` (from ``handle(for:)``) and appends the
+    /// events it confirms, in time order, to `events`.
+    ///
+    /// Gives exactly the events of ``process(_:initialTrigger:)``; it only skips the lookup of
+    /// `fix.subject` (a string hash per fix), which is why it is the fastest way to feed an
+    /// engine. `fix.subject` must still be the handle's subject (compared, not hashed).
+    /// - Throws: ``GeofencingError/invalidFix(subject:field:reason:)`` (field `subject` when
+    ///   the handle is not this engine's handle for `fix.subject`) or
+    ///   ``GeofencingError/outOfOrderFix(subject:timestamp:lastTimestamp:)``; the engine is
+    ///   unchanged and nothing is appended then.
+    public mutating func process(_ fix: LocationFix, subject handle: SubjectHandle,
+                                 initialTrigger: InitialTrigger = [],
+                                 into events: inout [TransitionEvent]) throws(GeofencingError) {
+        let si = Int(handle.rawValue)
+        guard si >= 0, si < subjectStates.count, subjectStates[si].name == fix.subject else {
+            throw .invalidFix(subject: fix.subject, field: "subject",
+                              reason: "does not match the subject handle \(handle.rawValue)")
+        }
+        try fix.validate()
+        try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+    }
+
+    /// Feeds fixes in order; stops at the first bad one (the fixes before it stay applied).
+    public mutating func process(contentsOf fixes: some Sequence<LocationFix>) throws(GeofencingError) -> [TransitionEvent] {
+        var all: [TransitionEvent] = []
+        for f in fixes { try process(f, into: &all) }
+        return all
+    }
+
+    /// The body of `process` for a validated fix of subject `si`.
+    @inline(__always)
+    mutating func processValidated(_ fix: LocationFix, subject si: Int, initialTrigger: InitialTrigger,
+                                   into events: inout [TransitionEvent]) throws(GeofencingError) {
+        let t = fix.timestamp.timeIntervalSinceReferenceDate
+        let last = subjectStates[si].lastTime
+        if t < last {
+            throw .outOfOrderFix(subject: fix.subject, timestamp: fix.timestamp,
+                                 lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
+        }
+        let first = events.count
         if !subjectStates[si].tracks.isEmpty { advanceSubject(si, to: t, before: true, events: &events) }
         subjectStates[si].lastFix = fix
         subjectStates[si].lastTime = t
@@ -41,22 +91,26 @@ extension Engine {
             evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
                      events: &events)
         }
-        if events.count > 1 { Engine.sortByTime(&events) }
-        return events
+        if events.count - first > 1 { Engine.sortByTime(&events, from: first) }
     }
 
-    /// Feeds fixes in order; stops at the first bad one (the fixes before it stay applied).
-    public mutating func process(contentsOf fixes: some Sequence<LocationFix>) throws(GeofencingError) -> [TransitionEvent] {
-        var all: [TransitionEvent] = []
-        for f in fixes { all.append(contentsOf: try process(f)) }
-        return all
-    }
-
-    static func sortByTime(_ events: inout [TransitionEvent]) {
-        let sorted = events.enumerated().sorted {
-            ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
-        }.map(\.element)
-        events = sorted
+    /// Stable sort by `time` of `events[from...]` (insertion sort: a fix's events are few
+    /// and nearly in order).
+    static func sortByTime(_ events: inout [TransitionEvent], from: Int = 0) {
+        var i = from + 1
+        while i < events.count {
+            let t = events[i].time
+            if t < events[i - 1].time {
+                let e = events[i]
+                var j = i
+                while j > from, events[j - 1].time > t {
+                    events[j] = events[j - 1]
+                    j -= 1
+                }
+                events[j] = e
+            }
+            i += 1
+        }
     }
 
     /// Evaluates a usable fix against nearby regions and the subject's tracked regions.
@@ -78,6 +132,15 @@ extension Engine {
         index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
             cands.append(Candidate(slot: slot, sd: 0, used: false))
         }
+        var tracks = subjectStates[si].tracks
+        if cands.isEmpty, tracks.isEmpty, !fresh {
+            // Nothing near and nothing tracked (the common case far from every region).
+            scratch = cands
+            subjectStates[si].usableLat = lat
+            subjectStates[si].usableLon = lon
+            subjectStates[si].usableTime = t
+            return
+        }
         let cart = CartesianPoint(p)
         let multiCell = queryMargin > 0
         var kept = 0
@@ -88,7 +151,7 @@ extension Engine {
             guard store.isAlive(s) else { continue }
             if multiCell, cands[0..<kept].contains(where: { $0.slot == slot }) { continue }
             let sd = store.signedDistance(s, to: p, cartesian: cart)
-            if sd <= 0 || (sd <= queryMargin && store.stamp[s] > oldStamp) {
+            if sd <= 0 || (sd <= queryMargin && store.hot[s].stamp > oldStamp) {
                 cands[kept] = Candidate(slot: slot, sd: sd, used: false)
                 kept += 1
             }
@@ -96,13 +159,12 @@ extension Engine {
         cands.removeSubrange(kept...)
 
         // 2. Tracked regions (inside, unknown, pending): always evaluated.
-        var tracks = subjectStates[si].tracks
         subjectStates[si].tracks = []
         var w = 0
         for r in 0..<tracks.count {
             var tr = tracks[r]
             let s = Int(tr.slot)
-            guard store.isAlive(s), store.stamp[s] == tr.stamp else { continue }   // removed / replaced
+            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }   // removed / replaced
             var sd = Double.nan
             for c in cands.indices where cands[c].slot == tr.slot {
                 sd = cands[c].sd
@@ -120,8 +182,8 @@ extension Engine {
         let prevTime = subjectStates[si].usableTime
         for c in cands where !c.used {
             let s = Int(c.slot)
-            let known = store.stamp[s] <= oldStamp
-            var tr = Track(slot: c.slot, stamp: store.stamp[s], state: known ? .outside : .unknown)
+            let known = store.hot[s].stamp <= oldStamp
+            var tr = Track(slot: c.slot, stamp: store.hot[s].stamp, state: known ? .outside : .unknown)
             if known, !prevLat.isNaN {
                 tr.lastSD = store.signedDistance(s, to: Coordinate(uncheckedLatitude: prevLat, longitude: prevLon))
                 tr.lastTime = prevTime
@@ -139,10 +201,10 @@ extension Engine {
             }
             for e in initialExitLog[lo...] {
                 let s = Int(e.slot)
-                guard store.isAlive(s), store.stamp[s] == e.stamp,
+                guard store.isAlive(s), store.hot[s].stamp == e.stamp,
                       !cands.contains(where: { $0.slot == e.slot }),
                       !tracks.contains(where: { $0.slot == e.slot }),
-                      store.flags[s] & RegionStore.Flags.notifyOnExit != 0 else { continue }
+                      store.hot[s].flags & RegionStore.Flags.notifyOnExit != 0 else { continue }
                 events.append(TransitionEvent(kind: .exit, regionID: store.ids[s], subject: fix.subject,
                                               fix: fix, time: fix.timestamp, crossedAt: fix.timestamp,
                                               isInitial: true))

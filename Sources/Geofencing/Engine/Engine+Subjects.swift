@@ -6,7 +6,7 @@ extension Engine {
     public func state(of subject: String, in regionID: String) -> RegionState {
         guard let i = subjectIndex[subject], let slot = store.slot(of: regionID) else { return .unknown }
         let st = subjectStates[Int(i)]
-        let stamp = store.stamp[Int(slot)]
+        let stamp = store.hot[Int(slot)].stamp
         if let tr = st.tracks.first(where: { $0.slot == slot && $0.stamp == stamp }) { return tr.state }
         return stamp <= st.usableStamp ? .outside : .unknown
     }
@@ -16,7 +16,7 @@ extension Engine {
         guard let i = subjectIndex[subject] else { return [] }
         return subjectStates[Int(i)].tracks.compactMap { tr in
             let s = Int(tr.slot)
-            guard tr.state == .inside, store.isAlive(s), store.stamp[s] == tr.stamp else { return nil }
+            guard tr.state == .inside, store.isAlive(s), store.hot[s].stamp == tr.stamp else { return nil }
             return store.ids[s]
         }
     }
@@ -27,12 +27,28 @@ extension Engine {
         guard let i = subjectIndex[subject] else { return [] }
         return subjectStates[Int(i)].tracks.compactMap { tr in
             let s = Int(tr.slot)
-            guard tr.pendingCount > 0, store.isAlive(s), store.stamp[s] == tr.stamp else { return nil }
+            guard tr.pendingCount > 0, store.isAlive(s), store.hot[s].stamp == tr.stamp else { return nil }
             return store.ids[s]
         }
     }
 
-    /// Every subject that has sent a fix, in order of first appearance.
+    /// The handle of `subject` for the fast ``process(_:subject:initialTrigger:into:)``;
+    /// registers the subject (with no state yet) if the engine has not seen it, so it then
+    /// appears in ``subjects``. The same subject always gets the same handle.
+    public mutating func handle(for subject: String) -> SubjectHandle {
+        if let i = subjectIndex[subject] { return SubjectHandle(rawValue: i) }
+        let i = Int32(subjectStates.count)
+        subjectIndex[subject] = i
+        subjectStates.append(SubjectState(name: subject))
+        return SubjectHandle(rawValue: i)
+    }
+
+    /// The handle of a subject the engine already knows (from a fix or ``handle(for:)``).
+    public func existingHandle(for subject: String) -> SubjectHandle? {
+        subjectIndex[subject].map { SubjectHandle(rawValue: $0) }
+    }
+
+    /// Every subject that has sent a fix or been given a handle, in order of first appearance.
     public var subjects: [String] { subjectStates.map(\.name) }
 
     /// The last fix accepted for `subject`.

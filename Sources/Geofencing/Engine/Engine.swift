@@ -48,6 +48,9 @@ public struct Engine: Sendable {
     var subjectStates: [SubjectState] = []
     /// Reused buffer for the candidates of one fix.
     var scratch: [Candidate] = []
+    /// Where batch processing sums the values it loads only to warm the cache (so the loads
+    /// are kept); never read.
+    var warmSink: UInt64 = 0
 
     struct Candidate { var slot: Int32; var sd: Double; var used: Bool }
 
@@ -115,18 +118,23 @@ public struct Engine: Sendable {
         fresh.reserve(array.count)
         var stamp = stampCounter
         var exits: [(stamp: UInt64, slot: Int32)] = []
+        var boxes: [GeoBox] = []
+        boxes.reserveCapacity(array.count)
         for i in Engine.gridOrder(array) {
             let r = array[i]
-            if fresh.slot(of: r.identifier) != nil { throw .duplicateIdentifier(r.identifier) }
             stamp += 1
-            let (slot, _) = fresh.insert(r, stamp: stamp)
+            let (slot, box, added) = fresh.insertUnlessDuplicate(r, stamp: stamp)
+            if !added { throw .duplicateIdentifier(r.identifier) }
+            boxes.append(box)
             if r.initialTrigger.contains(.exit) { exits.append((stamp, slot)) }
         }
         store = fresh
         stampCounter = stamp
         initialExitLog = exits
         index = RegionIndex()
-        rebuildIndex()
+        // Slots are 0..<count in insertion order, all alive.
+        index.rebuild(slots: Array(0..<Int32(boxes.count)), boxes: boxes)
+        store.indexWasRebuilt()
     }
 
     /// Removes a region; subjects' state in it is forgotten. Returns whether it existed.
@@ -210,7 +218,7 @@ public struct Engine: Sendable {
             let y = UInt64(Swift.max(0.0, Swift.min(65_535.0, fy)))
             keyed.append((Engine.interleave(x, y) << 26) | UInt64(i))
         }
-        keyed.sort()
+        RadixSort.sort(&keyed)
         return keyed.map { Int($0 & ((1 << 26) - 1)) }
     }
 
@@ -236,7 +244,7 @@ public struct Engine: Sendable {
         let store = self.store
         index.rebuild((0..<store.slotCount).lazy.filter(store.isAlive).map { (Int32($0), store.geoBox($0)) })
         self.store.indexWasRebuilt()
-        initialExitLog.removeAll { !self.store.isAlive(Int($0.slot)) || self.store.stamp[Int($0.slot)] != $0.stamp }
+        initialExitLog.removeAll { !self.store.isAlive(Int($0.slot)) || self.store.hot[Int($0.slot)].stamp != $0.stamp }
     }
 
     /// Approximate heap bytes held for regions and the spatial index (not subjects), from

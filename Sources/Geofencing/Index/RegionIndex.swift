@@ -32,6 +32,10 @@ struct RegionIndex: Sendable {
     static let maximumSlots = 1 << 26
     /// Levels from this one up store whole-cell entries (360 / cell is not an integer there).
     static let firstCoarseLevel = 12
+    /// Average entries per occupied cell up to which lifting all regions into one coarser
+    /// level is preferred to probing several levels (a probe is a cache miss; scanning an
+    /// entry costs about a nanosecond).
+    static let liftedCellLimit = 32
 
     struct Entry: Sendable {
         var slot: Int32
@@ -59,16 +63,27 @@ struct RegionIndex: Sendable {
         (UInt64(level) << 33) | (UInt64(x) << 16) | UInt64(y)
     }
 
+    /// ⌊v⌋ without a libm call (the baseline x86-64 target has no rounding instruction);
+    /// `v` must be well within `Int`'s range, as cell coordinates are.
+    @inline(__always) static func floorInt(_ v: Double) -> Int {
+        let i = Int(v)
+        return Double(i) > v ? i - 1 : i
+    }
+
+    /// Number of cells around the globe (x) and from pole to pole (y) at each level.
+    static let columns: [Int] = (0..<levelCount).map { Int((360 / cellSize(level: $0)).rounded(.up)) }
+    static let rows: [Int] = (0..<levelCount).map { Int((180 / cellSize(level: $0)).rounded(.up)) }
+
     /// Calls `body(key, x, y)` for every cell of `level` that the box touches (x wrapped).
     @inline(__always)
     static func forEachCell(level: Int, minLat: Double, maxLat: Double, minLon: Double,
                             maxLon: Double, _ body: (UInt64, Int, Int) -> Void) {
-        let c = cellSize(level: level)
-        let nx = Int((360 / c).rounded(.up)), ny = Int((180 / c).rounded(.up))
-        let y0 = max(0, Int(((minLat + 90) / c).rounded(.down)))
-        let y1 = min(ny - 1, Int(((maxLat + 90) / c).rounded(.down)))
-        var x0 = Int(((minLon + 180) / c).rounded(.down))
-        var x1 = Int(((maxLon + 180) / c).rounded(.down))
+        let inv = 1 / cellSize(level: level)      // a power of two: exact
+        let nx = columns[level], ny = rows[level]
+        let y0 = max(0, floorInt((minLat + 90) * inv))
+        let y1 = min(ny - 1, floorInt((maxLat + 90) * inv))
+        var x0 = floorInt((minLon + 180) * inv)
+        var x1 = floorInt((maxLon + 180) * inv)
         if x1 - x0 + 1 >= nx { x0 = 0; x1 = nx - 1 }
         if y0 > y1 { return }
         for x in x0...x1 {
@@ -84,13 +99,16 @@ struct RegionIndex: Sendable {
     }
 
     @inline(__always) static func quantDown(_ v: Double) -> UInt16 {
-        let q = (v * 65_536).rounded(.down)
-        return q <= 0 ? 0 : q >= 65_535 ? 65_535 : UInt16(q)
+        let q = v * 65_536
+        return q <= 0 ? 0 : q >= 65_535 ? 65_535 : UInt16(truncatingIfNeeded: Int(q))
     }
 
     @inline(__always) static func quantUp(_ v: Double) -> UInt16 {
-        let q = (v * 65_536).rounded(.up)
-        return q <= 0 ? 0 : q >= 65_535 ? 65_535 : UInt16(q)
+        let q = v * 65_536
+        if q <= 0 { return 0 }
+        if q >= 65_535 { return 65_535 }
+        let i = Int(q)
+        return UInt16(truncatingIfNeeded: Double(i) < q ? i + 1 : i)
     }
 
     /// The entry for `slot` in cell (`level`, `x`, `y`): its box clipped to the cell.
@@ -113,10 +131,20 @@ struct RegionIndex: Sendable {
     private var overflow: [UInt64: [Entry]] = [:]
     private(set) var overflowCount = 0
     private(set) var staleCount = 0
-    private var levelCounts = [Int](repeating: 0, count: RegionIndex.levelCount)
+    private var levelCounts = [Int](repeating: 0, count: RegionIndex.levelCount) {
+        didSet {
+            var m: UInt32 = 0
+            for l in levelCounts.indices where levelCounts[l] > 0 { m |= 1 << UInt32(l) }
+            levelMask = m
+        }
+    }
+    /// Bit `l` set when level `l` holds any region.
+    private var levelMask: UInt32 = 0
     private(set) var staticRegionCount = 0
-    /// Regions finer than this level are lifted into it (set at rebuild to the median
-    /// region's level), so a query probes fewer levels at the cost of longer cell scans.
+    /// Regions finer than this level are lifted into it (set at rebuild to the level of the
+    /// 97th-percentile region if its cells then hold at most ``liftedCellLimit`` entries on
+    /// average, else to the median region's level), so a query probes fewer levels at the
+    /// cost of longer cell scans.
     private(set) var minimumLevel = 0
 
     init() {}
@@ -131,27 +159,51 @@ struct RegionIndex: Sendable {
     mutating func rebuild(_ regions: some Sequence<(Int32, GeoBox)>) {
         var slots: [Int32] = [], boxes: [GeoBox] = []
         for (s, b) in regions { slots.append(s); boxes.append(b) }
-        var packed: [UInt64] = []
-        packed.reserveCapacity(slots.count * 3)
-        var counts = [Int](repeating: 0, count: RegionIndex.levelCount)
+        rebuild(slots: slots, boxes: boxes)
+    }
+
+    /// Rebuilds the static part from scratch: region `slots[i]` has box `boxes[i]`.
+    mutating func rebuild(slots: [Int32], boxes: [GeoBox]) {
         var natural = [Int](repeating: 0, count: RegionIndex.levelCount)
         for b in boxes { natural[RegionIndex.level(for: b)] += 1 }
-        var below = 0
-        minimumLevel = 0
+        // The median region's level, and the level holding 97 % of the regions: lifting
+        // everything up to the latter leaves one probe per query for most data sets, which
+        // pays as long as cells stay short (checked below, after packing).
+        var median = 0, lifted = 0, below = 0
         for l in 0..<RegionIndex.levelCount {
             below += natural[l]
-            if below * 2 >= boxes.count { minimumLevel = l; break }
+            if below * 2 < boxes.count { median = l + 1 }
+            if below * 100 < boxes.count * 97 { lifted = l + 1 }
         }
-        for i in boxes.indices {
-            let box = boxes[i]
-            let l = max(minimumLevel, RegionIndex.level(for: box))
-            counts[l] += 1
-            RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
-                                    minLon: box.minLon, maxLon: box.maxLon) { k, _, _ in
-                packed.append((k << RegionIndex.slotBits) | UInt64(i))
+        median = min(median, RegionIndex.levelCount - 1)
+        lifted = min(max(lifted, median), RegionIndex.firstCoarseLevel - 1)
+        if lifted < median { lifted = median }
+        func pack(_ minimum: Int) -> ([UInt64], [Int]) {
+            var packed: [UInt64] = []
+            packed.reserveCapacity(slots.count * 3)
+            var counts = [Int](repeating: 0, count: RegionIndex.levelCount)
+            for i in boxes.indices {
+                let box = boxes[i]
+                let l = max(minimum, RegionIndex.level(for: box))
+                counts[l] += 1
+                RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
+                                        minLon: box.minLon, maxLon: box.maxLon) { k, _, _ in
+                    packed.append((k << RegionIndex.slotBits) | UInt64(i))
+                }
+            }
+            RadixSort.sort(&packed)
+            return (packed, counts)
+        }
+        var (packed, counts) = pack(lifted)
+        minimumLevel = lifted
+        if lifted > median {
+            var cells = 0, last = UInt64.max
+            for p in packed where p >> RegionIndex.slotBits != last { cells += 1; last = p >> RegionIndex.slotBits }
+            if packed.count > RegionIndex.liftedCellLimit * cells {
+                (packed, counts) = pack(median)
+                minimumLevel = median
             }
         }
-        packed.sort()
         var ents: [Entry] = []
         ents.reserveCapacity(packed.count)
         var cellKeys: [UInt64] = [], starts: [Int32] = []
@@ -203,34 +255,96 @@ struct RegionIndex: Sendable {
     @inline(__always)
     func query(lat: Double, lon: Double, dLat: Double, dLon: Double, _ visit: (Int32) -> Void) {
         let hasOverflow = overflowCount > 0
-        for l in 0..<RegionIndex.levelCount where levelCounts[l] > 0 {
-            let c = RegionIndex.cellSize(level: l)
+        let wraps = dLon > 0 && (lon - dLon < -180 || lon + dLon > 180)
+        var levels = levelMask
+        while levels != 0 {
+            let l = levels.trailingZeroBitCount
+            levels &= levels - 1
+            let c = RegionIndex.cellSize(level: l), inv = 1 / c
             RegionIndex.forEachCell(level: l, minLat: lat - dLat, maxLat: lat + dLat,
                                     minLon: lon - dLon, maxLon: lon + dLon) { k, x, y in
                 let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
-                var qx0 = RegionIndex.quantDown((lon - dLon - ox) / c)
-                var qx1 = RegionIndex.quantDown((lon + dLon - ox) / c)
-                if dLon > 0, lon - dLon < -180 || lon + dLon > 180 { qx0 = 0; qx1 = 65_535 }
-                let qy0 = RegionIndex.quantDown((lat - dLat - oy) / c)
-                let qy1 = RegionIndex.quantDown((lat + dLat - oy) / c)
-                var h = RegionIndex.hash(k) & tableMask
-                while true {
-                    let cell = table[h]
-                    if cell.key == 0 { break }
-                    if cell.key == k + 1 {
-                        for i in Int(cell.start)..<Int(cell.end) {
-                            let e = entries[i]
-                            if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
+                var qx0 = RegionIndex.quantDown((lon - dLon - ox) * inv)
+                var qx1 = RegionIndex.quantDown((lon + dLon - ox) * inv)
+                if wraps { qx0 = 0; qx1 = 65_535 }
+                let qy0 = RegionIndex.quantDown((lat - dLat - oy) * inv)
+                let qy1 = RegionIndex.quantDown((lat + dLat - oy) * inv)
+                table.withUnsafeBufferPointer { table in
+                    var h = RegionIndex.hash(k) & tableMask
+                    while true {
+                        let cell = table[h]
+                        if cell.key == 0 { break }
+                        if cell.key == k + 1 {
+                            entries.withUnsafeBufferPointer { entries in
+                                for i in Int(cell.start)..<Int(cell.end) {
+                                    let e = entries[i]
+                                    if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
+                                }
+                            }
+                            break
                         }
-                        break
+                        h = (h + 1) & tableMask
                     }
-                    h = (h + 1) & tableMask
                 }
                 if hasOverflow, let more = overflow[k] {
                     for e in more where e.x1 >= qx0 && e.x0 <= qx1 && e.y1 >= qy0 && e.y0 <= qy1 { visit(e.slot) }
                 }
             }
         }
+    }
+
+    /// Reads the hash buckets that a point query at (`lat`, `lon`) starts from, so that a
+    /// later query finds them in cache; the result only keeps the loads from being removed.
+    /// Batch processing calls this for many fixes first, letting their cache misses overlap.
+    @inline(__always)
+    func warmBuckets(lat: Double, lon: Double) -> UInt64 {
+        var acc: UInt64 = 0
+        var levels = levelMask
+        table.withUnsafeBufferPointer { table in
+            while levels != 0 {
+                let l = levels.trailingZeroBitCount
+                levels &= levels - 1
+                guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
+                acc &+= table[RegionIndex.hash(k) & tableMask].key
+            }
+        }
+        return acc
+    }
+
+    /// Like ``warmBuckets(lat:lon:)``, one step further: reads the first and last entry of each cell
+    /// run a point query at (`lat`, `lon`) will scan (the buckets should be in cache by now).
+    @inline(__always)
+    func warmEntries(lat: Double, lon: Double) -> UInt64 {
+        var acc: UInt64 = 0
+        var levels = levelMask
+        table.withUnsafeBufferPointer { table in
+            entries.withUnsafeBufferPointer { entries in
+                while levels != 0 {
+                    let l = levels.trailingZeroBitCount
+                    levels &= levels - 1
+                    guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
+                    let cell = table[RegionIndex.hash(k) & tableMask]
+                    if cell.key == k + 1, cell.start < cell.end {
+                        acc &+= UInt64(truncatingIfNeeded: entries[Int(cell.start)].slot)
+                        acc &+= UInt64(truncatingIfNeeded: entries[Int(cell.end) - 1].slot)
+                    }
+                }
+            }
+        }
+        return acc
+    }
+
+    /// The key of the cell of `level` holding the point (as ``forEachCell`` computes it), or
+    /// `nil` for a point on the north pole's edge row.
+    @inline(__always)
+    static func pointKey(level: Int, lat: Double, lon: Double) -> UInt64? {
+        let inv = 1 / cellSize(level: level)
+        let nx = columns[level], ny = rows[level]
+        let y = floorInt((lat + 90) * inv)
+        guard y >= 0, y < ny else { return nil }
+        var x = floorInt((lon + 180) * inv) % nx
+        if x < 0 { x += nx }
+        return key(level: level, x: x, y: y)
     }
 
     /// Approximate heap bytes held by the index.

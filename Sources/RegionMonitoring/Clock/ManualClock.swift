@@ -32,6 +32,11 @@ public final class ManualClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [Sleeper] = []
     private var nextID: UInt64 = 0
+    /// Sleep ids handed out whose sleeper is not registered yet, and those of them cancelled
+    /// meanwhile (a cancellation can arrive before the continuation exists).
+    private var unregistered: Set<UInt64> = []
+    private var cancelledEarly: Set<UInt64> = []
+    private var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Whether `sleep(until:)` moves `now` to the deadline itself instead of waiting.
     public let advancesOnSleep: Bool
@@ -44,27 +49,61 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// How many tasks are waiting in `sleep`.
     public var sleeperCount: Int { lock.withLock { sleepers.count } }
 
+    /// Suspends until at least `count` tasks are waiting in `sleep`.
+    ///
+    /// For tests that must know another task has reached its sleep before they advance the
+    /// clock; unlike polling ``sleeperCount`` it does not spin, so it cannot starve the
+    /// sleeping task on a busy executor.
+    public func waitForSleepers(atLeast count: Int) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready: Bool = lock.withLock {
+                if sleepers.count >= count { return true }
+                sleeperWaiters.append((count, c))
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
+
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        try Task.checkCancellation()
         if advancesOnSleep {
+            try Task.checkCancellation()
             lock.withLock { if current < deadline { current = deadline } }
             await Task.yield()
             try Task.checkCancellation()
             return
         }
-        let id: UInt64 = lock.withLock { nextID += 1; return nextID }
+        let id: UInt64 = lock.withLock {
+            nextID += 1
+            unregistered.insert(nextID)
+            return nextID
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let due: Bool = lock.withLock {
-                    if deadline <= current { return true }
+                enum Outcome { case waiting([CheckedContinuation<Void, Never>]), due, cancelled }
+                let outcome: Outcome = lock.withLock {
+                    unregistered.remove(id)
+                    if cancelledEarly.remove(id) != nil { return .cancelled }
+                    if deadline <= current { return .due }
                     sleepers.append(Sleeper(id: id, deadline: deadline, continuation: c))
-                    return false
+                    let n = sleepers.count
+                    let ready = sleeperWaiters.filter { $0.count <= n }.map(\.continuation)
+                    sleeperWaiters.removeAll { $0.count <= n }
+                    return .waiting(ready)
                 }
-                if due { c.resume() }
+                switch outcome {
+                case .waiting(let ready): for w in ready { w.resume() }
+                case .due: c.resume()
+                case .cancelled: c.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
             let c: CheckedContinuation<Void, any Error>? = lock.withLock {
-                guard let i = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let i = sleepers.firstIndex(where: { $0.id == id }) else {
+                    // Cancelled before the sleeper registered: it sees this and throws at once.
+                    if unregistered.contains(id) { cancelledEarly.insert(id) }
+                    return nil
+                }
                 return sleepers.remove(at: i).continuation
             }
             c?.resume(throwing: CancellationError())

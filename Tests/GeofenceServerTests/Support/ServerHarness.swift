@@ -43,7 +43,8 @@ struct Harness {
 
     static func quietLogger() -> Logger {
         var l = Logger(label: "test")
-        l.logLevel = .critical
+        // GEOFENCE_TEST_LOG_LEVEL=debug shows the servers' logs when a test needs explaining.
+        l.logLevel = ProcessInfo.processInfo.environment["GEOFENCE_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         return l
     }
 

@@ -1,0 +1,162 @@
+import Foundation
+import Geodesy
+import Testing
+@testable import Geofencing
+
+/// The fast entry points — subject handles, an events buffer, batches — give exactly the
+/// events and states of `process(_:)`.
+@Suite("Subject handles, event buffers and batches")
+struct FastPathTests {
+    /// Deterministic pseudo-random numbers in [0, 1).
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+    }
+
+    /// Circles of 50–400 m (some with dwell) around Shanghai, and random walks of 6 subjects
+    /// through them, interleaved in time, with noisy accuracy.
+    static func scenario(seed: UInt64) -> (regions: [Region], fixes: [LocationFix]) {
+        var rng = Rng(state: seed)
+        let c = Scene.shanghai
+        var regions: [Region] = []
+        for i in 0..<60 {
+            let p = Scene.point(c, north: (rng.next() - 0.5) * 3_000, east: (rng.next() - 0.5) * 3_000)
+            regions.append(.circle(identifier: "r\(i)", center: p, radius: 50 + rng.next() * 350,
+                                   dwell: i % 3 == 0 ? 60 : nil,
+                                   initialTrigger: i % 7 == 0 ? [.enter, .exit] : []))
+        }
+        var pos = (0..<6).map { _ in (north: (rng.next() - 0.5) * 2_000, east: (rng.next() - 0.5) * 2_000) }
+        var fixes: [LocationFix] = []
+        for k in 0..<300 {
+            for s in pos.indices {
+                pos[s].north += (rng.next() - 0.5) * 60
+                pos[s].east += (rng.next() - 0.5) * 60
+                let accuracy: Double? = rng.next() < 0.1 ? nil : 3 + rng.next() * 40
+                fixes.append(Scene.fix(Scene.point(c, north: pos[s].north, east: pos[s].east),
+                                       at: Double(k) * 4 + Double(s) * 0.1, accuracy: accuracy,
+                                       subject: "s\(s)"))
+            }
+        }
+        return (regions, fixes)
+    }
+
+    @Test("handle API and into-buffer API give the events of process(_:) on random tracks",
+          arguments: [UInt64(1), 2, 3])
+    func handleMatchesString(seed: UInt64) throws {
+        let (regions, fixes) = FastPathTests.scenario(seed: seed)
+        var plain = Engine(policy: .precise)
+        try plain.add(contentsOf: regions)
+        var fast = plain
+        var expected: [TransitionEvent] = []
+        for f in fixes { expected += try plain.process(f) }
+        #expect(expected.count > 20)   // the scenario really produces transitions
+
+        var got: [TransitionEvent] = []
+        for f in fixes {
+            let h = fast.handle(for: f.subject)
+            try fast.process(f, subject: h, into: &got)
+        }
+        #expect(got == expected)
+        for s in plain.subjects {
+            for r in regions {
+                #expect(fast.state(of: s, in: r.identifier) == plain.state(of: s, in: r.identifier))
+            }
+        }
+    }
+
+    @Test("a batch gives the events of one-by-one processing", arguments: [UInt64(4), 5])
+    func batchMatchesSingle(seed: UInt64) throws {
+        let (regions, fixes) = FastPathTests.scenario(seed: seed)
+        var single = Engine(policy: .coreLocation)
+        try single.add(contentsOf: regions)
+        var batch = single
+        let expected = try Scene.run(&single, fixes)
+        let handles = fixes.map { batch.handle(for: $0.subject) }
+        var got: [TransitionEvent] = []
+        // Uneven slices, so batch boundaries fall everywhere.
+        var i = 0, step = 1
+        while i < fixes.count {
+            let j = min(fixes.count, i + step)
+            try batch.process(fixes[i..<j], subjects: handles[i..<j], into: &got)
+            i = j
+            step = step % 70 + 13
+        }
+        #expect(got == expected)
+        #expect(batch.subjects == single.subjects)
+    }
+
+    @Test("a wrong handle is rejected and changes nothing")
+    func wrongHandle() throws {
+        var engine = Engine()
+        try engine.add(Scene.circle(radius: 200))
+        let a = engine.handle(for: "a")
+        _ = engine.handle(for: "b")
+        #expect(engine.handle(for: "a") == a)
+        #expect(engine.existingHandle(for: "a") == a)
+        #expect(engine.existingHandle(for: "nobody") == nil)
+        var events: [TransitionEvent] = []
+        let fix = Scene.fix(Scene.shanghai, at: 0, subject: "b")
+        #expect(throws: GeofencingError.self) { try engine.process(fix, subject: a, into: &events) }
+        #expect(engine.lastFix(of: "a") == nil)
+        #expect(engine.lastFix(of: "b") == nil)
+        #expect(engine.state(of: "b", in: "zone") == .unknown)
+        // A handle from a larger engine does not exist here.
+        var other = Engine()
+        for n in 0..<5 { _ = other.handle(for: "x\(n)") }
+        let foreign = other.handle(for: "b-elsewhere")
+        #expect(throws: GeofencingError.self) { try engine.process(fix, subject: foreign, into: &events) }
+        #expect(events.isEmpty)
+        try engine.process(fix, subject: engine.handle(for: "b"), into: &events)
+        #expect(engine.state(of: "b", in: "zone") == .inside)
+    }
+
+    @Test("a batch stops at the first bad fix; the fixes before it stay applied")
+    func batchStopsAtBadFix() throws {
+        var engine = Engine()
+        try engine.add(Scene.circle(radius: 200))
+        let fixes = [Scene.fix(Scene.shanghai, north: 1_000, at: 0),
+                     Scene.fix(Scene.shanghai, north: 0, at: 10),
+                     Scene.fix(Scene.shanghai, north: 0, at: 5),      // out of order
+                     Scene.fix(Scene.shanghai, north: 0, at: 30)]
+        let h = engine.handle(for: "phone")
+        var events: [TransitionEvent] = []
+        #expect(throws: GeofencingError.self) {
+            try engine.process(fixes[...], subjects: Array(repeating: h, count: 4)[...], into: &events)
+        }
+        #expect(engine.lastFix(of: "phone") == fixes[1])
+        #expect(events.isEmpty)
+        #expect(engine.pendingRegions(of: "phone") == ["zone"])
+        // Mismatched counts: nothing applied.
+        #expect(throws: GeofencingError.self) {
+            try engine.process(fixes[3...], subjects: [h, h][...], into: &events)
+        }
+        #expect(engine.lastFix(of: "phone") == fixes[1])
+    }
+
+    @Test("events appended to a buffer keep what it held and come in time order")
+    func bufferAppends() throws {
+        var engine = Engine(policy: .precise)
+        try engine.add(Scene.circle("a", radius: 300))
+        try engine.add(Scene.circle("b", radius: 150))
+        var events = [TransitionEvent(kind: .dwell, regionID: "old", subject: "x",
+                                      fix: Scene.fix(Scene.shanghai, at: -100), time: Scene.t0,
+                                      crossedAt: Scene.t0)]
+        let h = engine.handle(for: "phone")
+        try engine.process(Scene.fix(Scene.shanghai, north: 1_000, at: 0), subject: h, into: &events)
+        try engine.process(Scene.fix(Scene.shanghai, north: 0, at: 10), subject: h, into: &events)
+        #expect(events.count == 1)
+        // The second deciding fix, 60 s later, confirms both entries.
+        try engine.process(Scene.fix(Scene.shanghai, north: 0, at: 70), subject: h, into: &events)
+        #expect(events.first?.regionID == "old")
+        #expect(Set(events.dropFirst().map(\.regionID)) == ["a", "b"])
+        #expect(events.dropFirst().map(\.kind) == [.enter, .enter])
+        let times = events.dropFirst().map(\.time)
+        #expect(times == times.sorted())
+    }
+}
