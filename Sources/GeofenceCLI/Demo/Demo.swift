@@ -88,7 +88,7 @@ public struct Demo {
         let summary = try simulation.run(tracks: [TrackInput(subject: scenario.subject, name: (trackPath as NSString).lastPathComponent,
                                                              source: opened.source)]) { events.append($0) }
         let byID = Dictionary(regions.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
-        text += "  \(summary.fixesRead) fixes from \(scenario.subject), \(regions.count) regions, "
+        text += "  \(summary.fixesRead) fixes from \(scenario.subject), \(regions.count) region\(regions.count == 1 ? "" : "s"), "
         text += "profile \(scenario.policy == .coreLocation ? "coreLocation" : "precise")\n"
         var notifications: [(String, String)] = []
         for r in events {
