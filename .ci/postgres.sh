@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throw-away PostgreSQL server for the tests, from Debian's `postgresql` package,
-# and prints the URL to reach it. Meant to be sourced-free: `url=$(.ci/postgres.sh)`.
+# and prints the URL to reach it: `.ci/postgres.sh > url-file` (a file rather than `$(...)`, so that
+# no inherited descriptor of the background server can keep a pipe open).
 #
 # Idempotent and quick: installs the package only when no initdb is found, creates the cluster
 # only when its data directory is empty, starts it only when it does not answer, and creates the
@@ -38,8 +39,18 @@ if [ ! -f "$dir/PG_VERSION" ]; then
         -E UTF8 --locale=C.UTF-8 >/dev/null
 fi
 if ! as_pg "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
-    as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start -o \
-        "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null
+    # The server outlives this script: start it with no descriptor of ours beyond 0-2, which go
+    # to /dev/null and the log, so no caller's pipe (a `$(...)`, a CI runner's output) is held
+    # open by it.
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            fd=${fd##*/}
+            [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+        done
+        as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start -o \
+            "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+            </dev/null >/dev/null 2>/dev/null
+    ) || { cat "$dir/server.log" >&2; exit 1; }
 fi
 psql_admin() { as_pg "$bin/psql" -X -q -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"; }
 if [ "$(psql_admin -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$role'")" != 1 ]; then
