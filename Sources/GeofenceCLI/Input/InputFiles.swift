@@ -2,6 +2,7 @@ import Foundation
 import GeoFormats
 import Geodesy
 import Geofencing
+import GeofenceServer
 
 /// Opens the command's input files: regions (GeoJSON) and tracks (format from content).
 public enum InputFiles {
@@ -39,13 +40,13 @@ public enum InputFiles {
         } catch {
             throw inputError(error, path: path)
         }
-        return features.map(region)
+        return features.map(RegionJSON.region)
     }
 
     /// ``loadRegions(path:)`` for GeoJSON text already in memory; `path` names it in errors.
     public static func regions(fromGeoJSON text: String, path: String) throws(InputError) -> [Region] {
         do {
-            return try GeoJSONRegionReader.read(string: text).map(region)
+            return try GeoJSONRegionReader.read(string: text).map(RegionJSON.region)
         } catch {
             throw inputError(error, path: path)
         }
@@ -67,27 +68,5 @@ public enum InputFiles {
         case let .duplicateID(id, first, second):
             return .malformed(path: path, position: "feature \(second)", reason: "duplicate id '\(id)' (also feature \(first))")
         }
-    }
-
-    /// The engine's region for a GeoJSON feature.
-    static func region(_ f: RegionFeature) -> Region {
-        let shape: RegionShape
-        switch f.geometry {
-        case let .circle(center, radius): shape = .circle(center: center, radius: radius)
-        case let .polygon(p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
-        case let .multiPolygon(ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
-        }
-        var metadata: [String: String] = [:]
-        for (key, value) in f.metadata {
-            switch value {
-            case .string(let s): metadata[key] = s
-            case .number(let n): metadata[key] = JSONText.number(n)
-            case .bool(let b): metadata[key] = b ? "true" : "false"
-            case .null: continue
-            default: metadata[key] = value.description
-            }
-        }
-        return Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry,
-                      notifyOnExit: f.notifyOnExit, dwell: f.dwell, metadata: metadata)
     }
 }

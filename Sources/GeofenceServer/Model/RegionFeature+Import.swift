@@ -30,8 +30,9 @@ extension RegionJSON {
     }
 
     /// The engine's region for a GeoFormats feature (metadata values other than strings are
-    /// kept as their compact JSON text, as for single features).
-    static func region(_ f: RegionFeature) -> Region {
+    /// kept as their compact JSON text, as for single features). The CLI uses it too, so a
+    /// file gives the same regions to `simulate` and to the server's bulk import.
+    package static func region(_ f: RegionFeature) -> Region {
         let shape: RegionShape
         switch f.geometry {
         case let .circle(center, radius): shape = .circle(center: center, radius: radius)
