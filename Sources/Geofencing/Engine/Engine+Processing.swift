@@ -84,8 +84,7 @@ extension Engine {
         }
         let first = events.count
         if !subjectStates[si].tracks.isEmpty { advanceSubject(si, to: t, before: true, events: &events) }
-        subjectStates[si].lastFix = fix
-        subjectStates[si].lastTime = t
+        subjectStates[si].record(fix, time: t)
         let accuracy = fix.horizontalAccuracy ?? policy.assumedAccuracy
         if accuracy <= policy.maximumAccuracy {
             evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
@@ -126,15 +125,34 @@ extension Engine {
         // 1. Candidates from the index: regions the fix is inside of, or (for regions this
         //    subject has never been evaluated against) within the margin of. The closure only
         //    collects slots; distances are computed after the scan.
+        //    A fix inside the subject's safe rectangle (no region added since it was
+        //    computed) is inside no region but the few it lists: the index is not touched.
         var cands = scratch
         scratch = []
         cands.removeAll(keepingCapacity: true)
-        index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
-            cands.append(Candidate(slot: slot, sd: 0, used: false))
+        var newSafe: SafeRect? = nil
+        if fresh {
+            index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
+            subjectStates[si].safe = .empty
+        } else if useSafeRects && subjectStates[si].safe.contains(lat: lat, lon: lon) {
+            safeRectHits &+= 1
+            for slot in subjectStates[si].safeSlots { cands.append(Candidate(slot: slot, sd: 0, used: false)) }
+        } else {
+            var safe = SafeRect.everything
+            index.pointQuery(lat: lat, lon: lon, safe: &safe) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
+            newSafe = safe
         }
         var tracks = subjectStates[si].tracks
         if cands.isEmpty, tracks.isEmpty, !fresh {
             // Nothing near and nothing tracked (the common case far from every region).
+            if let newSafe {
+                subjectStates[si].safe = newSafe
+                subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
+            }
             scratch = cands
             subjectStates[si].usableLat = lat
             subjectStates[si].usableLon = lon
@@ -144,6 +162,9 @@ extension Engine {
         let cart = CartesianPoint(p)
         let multiCell = queryMargin > 0
         var kept = 0
+        // The nearest boundary of a candidate the fix is outside of: until the subject has
+        // moved that far, it cannot be inside that region.
+        var nearestOutside = Double.infinity
         for i in cands.indices {
             let slot = cands[i].slot
             let s = Int(slot)
@@ -151,12 +172,27 @@ extension Engine {
             guard store.isAlive(s) else { continue }
             if multiCell, cands[0..<kept].contains(where: { $0.slot == slot }) { continue }
             let sd = store.signedDistance(s, to: p, cartesian: cart)
+            if sd > 0 { nearestOutside = min(nearestOutside, sd) }
             if sd <= 0 || (sd <= queryMargin && store.hot[s].stamp > oldStamp) {
                 cands[kept] = Candidate(slot: slot, sd: sd, used: false)
                 kept += 1
             }
         }
         cands.removeSubrange(kept...)
+        if var safe = newSafe {
+            // Safe: inside the rectangle, not yet as far as the nearest outside candidate's
+            // boundary, and only the candidates the fix is inside of to re-check.
+            if kept <= Engine.safeSlotLimit {
+                if nearestOutside.isFinite {
+                    safe.formIntersection(SafeRect.within(meters: nearestOutside, ofLatitude: lat, longitude: lon))
+                }
+                subjectStates[si].safe = safe
+                subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
+                for c in cands { subjectStates[si].safeSlots.append(c.slot) }
+            } else {
+                subjectStates[si].safe = .empty
+            }
+        }
 
         // 2. Tracked regions (inside, unknown, pending): always evaluated.
         subjectStates[si].tracks = []

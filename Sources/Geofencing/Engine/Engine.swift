@@ -46,6 +46,14 @@ public struct Engine: Sendable {
     var initialExitLog: [(stamp: UInt64, slot: Int32)] = []
     var subjectIndex: [String: Int32] = [:]
     var subjectStates: [SubjectState] = []
+    /// Whether fixes inside a subject's ``SafeRect`` skip the index (always, except in tests
+    /// that compare against the plain query).
+    var useSafeRects = true
+    /// The most regions a subject's safe rectangle may overlap (more: no rectangle).
+    static let safeSlotLimit = 16
+    /// How many fixes were answered from their subject's safe rectangle (tests and
+    /// benchmarks read it).
+    var safeRectHits = 0
     /// Reused buffer for the candidates of one fix.
     var scratch: [Candidate] = []
     /// Where batch processing sums the values it loads only to warm the cache (so the loads
