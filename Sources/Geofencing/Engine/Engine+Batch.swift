@@ -63,6 +63,8 @@ extension Engine {
                     store.hot.withUnsafeBufferPointer { hot in
                         for tr in subjectStates[si].tracks where Int(tr.slot) < hot.count {
                             sink &+= UInt64(hot[Int(tr.slot)].flags)
+                            // A pending transition may be confirmed: its event needs the id.
+                            if tr.pendingCount > 0 { sink &+= UInt64(truncatingIfNeeded: store.ids[Int(tr.slot)].utf8.count) }
                         }
                         // And the regions of its safe rectangle, when the fix is in it.
                         if needsIndex & (1 << UInt64(i - start)) == 0 {

@@ -20,6 +20,8 @@ struct RegionStore: Sendable {
         static let initialEnter: UInt8 = 16
         static let initialExit: UInt8 = 32
         static let initialDwell: UInt8 = 64
+        /// The region has a dwell time (so arming dwell needs no load of `dwell`).
+        static let hasDwell: UInt8 = 128
     }
 
     /// The per-region data of the hot path, one record per slot.
@@ -78,6 +80,7 @@ struct RegionStore: Sendable {
         if r.initialTrigger.contains(.enter) { f |= Flags.initialEnter }
         if r.initialTrigger.contains(.exit) { f |= Flags.initialExit }
         if r.initialTrigger.contains(.dwell) { f |= Flags.initialDwell }
+        if r.dwell != nil { f |= Flags.hasDwell }
         let cLat: Double, cLon: Double, sz: Double, b: GeoBox
         var area: PreparedArea? = nil
         switch r.shape {
