@@ -90,6 +90,49 @@ struct SafeRectTests {
         #expect(hits > 0)
     }
 
+    @Test("a subject settled inside regions skips their geometry: same entry, dwell, exit and crossing times",
+          arguments: [HysteresisPolicy.precise, .coreLocation])
+    func settledInside(policy: HysteresisPolicy) throws {
+        let home = Region.circle(identifier: "home", center: Scene.shanghai, radius: 400, dwell: 120)
+        let block = Region(identifier: "block", shape: .polygon(Polygon(exterior: [
+            Scene.point(Scene.shanghai, north: -300, east: -300), Scene.point(Scene.shanghai, north: -300, east: 300),
+            Scene.point(Scene.shanghai, north: 300, east: 300), Scene.point(Scene.shanghai, north: 300, east: -300)])),
+                           dwell: 200)
+        let far = Region.circle(identifier: "far", center: Scene.point(Scene.shanghai, north: 3_000), radius: 100)
+        var plain = Engine(policy: policy)
+        plain.useSafeRects = false
+        try plain.add(contentsOf: [home, block, far])
+        var fast = plain
+        fast.useSafeRects = true
+        var rng = SplitMix64(seed: 21)
+        var fixes: [LocationFix] = []
+        var t = 0.0
+        // Outside, walk in, sit (1 m jitter, some poor fixes), walk out, come back, leave.
+        for north in stride(from: -900.0, through: 0, by: 30) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
+        for k in 0..<200 {
+            let acc: Double = k % 17 == 5 ? 900 : k % 23 == 7 ? 350 : 6
+            fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: rng.uniform(-1, 1), east: rng.uniform(-1, 1)), at: t, accuracy: acc))
+            t += 5
+        }
+        for north in stride(from: 0.0, through: 900, by: 25) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
+        for north in stride(from: 900.0, through: 100, by: -25) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
+        for k in 0..<60 { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: 100 + rng.uniform(-2, 2)), at: t + Double(k) * 5, accuracy: 5)) }
+        t += 300
+        for north in stride(from: 100.0, through: -1_200, by: -40) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
+        let expected = try Scene.run(&plain, fixes)
+        let got = try Scene.run(&fast, fixes)
+        #expect(got == expected)
+        #expect(expected.filter { $0.kind == .dwell }.count >= 2)
+        #expect(expected.filter { $0.kind == .exit }.count >= 3)
+        #expect(fast.settledSkips > 100)
+        #expect(plain.settledSkips == 0)
+        // Removing a region and changing the policy void the shortcut; still the same events.
+        plain.remove(identifier: "far"); fast.remove(identifier: "far")
+        plain.policy.confirmationTime += 1; fast.policy.confirmationTime += 1
+        let more = (0..<40).map { k in Scene.fix(Scene.point(Scene.shanghai, north: Double(k) * 40 - 1_200), at: t + Double(k) * 5, accuracy: 8) }
+        #expect(try Scene.run(&fast, more) == Scene.run(&plain, more))
+    }
+
     @Test("a region added under a subject's safe rectangle is found at once")
     func addedUnderRectangle() throws {
         var engine = Engine(policy: .precise)

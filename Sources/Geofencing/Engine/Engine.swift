@@ -37,7 +37,10 @@ public struct Engine: Sendable {
     public static let maximumRegionCount = RegionIndex.maximumSlots
 
     /// The hysteresis rule; changing it applies to the next fix.
-    public var policy: HysteresisPolicy
+    public var policy: HysteresisPolicy { didSet { epoch &+= 1 } }
+    /// Moves on every region removal and policy change: subjects' settled shortcuts
+    /// (``SubjectState/deep``) computed before are void.
+    var epoch: UInt64 = 0
 
     var store = RegionStore()
     var index = RegionIndex()
@@ -54,6 +57,8 @@ public struct Engine: Sendable {
     /// How many fixes were answered from their subject's safe rectangle (tests and
     /// benchmarks read it).
     var safeRectHits = 0
+    /// How many of those also skipped their tracks (``skipSettled(subject:fix:time:events:)``).
+    var settledSkips = 0
     /// Reused buffer for the candidates of one fix.
     var scratch: [Candidate] = []
     /// Where batch processing sums the values it loads only to warm the cache (so the loads
@@ -159,7 +164,8 @@ public struct Engine: Sendable {
         store = RegionStore()
         index = RegionIndex()
         initialExitLog = []
-        for i in subjectStates.indices { subjectStates[i].tracks = [] }
+        epoch &+= 1
+        for i in subjectStates.indices { subjectStates[i].tracks = []; subjectStates[i].deferred = false }
     }
 
     /// The region with this identifier, as added.
@@ -244,6 +250,7 @@ public struct Engine: Sendable {
     }
 
     mutating func removeSlot(_ s: Int32) {
+        epoch &+= 1
         store.remove(slot: s)
         index.noteRemoval()
     }

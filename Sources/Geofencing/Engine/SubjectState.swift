@@ -28,6 +28,23 @@ struct SubjectState: Sendable {
     var safe: SafeRect = .empty
     /// The only regions whose boxes overlap `safe` (at most ``Engine/safeSlotLimit``).
     var safeSlots: [Int32] = []
+    /// Inside `deep` (part of `safe`), every region of `safeSlots` still contains the fix:
+    /// while every track is settled inside, a fix there changes nothing but dwell timers,
+    /// so its tracks are not evaluated (see ``Engine/skipSettled``).
+    var deep: SafeRect = .empty
+    /// Fixes up to this accuracy get a margin (decide) in every region of `safeSlots`.
+    var deepAccuracy: Double = 0
+    /// ``Engine/epoch`` when `deep` was computed (removals and policy changes void it).
+    var deepEpoch: UInt64 = 0
+    /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
+    /// and no crossing under way (set after each full evaluation).
+    var settled = false
+    /// Tracks skipped since the last full evaluation: their last signed distance and time
+    /// are those at this position and time (restored before they are evaluated again).
+    var deferred = false
+    var deferredLat: Double = .nan
+    var deferredLon: Double = .nan
+    var deferredTime: Double = .nan
     var tracks: [Track] = []
 
     init(name: String) { self.name = name }
