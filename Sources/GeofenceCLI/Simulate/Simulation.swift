@@ -197,25 +197,27 @@ public struct Simulation {
         }
     }
 
-    /// One track, in chunks: positions are turned into fixes and checked here exactly as the
-    /// engine would check them (so the engine's batch call never stops half-way), a chunk
-    /// ends at each rejected record (so rejections keep their order), and events are written
-    /// up to the chunk's last fix time (later fixes of the only subject cannot produce
-    /// earlier events).
+    /// One track, in chunks: positions are checked as the engine would check them (on the
+    /// reading thread, with read-ahead: ``CheckedTrackSource``), so the engine's batch call
+    /// never stops half-way; a chunk ends at each rejected record (so rejections keep their
+    /// order), and events are written up to the chunk's last fix time (later fixes of the
+    /// only subject cannot produce earlier events).
     private mutating func runSingle(_ track: TrackInput, progress: ((SimulationProgress) -> Void)?,
                                     emit: (ReportedEvent) -> Void) throws -> SimulationSummary {
         var summary = SimulationSummary()
         summary.regionCount = engine.regionCount
         summary.subjects = [track.subject]
-        var source: any TrackSource = readsAhead ? ReadAheadTrackSource(track.source) : track.source
         let handle = engine.handle(for: track.subject)
         var lastTime = engine.lastFix(of: track.subject)?.timestamp.timeIntervalSinceReferenceDate ?? -.infinity
+        let checked = CheckedTrackSource(track.source, subject: track.subject, after: lastTime)
+        var source: any TrackSource = readsAhead ? ReadAheadTrackSource(checked) : checked
         var fixes: [LocationFix] = []
         fixes.reserveCapacity(Simulation.chunkSize)
         let handles = [SubjectHandle](repeating: handle, count: Simulation.chunkSize)
         var buffer: [TransitionEvent] = []
         var pending: [(seq: Int, event: TransitionEvent)] = []
         var seq = 0
+        var accepted = 0
         var nextProgress = progressInterval
 
         func reject(_ position: String, _ reason: String) {
@@ -250,44 +252,24 @@ public struct Simulation {
             fixes.removeAll(keepingCapacity: true)
             flush(upTo: lastTime)
         }
-
         func consume(_ record: TrackRecord) throws {
             switch record {
             case .rejected(let position, let reason):
                 try feed()
                 reject(position, reason)
             case .position(let p):
-                summary.fixesRead += 1
-                let coordinate: Coordinate
-                do {
-                    coordinate = try Coordinate(latitude: p.latitude, longitude: p.longitude)
-                } catch {
-                    try feed()
-                    reject(p.positionText, error.description)
-                    return
-                }
-                let fix = LocationFix(subject: track.subject, coordinate: coordinate,
-                                      horizontalAccuracy: p.accuracy, timestamp: p.time,
-                                      speed: p.speed, course: p.course)
-                let t = p.time.timeIntervalSinceReferenceDate
-                do throws(GeofencingError) {
-                    try fix.validate()
-                    if t < lastTime {
-                        throw GeofencingError.outOfOrderFix(subject: track.subject, timestamp: p.time,
-                                                            lastTimestamp: Date(timeIntervalSinceReferenceDate: lastTime))
-                    }
-                } catch {
-                    try feed()
-                    reject(p.positionText, Simulation.describe(error))
-                    return
-                }
-                lastTime = t
-                fixes.append(fix)
+                // Checked already: the coordinate is valid and the fix in order.
+                accepted += 1
+                lastTime = p.time.timeIntervalSinceReferenceDate
+                fixes.append(LocationFix(subject: track.subject,
+                                         coordinate: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude),
+                                         horizontalAccuracy: p.accuracy, timestamp: p.time,
+                                         speed: p.speed, course: p.course))
                 if fixes.count == Simulation.chunkSize { try feed() }
-                if let progress, summary.fixesRead >= nextProgress {
+                if let progress, accepted >= nextProgress {
                     nextProgress += progressInterval
-                    progress(SimulationProgress(fixesRead: summary.fixesRead, events: summary.eventCount,
-                                                bytesRead: source.bytesRead))
+                    progress(SimulationProgress(fixesRead: accepted + checked.invalidPositions,
+                                                events: summary.eventCount, bytesRead: source.bytesRead))
                 }
             }
         }
@@ -295,6 +277,7 @@ public struct Simulation {
         func fail(_ error: any Error) throws -> Never {
             try feed()
             flush(upTo: .infinity)
+            summary.fixesRead = accepted + checked.invalidPositions
             throw error
         }
 
@@ -315,6 +298,7 @@ public struct Simulation {
         }
         try feed()
         flush(upTo: .infinity)
+        summary.fixesRead = accepted + checked.invalidPositions
         return summary
     }
 
