@@ -114,20 +114,7 @@ public struct Simulation {
         }
 
         func flush(upTo watermark: Double) {
-            guard !pending.isEmpty else { return }
-            pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) }
-            var n = 0
-            while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
-                let e = pending[n].event
-                summary.eventsByKind[e.kind, default: 0] += 1
-                let d = computesBoundaryDistance
-                    ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
-                let reported = ReportedEvent(event: e, boundaryDistance: d)
-                map?.record(reported)
-                emit(reported)
-                n += 1
-            }
-            pending.removeFirst(n)
+            write(&pending, upTo: watermark, summary: &summary, emit: emit)
         }
 
         for t in tracks.indices { try refill(t) }
@@ -227,20 +214,7 @@ public struct Simulation {
             }
         }
         func flush(upTo watermark: Double) {
-            guard !pending.isEmpty else { return }
-            pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) }
-            var n = 0
-            while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
-                let e = pending[n].event
-                summary.eventsByKind[e.kind, default: 0] += 1
-                let d = computesBoundaryDistance
-                    ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
-                let reported = ReportedEvent(event: e, boundaryDistance: d)
-                map?.record(reported)
-                emit(reported)
-                n += 1
-            }
-            pending.removeFirst(n)
+            write(&pending, upTo: watermark, summary: &summary, emit: emit)
         }
         /// Feeds the gathered fixes (all valid and in order) and writes what is final.
         func feed() throws {
@@ -300,6 +274,26 @@ public struct Simulation {
         flush(upTo: .infinity)
         summary.fixesRead = accepted + checked.invalidPositions
         return summary
+    }
+
+    /// Writes the pending events up to `watermark`, in time order (ties: in the order the
+    /// engine gave them), counting them in `summary`.
+    private mutating func write(_ pending: inout [(seq: Int, event: TransitionEvent)], upTo watermark: Double,
+                                summary: inout SimulationSummary, emit: (ReportedEvent) -> Void) {
+        guard !pending.isEmpty else { return }
+        pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) }
+        var n = 0
+        while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
+            let e = pending[n].event
+            summary.eventsByKind[e.kind, default: 0] += 1
+            let d = computesBoundaryDistance
+                ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
+            let reported = ReportedEvent(event: e, boundaryDistance: d)
+            map?.record(reported)
+            emit(reported)
+            n += 1
+        }
+        pending.removeFirst(n)
     }
 
     static func describe(_ error: GeofencingError) -> String {
