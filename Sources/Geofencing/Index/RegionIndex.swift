@@ -269,27 +269,33 @@ struct RegionIndex: Sendable {
                 if wraps { qx0 = 0; qx1 = 65_535 }
                 let qy0 = RegionIndex.quantDown((lat - dLat - oy) * inv)
                 let qy1 = RegionIndex.quantDown((lat + dLat - oy) * inv)
-                table.withUnsafeBufferPointer { table in
-                    var h = RegionIndex.hash(k) & tableMask
-                    while true {
-                        let cell = table[h]
-                        if cell.key == 0 { break }
-                        if cell.key == k + 1 {
-                            entries.withUnsafeBufferPointer { entries in
-                                for i in Int(cell.start)..<Int(cell.end) {
-                                    let e = entries[i]
-                                    if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
-                                }
-                            }
-                            break
-                        }
-                        h = (h + 1) & tableMask
-                    }
-                }
-                if hasOverflow, let more = overflow[k] {
-                    for e in more where e.x1 >= qx0 && e.x0 <= qx1 && e.y1 >= qy0 && e.y0 <= qy1 { visit(e.slot) }
+                forEachEntry(inCell: k, overflow: hasOverflow) { e in
+                    if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
                 }
             }
+        }
+    }
+
+    /// Calls `body` for every entry of cell `k`: its run in the static part, then (when
+    /// `overflow` is true) its dynamic entries.
+    @inline(__always)
+    private func forEachEntry(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (Entry) -> Void) {
+        table.withUnsafeBufferPointer { table in
+            var h = RegionIndex.hash(k) & tableMask
+            while true {
+                let cell = table[h]
+                if cell.key == 0 { break }
+                if cell.key == k + 1 {
+                    entries.withUnsafeBufferPointer { entries in
+                        for i in Int(cell.start)..<Int(cell.end) { body(entries[i]) }
+                    }
+                    break
+                }
+                h = (h + 1) & tableMask
+            }
+        }
+        if hasOverflow, let more = overflow[k] {
+            for e in more { body(e) }
         }
     }
 
@@ -337,23 +343,7 @@ struct RegionIndex: Sendable {
                 default: ry1 = y0 - 1
                 }
             }
-            table.withUnsafeBufferPointer { table in
-                var h = RegionIndex.hash(k) & tableMask
-                while true {
-                    let cell = table[h]
-                    if cell.key == 0 { break }
-                    if cell.key == k + 1 {
-                        entries.withUnsafeBufferPointer { entries in
-                            for i in Int(cell.start)..<Int(cell.end) { scan(entries[i]) }
-                        }
-                        break
-                    }
-                    h = (h + 1) & tableMask
-                }
-            }
-            if hasOverflow, let more = overflow[k] {
-                for e in more { scan(e) }
-            }
+            forEachEntry(inCell: k, overflow: hasOverflow, scan)
             // Pull every edge in by one step: [rx0 + 1, rx1) in steps, so a later point
             // in the rectangle quantises into [rx0, rx1] despite rounding.
             if rx1 - rx0 < 2 || ry1 - ry0 < 2 {
