@@ -147,12 +147,29 @@ extension Engine {
             }
             for slot in subjectStates[si].safeSlots { cands.append(Candidate(slot: slot, sd: 0, used: false)) }
             hit = true
+            subjectStates[si].rectMisses = 0
+            subjectStates[si].rectBackoff = 0
+        } else if subjectStates[si].rectPause > 0 || !useSafeRects {
+            // Rectangles have not been paying off for this subject (dense regions, or fast
+            // movement): a plain query, keeping the last rectangle (still valid).
+            subjectStates[si].rectPause -= subjectStates[si].rectPause > 0 ? 1 : 0
+            index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
         } else {
             var safe = SafeRect.everything
             index.pointQuery(lat: lat, lon: lon, safe: &safe) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
             }
             newSafe = safe
+            // Two rectangles in a row left at once: pause them, for twice as long each time.
+            subjectStates[si].rectMisses += 1
+            if subjectStates[si].rectMisses >= 2 {
+                let b = min(Engine.maximumRectPause, max(4, 2 * subjectStates[si].rectBackoff))
+                subjectStates[si].rectBackoff = b
+                subjectStates[si].rectPause = b
+                subjectStates[si].rectMisses = 0
+            }
         }
         var tracks = subjectStates[si].tracks
         if cands.isEmpty, tracks.isEmpty, !fresh {
@@ -241,27 +258,28 @@ extension Engine {
         if subjectStates[si].deferred {
             let d = Coordinate(uncheckedLatitude: subjectStates[si].deferredLat, longitude: subjectStates[si].deferredLon)
             let dt = subjectStates[si].deferredTime
+            let dc = CartesianPoint(d)
             for r in tracks.indices {
-                let s = Int(tracks[r].slot)
-                guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
-                tracks[r].lastSD = store.signedDistance(s, to: d)
+                guard trackIsAlive(tracks[r]) else { continue }
+                tracks[r].lastSD = store.signedDistance(Int(tracks[r].slot), hot: tracks[r].region, to: d, cartesian: dc)
                 tracks[r].lastTime = dt
             }
             subjectStates[si].deferred = false
         }
         subjectStates[si].tracks = []
+        let current = subjectStates[si].tracksEpoch == epoch
         var w = 0
         for r in 0..<tracks.count {
             var tr = tracks[r]
             let s = Int(tr.slot)
-            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }   // removed / replaced
+            guard current || trackIsAlive(tr) else { continue }   // removed / replaced
             var sd = Double.nan
             for c in cands.indices where cands[c].slot == tr.slot {
                 sd = cands[c].sd
                 cands[c].used = true
                 break
             }
-            if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
+            if sd.isNaN { sd = store.signedDistance(s, hot: tr.region, to: p, cartesian: cart) }
             step(&tr, sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
             if !tr.isIdle { tracks[w] = tr; w += 1 }
         }
@@ -273,7 +291,7 @@ extension Engine {
         for c in cands where !c.used {
             let s = Int(c.slot)
             let known = store.hot[s].stamp <= oldStamp
-            var tr = Track(slot: c.slot, stamp: store.hot[s].stamp, state: known ? .outside : .unknown)
+            var tr = Track(slot: c.slot, region: store.hot[s], state: known ? .outside : .unknown)
             if known, !prevLat.isNaN {
                 tr.lastSD = store.signedDistance(s, to: Coordinate(uncheckedLatitude: prevLat, longitude: prevLon))
                 tr.lastTime = prevTime
@@ -308,6 +326,7 @@ extension Engine {
             tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
         }
         subjectStates[si].tracks = tracks
+        subjectStates[si].tracksEpoch = epoch
         subjectStates[si].usableStamp = stampCounter
         subjectStates[si].usableLat = lat
         subjectStates[si].usableLon = lon
