@@ -42,11 +42,11 @@ extension Engine {
         subjectStates[si].tracks = []
         let need = policy.minimumConfirmingFixes
         let wait = policy.confirmationTime
-        let current = subjectStates[si].tracksEpoch == epoch
         var w = 0
         for r in 0..<tracks.count {
             var tr = tracks[r]
-            guard current || trackIsAlive(tr) else { continue }
+            let s = Int(tr.slot)
+            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }
             if tr.pendingCount > 0, Int(tr.pendingCount) >= need,
                before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t {
                 confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events)
@@ -56,13 +56,5 @@ extension Engine {
         }
         tracks.removeSubrange(w...)
         subjectStates[si].tracks = tracks
-        subjectStates[si].tracksEpoch = epoch
-    }
-
-    /// Whether a track's region is still the one it was created for (not removed or replaced).
-    @inline(__always)
-    func trackIsAlive(_ tr: Track) -> Bool {
-        let s = Int(tr.slot)
-        return store.isAlive(s) && store.hot[s].stamp == tr.stamp
     }
 }

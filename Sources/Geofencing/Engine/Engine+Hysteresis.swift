@@ -14,8 +14,8 @@ extension Engine {
     mutating func step(_ tr: inout Track, sd: Double, accuracy: Double, time t: Double,
                        fix: LocationFix, trigger: InitialTrigger, events: inout [TransitionEvent]) {
         let s = Int(tr.slot)
-        guard let m = policy.margin(accuracy: accuracy, regionSize: tr.region.size) else { return }
-        let f = tr.region.flags
+        guard let m = policy.margin(accuracy: accuracy, regionSize: store.hot[s].size) else { return }
+        let f = store.hot[s].flags
         switch tr.state {
         case .unknown:
             if sd < -m {
@@ -73,7 +73,7 @@ extension Engine {
     mutating func confirm(_ tr: inout Track, at time: Double, fix: LocationFix,
                           events: inout [TransitionEvent]) {
         let s = Int(tr.slot)
-        let f = tr.region.flags
+        let f = store.hot[s].flags
         let crossed = tr.crossedAt.isNaN ? tr.pendingSince : min(tr.crossedAt, tr.pendingSince)
         if tr.state == .outside {
             tr.state = .inside

@@ -258,28 +258,27 @@ extension Engine {
         if subjectStates[si].deferred {
             let d = Coordinate(uncheckedLatitude: subjectStates[si].deferredLat, longitude: subjectStates[si].deferredLon)
             let dt = subjectStates[si].deferredTime
-            let dc = CartesianPoint(d)
             for r in tracks.indices {
-                guard trackIsAlive(tracks[r]) else { continue }
-                tracks[r].lastSD = store.signedDistance(Int(tracks[r].slot), hot: tracks[r].region, to: d, cartesian: dc)
+                let s = Int(tracks[r].slot)
+                guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
+                tracks[r].lastSD = store.signedDistance(s, to: d)
                 tracks[r].lastTime = dt
             }
             subjectStates[si].deferred = false
         }
         subjectStates[si].tracks = []
-        let current = subjectStates[si].tracksEpoch == epoch
         var w = 0
         for r in 0..<tracks.count {
             var tr = tracks[r]
             let s = Int(tr.slot)
-            guard current || trackIsAlive(tr) else { continue }   // removed / replaced
+            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }   // removed / replaced
             var sd = Double.nan
             for c in cands.indices where cands[c].slot == tr.slot {
                 sd = cands[c].sd
                 cands[c].used = true
                 break
             }
-            if sd.isNaN { sd = store.signedDistance(s, hot: tr.region, to: p, cartesian: cart) }
+            if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
             step(&tr, sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
             if !tr.isIdle { tracks[w] = tr; w += 1 }
         }
@@ -291,7 +290,7 @@ extension Engine {
         for c in cands where !c.used {
             let s = Int(c.slot)
             let known = store.hot[s].stamp <= oldStamp
-            var tr = Track(slot: c.slot, region: store.hot[s], state: known ? .outside : .unknown)
+            var tr = Track(slot: c.slot, stamp: store.hot[s].stamp, state: known ? .outside : .unknown)
             if known, !prevLat.isNaN {
                 tr.lastSD = store.signedDistance(s, to: Coordinate(uncheckedLatitude: prevLat, longitude: prevLon))
                 tr.lastTime = prevTime
@@ -326,7 +325,6 @@ extension Engine {
             tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
         }
         subjectStates[si].tracks = tracks
-        subjectStates[si].tracksEpoch = epoch
         subjectStates[si].usableStamp = stampCounter
         subjectStates[si].usableLat = lat
         subjectStates[si].usableLon = lon

@@ -39,9 +39,6 @@ struct SubjectState: Sendable {
     /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
     /// and no crossing under way (set after each full evaluation).
     var settled = false
-    /// ``Engine/epoch`` when every track was last checked against the store: while it is
-    /// current, no region was removed since, so every track's region is alive.
-    var tracksEpoch: UInt64 = .max
     /// Rectangles computed and left at the next fix, in a row.
     var rectMisses: UInt16 = 0
     /// Fixes still to go without computing a rectangle, and the length of the last pause
@@ -81,11 +78,7 @@ struct SubjectState: Sendable {
 /// Per (subject, region) state, kept only while it is not plain "outside, nothing pending".
 struct Track: Sendable {
     var slot: Int32
-    /// A copy of the region's hot record (centre, size, stamp, flags) taken when the track
-    /// was created: evaluating a tracked region reads only the track. (A region that changes
-    /// gets a new stamp, and tracks of removed or replaced regions are dropped.)
-    var region: RegionStore.Hot
-    var stamp: UInt64 { region.stamp }
+    var stamp: UInt64
     var state: RegionState
     /// Number of consecutive deciding fixes on the far side; 0 = nothing pending.
     var pendingCount: Int32 = 0
@@ -103,9 +96,9 @@ struct Track: Sendable {
     var lastSD: Double = .nan
     var lastTime: Double = .nan
 
-    init(slot: Int32, region: RegionStore.Hot, state: RegionState) {
+    init(slot: Int32, stamp: UInt64, state: RegionState) {
         self.slot = slot
-        self.region = region
+        self.stamp = stamp
         self.state = state
     }
 

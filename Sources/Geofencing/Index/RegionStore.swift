@@ -155,13 +155,7 @@ struct RegionStore: Sendable {
     /// The sign is exact either way.
     @inline(__always)
     func signedDistance(_ s: Int, to p: Coordinate, cartesian: CartesianPoint) -> Double {
-        signedDistance(s, hot: hot[s], to: p, cartesian: cartesian)
-    }
-
-    /// ``signedDistance(_:to:cartesian:)`` with the slot's hot record given (a track's copy),
-    /// so a circle needs no load from the store.
-    @inline(__always)
-    func signedDistance(_ s: Int, hot h: Hot, to p: Coordinate, cartesian: CartesianPoint) -> Double {
+        let h = hot[s]
         if h.flags & Flags.area == 0 {
             let radius = h.size
             let dx = cartesian.x - h.x, dy = cartesian.y - h.y, dz = cartesian.z - h.z
