@@ -9,7 +9,8 @@ extension Engine {
     /// the events each one confirms to `events`. The events are exactly those of calling
     /// ``process(_:subject:initialTrigger:into:)`` for each fix in turn; the difference is
     /// speed: the index memory that a group of fixes will need is requested for all of them
-    /// first (index buckets, cell runs, the subjects' track lists and their regions' records),
+    /// first (index buckets, cell runs, the subjects' track lists, their regions' records and
+    /// the identifiers their pending transitions may need),
     /// so its cache misses overlap instead of being paid one after another.
     ///
     /// ```swift
@@ -61,9 +62,11 @@ extension Engine {
                 let si = Int(subjects[i + offset].rawValue)
                 if si >= 0, si < subjectStates.count {
                     store.hot.withUnsafeBufferPointer { hot in
+                        // The tracked regions' records (the index will return most of them as
+                        // candidates, whose records are read then), and the identifier of each
+                        // pending one: it may be confirmed, and its event needs the id.
                         for tr in subjectStates[si].tracks where Int(tr.slot) < hot.count {
                             sink &+= UInt64(hot[Int(tr.slot)].flags)
-                            // A pending transition may be confirmed: its event needs the id.
                             if tr.pendingCount > 0 { sink &+= UInt64(truncatingIfNeeded: store.ids[Int(tr.slot)].utf8.count) }
                         }
                         // And the regions of its safe rectangle, when the fix is in it.

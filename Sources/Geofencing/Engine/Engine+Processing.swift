@@ -147,12 +147,29 @@ extension Engine {
             }
             for slot in subjectStates[si].safeSlots { cands.append(Candidate(slot: slot, sd: 0, used: false)) }
             hit = true
+            subjectStates[si].rectMisses = 0
+            subjectStates[si].rectBackoff = 0
+        } else if subjectStates[si].rectPause > 0 || !useSafeRects {
+            // Rectangles have not been paying off for this subject (dense regions, or fast
+            // movement): a plain query, keeping the last rectangle (still valid).
+            subjectStates[si].rectPause -= subjectStates[si].rectPause > 0 ? 1 : 0
+            index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
         } else {
             var safe = SafeRect.everything
             index.pointQuery(lat: lat, lon: lon, safe: &safe) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
             }
             newSafe = safe
+            // Two rectangles in a row left at once: pause them, for twice as long each time.
+            subjectStates[si].rectMisses += 1
+            if subjectStates[si].rectMisses >= 2 {
+                let b = min(Engine.maximumRectPause, max(4, 2 * subjectStates[si].rectBackoff))
+                subjectStates[si].rectBackoff = b
+                subjectStates[si].rectPause = b
+                subjectStates[si].rectMisses = 0
+            }
         }
         var tracks = subjectStates[si].tracks
         if cands.isEmpty, tracks.isEmpty, !fresh {

@@ -54,6 +54,10 @@ public struct Engine: Sendable {
     var useSafeRects = true
     /// The most regions a subject's safe rectangle may overlap (more: no rectangle).
     static let safeSlotLimit = 16
+    /// The longest pause, in fixes, in computing safe rectangles for a subject whose
+    /// rectangles keep missing (e.g. in dense city regions, where a fix is inside a dozen
+    /// boxes and the rectangle is a few metres wide).
+    static let maximumRectPause: UInt16 = 64
     /// How many fixes were answered from their subject's safe rectangle (tests and
     /// benchmarks read it).
     var safeRectHits = 0

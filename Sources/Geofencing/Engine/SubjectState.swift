@@ -39,6 +39,12 @@ struct SubjectState: Sendable {
     /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
     /// and no crossing under way (set after each full evaluation).
     var settled = false
+    /// Rectangles computed and left at the next fix, in a row.
+    var rectMisses: UInt16 = 0
+    /// Fixes still to go without computing a rectangle, and the length of the last pause
+    /// (doubling while rectangles keep missing, up to ``Engine/maximumRectPause``).
+    var rectPause: UInt16 = 0
+    var rectBackoff: UInt16 = 0
     /// Tracks skipped since the last full evaluation: their last signed distance and time
     /// are those at this position and time (restored before they are evaluated again).
     var deferred = false
