@@ -7,37 +7,25 @@ import Testing
 /// events and states of `process(_:)`.
 @Suite("Subject handles, event buffers and batches")
 struct FastPathTests {
-    /// Deterministic pseudo-random numbers in [0, 1).
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
-    }
-
     /// Circles of 50–400 m (some with dwell) around Shanghai, and random walks of 6 subjects
     /// through them, interleaved in time, with noisy accuracy.
     static func scenario(seed: UInt64) -> (regions: [Region], fixes: [LocationFix]) {
-        var rng = Rng(state: seed)
+        var rng = SplitMix64(seed: seed)
         let c = Scene.shanghai
         var regions: [Region] = []
         for i in 0..<60 {
-            let p = Scene.point(c, north: (rng.next() - 0.5) * 3_000, east: (rng.next() - 0.5) * 3_000)
-            regions.append(.circle(identifier: "r\(i)", center: p, radius: 50 + rng.next() * 350,
+            let p = Scene.point(c, north: (rng.nextUnit() - 0.5) * 3_000, east: (rng.nextUnit() - 0.5) * 3_000)
+            regions.append(.circle(identifier: "r\(i)", center: p, radius: 50 + rng.nextUnit() * 350,
                                    dwell: i % 3 == 0 ? 60 : nil,
                                    initialTrigger: i % 7 == 0 ? [.enter, .exit] : []))
         }
-        var pos = (0..<6).map { _ in (north: (rng.next() - 0.5) * 2_000, east: (rng.next() - 0.5) * 2_000) }
+        var pos = (0..<6).map { _ in (north: (rng.nextUnit() - 0.5) * 2_000, east: (rng.nextUnit() - 0.5) * 2_000) }
         var fixes: [LocationFix] = []
         for k in 0..<300 {
             for s in pos.indices {
-                pos[s].north += (rng.next() - 0.5) * 60
-                pos[s].east += (rng.next() - 0.5) * 60
-                let accuracy: Double? = rng.next() < 0.1 ? nil : 3 + rng.next() * 40
+                pos[s].north += (rng.nextUnit() - 0.5) * 60
+                pos[s].east += (rng.nextUnit() - 0.5) * 60
+                let accuracy: Double? = rng.nextUnit() < 0.1 ? nil : 3 + rng.nextUnit() * 40
                 fixes.append(Scene.fix(Scene.point(c, north: pos[s].north, east: pos[s].east),
                                        at: Double(k) * 4 + Double(s) * 0.1, accuracy: accuracy,
                                        subject: "s\(s)"))

@@ -12,46 +12,34 @@ import Geofencing
 // Subjects start uniformly in the box and move 1–30 m/s with a fix every 5 s
 // (±10 m accuracy), heading changing slowly.
 
-struct Rng {
-    var state: UInt64
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-    mutating func next(_ a: Double, _ b: Double) -> Double { a + (b - a) * next() }
-}
-
 struct Box {
     var centerLat = 45.0, centerLon = 5.0, sizeKm: Double
     var dLat: Double { sizeKm * 1_000 / 111_132 / 2 }
     var dLon: Double { sizeKm * 1_000 / (111_320 * cos(centerLat * .pi / 180)) / 2 }
-    func point(_ rng: inout Rng) -> (Double, Double) {
-        (centerLat + rng.next(-dLat, dLat), centerLon + rng.next(-dLon, dLon))
+    func point(_ rng: inout SplitMix64) -> (Double, Double) {
+        (centerLat + rng.uniform(-dLat, dLat), centerLon + rng.uniform(-dLon, dLon))
     }
 }
 
 enum Scenarios {
     static func circles(count: Int, in box: Box, seed: UInt64) -> [Region] {
-        var rng = Rng(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let (lat, lon) = box.point(&rng)
             return Region.circle(identifier: "c\(i)", center: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                                 radius: rng.next(50, 500))
+                                 radius: rng.uniform(50, 500))
         }
     }
 
     static func polygons(count: Int, in box: Box, seed: UInt64) -> [Region] {
-        var rng = Rng(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let (lat, lon) = box.point(&rng)
-            let n = 8 + Int(rng.next() * 57)
-            let r = rng.next(25, 250)
+            let n = 8 + Int(rng.nextUnit() * 57)
+            let r = rng.uniform(25, 250)
             let ring = (0..<n).map { k -> Coordinate in
                 let a = Double(k) / Double(n) * 2 * .pi
-                let rr = r * rng.next(0.5, 1)
+                let rr = r * rng.uniform(0.5, 1)
                 return Coordinate(uncheckedLatitude: lat + rr * cos(a) / 111_132,
                                   longitude: lon + rr * sin(a) / (111_320 * cos(lat * .pi / 180)))
             }
@@ -61,17 +49,17 @@ enum Scenarios {
 
     /// `perSubject` fixes from each of `subjects` subjects, interleaved in time order.
     static func fixes(subjects: Int, perSubject: Int, in box: Box, seed: UInt64) -> [LocationFix] {
-        var rng = Rng(state: seed)
+        var rng = SplitMix64(seed: seed)
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         var pos = (0..<subjects).map { _ in box.point(&rng) }
-        var heading = (0..<subjects).map { _ in rng.next(0, 2 * .pi) }
-        let speed = (0..<subjects).map { _ in rng.next(1, 30) }
+        var heading = (0..<subjects).map { _ in rng.uniform(0, 2 * .pi) }
+        let speed = (0..<subjects).map { _ in rng.uniform(1, 30) }
         let names = (0..<subjects).map { "subject-\($0)" }
         var out: [LocationFix] = []
         out.reserveCapacity(subjects * perSubject)
         for k in 0..<perSubject {
             for s in 0..<subjects {
-                heading[s] += rng.next(-0.3, 0.3)
+                heading[s] += rng.uniform(-0.3, 0.3)
                 let step = speed[s] * 5
                 var (lat, lon) = pos[s]
                 lat += step * cos(heading[s]) / 111_132

@@ -32,4 +32,11 @@ public protocol EventWriter {
     mutating func text(for event: ReportedEvent) -> String
     /// Text after the last event (may be empty).
     mutating func footer() -> String
+    /// Whether the text uses ``ReportedEvent/boundaryDistance`` (computing it costs a region
+    /// lookup and a distance per event, so writers that ignore it say so).
+    static var usesBoundaryDistance: Bool { get }
+}
+
+extension EventWriter {
+    public static var usesBoundaryDistance: Bool { true }
 }

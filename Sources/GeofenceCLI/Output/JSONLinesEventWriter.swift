@@ -28,4 +28,6 @@ public struct JSONLinesEventWriter: EventWriter {
     }
 
     public mutating func footer() -> String { "" }
+
+    public static var usesBoundaryDistance: Bool { false }
 }

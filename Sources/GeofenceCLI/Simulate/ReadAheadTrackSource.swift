@@ -48,6 +48,29 @@ final class ReadAheadTrackSource: TrackSource {
 
     var bytesRead: Int { queue.bytesRead }
 
+    /// The records `next()` would return next, a whole batch at a time; empty at the end.
+    /// Lets a consumer iterate an array instead of calling `next()` per record.
+    func nextBatch() throws -> ArraySlice<TrackRecord> {
+        if position < batch.count {
+            defer { position = batch.count }
+            return batch[position...]
+        }
+        switch queue.take() {
+        case .batch(let b):
+            batch = b
+            position = b.count
+            return b[...]
+        case .end:
+            batch = []
+            position = 0
+            return []
+        case .failure(let error):
+            batch = []
+            position = 0
+            throw error
+        }
+    }
+
     func next() throws -> TrackRecord? {
         if position < batch.count {
             defer { position += 1 }

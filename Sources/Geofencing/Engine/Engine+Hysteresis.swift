@@ -23,7 +23,7 @@ extension Engine {
                 tr.insideSince = t
                 tr.enteredAt = t
                 let wantsDwell = trigger.contains(.dwell) || f & RegionStore.Flags.initialDwell != 0
-                tr.dwellArmed = wantsDwell && !store.dwell[s].isNaN
+                tr.dwellArmed = wantsDwell && f & RegionStore.Flags.hasDwell != 0
                 tr.dwellFired = false
                 if (trigger.contains(.enter) || f & RegionStore.Flags.initialEnter != 0),
                    f & RegionStore.Flags.notifyOnEntry != 0 {
@@ -79,7 +79,7 @@ extension Engine {
             tr.state = .inside
             tr.insideSince = crossed
             tr.enteredAt = time
-            tr.dwellArmed = !store.dwell[s].isNaN
+            tr.dwellArmed = f & RegionStore.Flags.hasDwell != 0
             tr.dwellFired = false
             if f & RegionStore.Flags.notifyOnEntry != 0 {
                 events.append(event(.enter, s, fix, time: time, crossedAt: crossed, initial: false))

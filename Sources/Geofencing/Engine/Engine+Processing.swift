@@ -84,8 +84,7 @@ extension Engine {
         }
         let first = events.count
         if !subjectStates[si].tracks.isEmpty { advanceSubject(si, to: t, before: true, events: &events) }
-        subjectStates[si].lastFix = fix
-        subjectStates[si].lastTime = t
+        subjectStates[si].record(fix, time: t)
         let accuracy = fix.horizontalAccuracy ?? policy.assumedAccuracy
         if accuracy <= policy.maximumAccuracy {
             evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
@@ -126,15 +125,61 @@ extension Engine {
         // 1. Candidates from the index: regions the fix is inside of, or (for regions this
         //    subject has never been evaluated against) within the margin of. The closure only
         //    collects slots; distances are computed after the scan.
+        //    A fix inside the subject's safe rectangle (no region added since it was
+        //    computed) is inside no region but the few it lists: the index is not touched.
         var cands = scratch
         scratch = []
         cands.removeAll(keepingCapacity: true)
-        index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
-            cands.append(Candidate(slot: slot, sd: 0, used: false))
+        var newSafe: SafeRect? = nil
+        var hit = false
+        if fresh {
+            index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
+            subjectStates[si].safe = .empty
+        } else if useSafeRects && subjectStates[si].safe.contains(lat: lat, lon: lon) {
+            safeRectHits &+= 1
+            if subjectStates[si].settled, subjectStates[si].deepEpoch == epoch,
+               accuracy <= subjectStates[si].deepAccuracy, subjectStates[si].deep.contains(lat: lat, lon: lon) {
+                scratch = cands
+                skipSettled(subject: si, fix: fix, time: t, events: &events)
+                return
+            }
+            for slot in subjectStates[si].safeSlots { cands.append(Candidate(slot: slot, sd: 0, used: false)) }
+            hit = true
+            subjectStates[si].rectMisses = 0
+            subjectStates[si].rectBackoff = 0
+        } else if subjectStates[si].rectPause > 0 || !useSafeRects {
+            // Rectangles have not been paying off for this subject (dense regions, or fast
+            // movement): a plain query, keeping the last rectangle (still valid).
+            subjectStates[si].rectPause -= subjectStates[si].rectPause > 0 ? 1 : 0
+            index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
+        } else {
+            var safe = SafeRect.everything
+            index.pointQuery(lat: lat, lon: lon, safe: &safe) { slot in
+                cands.append(Candidate(slot: slot, sd: 0, used: false))
+            }
+            newSafe = safe
+            // Two rectangles in a row left at once: pause them, for twice as long each time.
+            subjectStates[si].rectMisses += 1
+            if subjectStates[si].rectMisses >= 2 {
+                let b = min(Engine.maximumRectPause, max(4, 2 * subjectStates[si].rectBackoff))
+                subjectStates[si].rectBackoff = b
+                subjectStates[si].rectPause = b
+                subjectStates[si].rectMisses = 0
+            }
         }
         var tracks = subjectStates[si].tracks
         if cands.isEmpty, tracks.isEmpty, !fresh {
             // Nothing near and nothing tracked (the common case far from every region).
+            if let newSafe {
+                subjectStates[si].safe = newSafe
+                subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
+            }
+            subjectStates[si].settled = false
+            subjectStates[si].deferred = false
             scratch = cands
             subjectStates[si].usableLat = lat
             subjectStates[si].usableLon = lon
@@ -144,6 +189,13 @@ extension Engine {
         let cart = CartesianPoint(p)
         let multiCell = queryMargin > 0
         var kept = 0
+        // The nearest boundary of a candidate the fix is outside of: until the subject has
+        // moved that far, it cannot be inside that region.
+        var nearestOutside = Double.infinity
+        // The shallowest depth inside a candidate the fix is in, and the worst accuracy
+        // still deciding in all of them.
+        var nearestInside = Double.infinity
+        var decidingAccuracy = Double.infinity
         for i in cands.indices {
             let slot = cands[i].slot
             let s = Int(slot)
@@ -151,14 +203,69 @@ extension Engine {
             guard store.isAlive(s) else { continue }
             if multiCell, cands[0..<kept].contains(where: { $0.slot == slot }) { continue }
             let sd = store.signedDistance(s, to: p, cartesian: cart)
+            if newSafe != nil || hit {
+                let reach = store.reliableDistance(s, sd: sd, latitude: lat)
+                if sd > 0 {
+                    nearestOutside = min(nearestOutside, reach)
+                } else {
+                    nearestInside = min(nearestInside, reach)
+                    if let ratio = policy.maximumAccuracyToSizeRatio {
+                        decidingAccuracy = min(decidingAccuracy, ratio * store.hot[s].size)
+                    }
+                }
+            }
             if sd <= 0 || (sd <= queryMargin && store.hot[s].stamp > oldStamp) {
                 cands[kept] = Candidate(slot: slot, sd: sd, used: false)
                 kept += 1
             }
         }
+        let allInside = kept == cands.count
         cands.removeSubrange(kept...)
+        if hit {
+            // Still in the rectangle: move the settled shortcut's area to this fix.
+            if allInside, nearestInside.isFinite {
+                var deep = subjectStates[si].safe
+                deep.formIntersection(SafeRect.within(meters: nearestInside, ofLatitude: lat, longitude: lon))
+                subjectStates[si].deep = deep
+                subjectStates[si].deepAccuracy = decidingAccuracy
+                subjectStates[si].deepEpoch = epoch
+            } else {
+                subjectStates[si].deep = .empty
+            }
+        }
+        if var safe = newSafe {
+            // Safe: inside the rectangle, not yet as far as the nearest outside candidate's
+            // boundary, and only the candidates the fix is inside of to re-check.
+            if kept <= Engine.safeSlotLimit {
+                if nearestOutside.isFinite {
+                    safe.formIntersection(SafeRect.within(meters: nearestOutside, ofLatitude: lat, longitude: lon))
+                }
+                subjectStates[si].safe = safe
+                subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
+                for c in cands { subjectStates[si].safeSlots.append(c.slot) }
+                if nearestInside.isFinite { safe.formIntersection(SafeRect.within(meters: nearestInside, ofLatitude: lat, longitude: lon)) }
+                subjectStates[si].deep = safe
+                subjectStates[si].deepAccuracy = decidingAccuracy
+                subjectStates[si].deepEpoch = epoch
+            } else {
+                subjectStates[si].safe = .empty
+            }
+        }
 
-        // 2. Tracked regions (inside, unknown, pending): always evaluated.
+        // 2. Tracked regions (inside, unknown, pending): always evaluated; first, tracks
+        //    skipped by the settled shortcut get the signed distance and time of the last
+        //    fix that skipped them.
+        if subjectStates[si].deferred {
+            let d = Coordinate(uncheckedLatitude: subjectStates[si].deferredLat, longitude: subjectStates[si].deferredLon)
+            let dt = subjectStates[si].deferredTime
+            for r in tracks.indices {
+                let s = Int(tracks[r].slot)
+                guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
+                tracks[r].lastSD = store.signedDistance(s, to: d)
+                tracks[r].lastTime = dt
+            }
+            subjectStates[si].deferred = false
+        }
         subjectStates[si].tracks = []
         var w = 0
         for r in 0..<tracks.count {
@@ -211,11 +318,40 @@ extension Engine {
             }
         }
 
+        // Settled: the tracks are exactly the rectangle's regions (an untracked one could be
+        // re-entered unseen), each inside with nothing under way.
+        let slots = subjectStates[si].safeSlots
+        subjectStates[si].settled = tracks.count == slots.count && tracks.allSatisfy { tr in
+            tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
+        }
         subjectStates[si].tracks = tracks
         subjectStates[si].usableStamp = stampCounter
         subjectStates[si].usableLat = lat
         subjectStates[si].usableLon = lon
         subjectStates[si].usableTime = t
         scratch = cands
+    }
+
+    /// The settled shortcut: the fix is inside every region the subject tracks, deeper than
+    /// any margin can reach, every track is settled inside, and the fix decides in all of
+    /// them. Evaluating them would only store each signed distance and time (recorded
+    /// here once, for all, and restored when they are next evaluated) and run the dwell
+    /// timers (run here), so the geometry is skipped.
+    mutating func skipSettled(subject si: Int, fix: LocationFix, time t: Double, events: inout [TransitionEvent]) {
+        let lat = fix.coordinate.latitude, lon = fix.coordinate.longitude
+        if subjectStates[si].tracks.contains(where: { $0.dwellArmed && !$0.dwellFired }) {
+            var tracks = subjectStates[si].tracks
+            subjectStates[si].tracks = []
+            for r in tracks.indices { checkDwell(&tracks[r], now: t, eventTime: t, fix: fix, events: &events) }
+            subjectStates[si].tracks = tracks
+        }
+        subjectStates[si].deferred = true
+        subjectStates[si].deferredLat = lat
+        subjectStates[si].deferredLon = lon
+        subjectStates[si].deferredTime = t
+        subjectStates[si].usableLat = lat
+        subjectStates[si].usableLon = lon
+        subjectStates[si].usableTime = t
+        settledSkips &+= 1
     }
 }

@@ -37,7 +37,10 @@ public struct Engine: Sendable {
     public static let maximumRegionCount = RegionIndex.maximumSlots
 
     /// The hysteresis rule; changing it applies to the next fix.
-    public var policy: HysteresisPolicy
+    public var policy: HysteresisPolicy { didSet { epoch &+= 1 } }
+    /// Moves on every region removal and policy change: subjects' settled shortcuts
+    /// (``SubjectState/deep``) computed before are void.
+    var epoch: UInt64 = 0
 
     var store = RegionStore()
     var index = RegionIndex()
@@ -46,6 +49,20 @@ public struct Engine: Sendable {
     var initialExitLog: [(stamp: UInt64, slot: Int32)] = []
     var subjectIndex: [String: Int32] = [:]
     var subjectStates: [SubjectState] = []
+    /// Whether fixes inside a subject's ``SafeRect`` skip the index (always, except in tests
+    /// that compare against the plain query).
+    var useSafeRects = true
+    /// The most regions a subject's safe rectangle may overlap (more: no rectangle).
+    static let safeSlotLimit = 16
+    /// The longest pause, in fixes, in computing safe rectangles for a subject whose
+    /// rectangles keep missing (e.g. in dense city regions, where a fix is inside a dozen
+    /// boxes and the rectangle is a few metres wide).
+    static let maximumRectPause: UInt16 = 64
+    /// How many fixes were answered from their subject's safe rectangle (tests and
+    /// benchmarks read it).
+    var safeRectHits = 0
+    /// How many of those also skipped their tracks (``skipSettled(subject:fix:time:events:)``).
+    var settledSkips = 0
     /// Reused buffer for the candidates of one fix.
     var scratch: [Candidate] = []
     /// Where batch processing sums the values it loads only to warm the cache (so the loads
@@ -151,7 +168,8 @@ public struct Engine: Sendable {
         store = RegionStore()
         index = RegionIndex()
         initialExitLog = []
-        for i in subjectStates.indices { subjectStates[i].tracks = [] }
+        epoch &+= 1
+        for i in subjectStates.indices { subjectStates[i].tracks = []; subjectStates[i].deferred = false }
     }
 
     /// The region with this identifier, as added.
@@ -236,6 +254,7 @@ public struct Engine: Sendable {
     }
 
     mutating func removeSlot(_ s: Int32) {
+        epoch &+= 1
         store.remove(slot: s)
         index.noteRemoval()
     }

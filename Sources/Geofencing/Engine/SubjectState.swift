@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// What the engine remembers about one subject: its last fix, where it last had a usable
 /// one, and a short list of the regions it is not simply "outside" of (inside, unknown,
@@ -6,17 +7,72 @@ import Foundation
 /// existed when the subject's last usable fix was evaluated — or `unknown`.
 struct SubjectState: Sendable {
     var name: String
-    var lastFix: LocationFix?
     var lastTime: Double = -.infinity
+    /// The last fix's fields, NaN for none (a valid fix has no NaN field; its subject is
+    /// `name`, its time `lastTime`): plain numbers, so storing a fix per call copies no
+    /// string.
+    var lastLat: Double = .nan
+    var lastLon: Double = .nan
+    var lastAccuracy: Double = .nan
+    var lastSpeed: Double = .nan
+    var lastCourse: Double = .nan
     /// Position and time of the last usable fix (NaN before the first).
     var usableLat: Double = .nan
     var usableLon: Double = .nan
     var usableTime: Double = .nan
     /// Regions with a stamp up to this one have been evaluated for this subject.
     var usableStamp: UInt64 = 0
+    /// Around the last usable fix: a rectangle no region's box overlaps but those of
+    /// `safeSlots` (valid while
+    /// `usableStamp` is the engine's current stamp, i.e. no region was added since).
+    var safe: SafeRect = .empty
+    /// The only regions whose boxes overlap `safe` (at most ``Engine/safeSlotLimit``).
+    var safeSlots: [Int32] = []
+    /// Inside `deep` (part of `safe`), every region of `safeSlots` still contains the fix:
+    /// while every track is settled inside, a fix there changes nothing but dwell timers,
+    /// so its tracks are not evaluated (see ``Engine/skipSettled``).
+    var deep: SafeRect = .empty
+    /// Fixes up to this accuracy get a margin (decide) in every region of `safeSlots`.
+    var deepAccuracy: Double = 0
+    /// ``Engine/epoch`` when `deep` was computed (removals and policy changes void it).
+    var deepEpoch: UInt64 = 0
+    /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
+    /// and no crossing under way (set after each full evaluation).
+    var settled = false
+    /// Rectangles computed and left at the next fix, in a row.
+    var rectMisses: UInt16 = 0
+    /// Fixes still to go without computing a rectangle, and the length of the last pause
+    /// (doubling while rectangles keep missing, up to ``Engine/maximumRectPause``).
+    var rectPause: UInt16 = 0
+    var rectBackoff: UInt16 = 0
+    /// Tracks skipped since the last full evaluation: their last signed distance and time
+    /// are those at this position and time (restored before they are evaluated again).
+    var deferred = false
+    var deferredLat: Double = .nan
+    var deferredLon: Double = .nan
+    var deferredTime: Double = .nan
     var tracks: [Track] = []
 
     init(name: String) { self.name = name }
+
+    /// The last fix given for this subject, if any.
+    var lastFix: LocationFix? {
+        if lastLat.isNaN { return nil }
+        return LocationFix(subject: name, coordinate: Coordinate(uncheckedLatitude: lastLat, longitude: lastLon),
+                           horizontalAccuracy: lastAccuracy.isNaN ? nil : lastAccuracy,
+                           timestamp: Date(timeIntervalSinceReferenceDate: lastTime),
+                           speed: lastSpeed.isNaN ? nil : lastSpeed, course: lastCourse.isNaN ? nil : lastCourse)
+    }
+
+    /// Remembers a validated fix of this subject taken at `time` (its timestamp).
+    @inline(__always) mutating func record(_ fix: LocationFix, time: Double) {
+        lastTime = time
+        lastLat = fix.coordinate.latitude
+        lastLon = fix.coordinate.longitude
+        lastAccuracy = fix.horizontalAccuracy ?? .nan
+        lastSpeed = fix.speed ?? .nan
+        lastCourse = fix.course ?? .nan
+    }
 }
 
 /// Per (subject, region) state, kept only while it is not plain "outside, nothing pending".

@@ -269,26 +269,89 @@ struct RegionIndex: Sendable {
                 if wraps { qx0 = 0; qx1 = 65_535 }
                 let qy0 = RegionIndex.quantDown((lat - dLat - oy) * inv)
                 let qy1 = RegionIndex.quantDown((lat + dLat - oy) * inv)
-                table.withUnsafeBufferPointer { table in
-                    var h = RegionIndex.hash(k) & tableMask
-                    while true {
-                        let cell = table[h]
-                        if cell.key == 0 { break }
-                        if cell.key == k + 1 {
-                            entries.withUnsafeBufferPointer { entries in
-                                for i in Int(cell.start)..<Int(cell.end) {
-                                    let e = entries[i]
-                                    if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
-                                }
-                            }
-                            break
-                        }
-                        h = (h + 1) & tableMask
+                forEachEntry(inCell: k, overflow: hasOverflow) { e in
+                    if e.x1 >= qx0, e.x0 <= qx1, e.y1 >= qy0, e.y0 <= qy1 { visit(e.slot) }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` for every entry of cell `k`: its run in the static part, then (when
+    /// `overflow` is true) its dynamic entries.
+    @inline(__always)
+    private func forEachEntry(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (Entry) -> Void) {
+        table.withUnsafeBufferPointer { table in
+            var h = RegionIndex.hash(k) & tableMask
+            while true {
+                let cell = table[h]
+                if cell.key == 0 { break }
+                if cell.key == k + 1 {
+                    entries.withUnsafeBufferPointer { entries in
+                        for i in Int(cell.start)..<Int(cell.end) { body(entries[i]) }
                     }
+                    break
                 }
-                if hasOverflow, let more = overflow[k] {
-                    for e in more where e.x1 >= qx0 && e.x0 <= qx1 && e.y1 >= qy0 && e.y0 <= qy1 { visit(e.slot) }
+                h = (h + 1) & tableMask
+            }
+        }
+        if hasOverflow, let more = overflow[k] {
+            for e in more { body(e) }
+        }
+    }
+
+    /// A point query (no margin) that also computes a ``SafeRect`` around the point: calls
+    /// `visit` for exactly the slots ``query(lat:lon:dLat:dLon:_:)`` visits with a zero
+    /// margin (the entries whose box contains the point), and intersects `safe` with a
+    /// rectangle that no other scanned entry's box overlaps (``SafeRect/empty`` when the
+    /// point is off the grid). So for any point of the rectangle, a zero-margin query would
+    /// visit a subset of the slots visited now.
+    @inline(__always)
+    func pointQuery(lat: Double, lon: Double, safe: inout SafeRect, _ visit: (Int32) -> Void) {
+        let hasOverflow = overflowCount > 0
+        var levels = levelMask
+        while levels != 0 {
+            let l = levels.trailingZeroBitCount
+            levels &= levels - 1
+            let c = RegionIndex.cellSize(level: l), inv = 1 / c
+            let y = RegionIndex.floorInt((lat + 90) * inv)
+            guard y >= 0, y < RegionIndex.rows[l] else { safe = .empty; continue }
+            let nx = RegionIndex.columns[l]
+            var x = RegionIndex.floorInt((lon + 180) * inv) % nx
+            if x < 0 { x += nx }
+            let k = RegionIndex.key(level: l, x: x, y: y)
+            let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
+            let qx = Int(RegionIndex.quantDown((lon - ox) * inv))
+            let qy = Int(RegionIndex.quantDown((lat - oy) * inv))
+            // The free rectangle in this cell, in quantisation steps (inclusive).
+            var rx0 = 0, rx1 = 65_535, ry0 = 0, ry1 = 65_535
+            @inline(__always) func scan(_ e: Entry) {
+                let x0 = Int(e.x0), x1 = Int(e.x1), y0 = Int(e.y0), y1 = Int(e.y1)
+                if x1 >= qx, x0 <= qx, y1 >= qy, y0 <= qy { visit(e.slot); return }
+                if x1 < rx0 || x0 > rx1 || y1 < ry0 || y0 > ry1 { return }
+                // Cut the side that keeps the most area (at least one applies: the box
+                // does not contain the point).
+                let w = rx1 - rx0 + 1, h = ry1 - ry0 + 1
+                var best = -1, cut = 0
+                if x1 < qx, (rx1 - x1) * h > best { best = (rx1 - x1) * h; cut = 0 }
+                if x0 > qx, (x0 - rx0) * h > best { best = (x0 - rx0) * h; cut = 1 }
+                if y1 < qy, (ry1 - y1) * w > best { best = (ry1 - y1) * w; cut = 2 }
+                if y0 > qy, (y0 - ry0) * w > best { best = (y0 - ry0) * w; cut = 3 }
+                switch cut {
+                case 0: rx0 = x1 + 1
+                case 1: rx1 = x0 - 1
+                case 2: ry0 = y1 + 1
+                default: ry1 = y0 - 1
                 }
+            }
+            forEachEntry(inCell: k, overflow: hasOverflow, scan)
+            // Pull every edge in by one step: [rx0 + 1, rx1) in steps, so a later point
+            // in the rectangle quantises into [rx0, rx1] despite rounding.
+            if rx1 - rx0 < 2 || ry1 - ry0 < 2 {
+                safe = .empty
+            } else {
+                let step = c / 65_536
+                safe.formIntersection(SafeRect(minLat: oy + Double(ry0 + 1) * step, maxLat: oy + Double(ry1) * step,
+                                               minLon: ox + Double(rx0 + 1) * step, maxLon: ox + Double(rx1) * step))
             }
         }
     }
