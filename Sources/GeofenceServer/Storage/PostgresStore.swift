@@ -321,6 +321,107 @@ public final class PostgresStore: ServerStore {
         return out
     }
 
+    /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
+    public var commitsBatchesAtomically: Bool { true }
+
+    /// Commits the batches in one READ COMMITTED transaction of at most six round trips however
+    /// many batches there are: the tenant's shared advisory lock, every device's advisory lock
+    /// (in lock-key order, so instances committing overlapping groups cannot deadlock), the
+    /// versions of the tenant and of every device, compared with this process's view exactly as
+    /// ``commitFixes(tenant:device:fixes:events:now:)`` does (any difference: nothing is written,
+    /// ``StoreError/staleView(tenant:)`` / ``StoreError/staleDevice(tenant:device:)`` for the
+    /// first device that moved), then the journal and device rows in one statement, and the
+    /// cursors, outbox and deliveries in two. A device with k batches in the group moves k versions.
+    public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
+        let live = batches.filter { !$0.fixes.isEmpty }
+        guard !live.isEmpty else { return batches.map { _ in [] } }
+        let t = now.timeIntervalSince1970
+        let seen = view(tenant)
+        var order: [String] = []
+        var perDevice: [String: (last: LocationFix, fixes: Int, batches: Int)] = [:]
+        var journalDevices: [String] = [], journalVersions: [Int] = [], journalBodies: [String] = []
+        for b in live {
+            let last = b.fixes[b.fixes.count - 1]
+            let before = perDevice[b.device]
+            if before == nil { order.append(b.device) }
+            let n = (before?.batches ?? 0) + 1
+            perDevice[b.device] = (last, (before?.fixes ?? 0) + b.fixes.count, n)
+            journalDevices.append(b.device)
+            journalVersions.append((seen.devices[b.device] ?? 0) + n)
+            journalBodies.append(Self.text(FixJSON.journalJSON(device: b.device, fixes: b.fixes)))
+        }
+        let lockKeys = order.map { tenant + "/" + $0 }
+        let rowLast = order.map { Self.text(FixJSON.json(perDevice[$0]!.last)) }
+        let rowTime = order.map { perDevice[$0]!.last.timestamp.timeIntervalSince1970 }
+        let rowFixes = order.map { perDevice[$0]!.fixes }
+        let rowBatches = order.map { perDevice[$0]!.batches }
+        let events = live.flatMap { b in b.events.map { (b.device, $0) } }
+        let cursors: [String: Int64] = try await transaction { c in
+            try await Self.run(c, "SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant)))", logger)
+            try await Self.run(c, """
+                SELECT pg_advisory_xact_lock(2, s.h)
+                FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(\(lockKeys)::text[]) AS u(k) ORDER BY 1) s
+                """, logger)
+            let rows = try await Self.run(c, """
+                SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0), d.id, COALESCE(v.version, 0)
+                FROM unnest(\(order)::text[]) AS d(id) LEFT JOIN devices v ON v.tenant = \(tenant) AND v.id = d.id
+                """, logger)
+            for row in rows {
+                let (regionVersion, device, version) = try row.decode((Int, String, Int).self)
+                guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
+                guard version == seen.devices[device] ?? 0 else { throw StoreError.staleDevice(tenant: tenant, device: device) }
+            }
+            try await Self.run(c, """
+                WITH j AS (
+                  INSERT INTO journal (tenant, kind, device, device_version, body)
+                  SELECT \(tenant), 'fixes', u.d, u.v, u.b
+                  FROM unnest(\(journalDevices)::text[], \(journalVersions)::bigint[], \(journalBodies)::text[]) WITH ORDINALITY AS u(d, v, b, n)
+                  ORDER BY u.n)
+                INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
+                SELECT \(tenant), u.d, u.f, u.lt, u.c, u.k, \(t)
+                FROM unnest(\(order)::text[], \(rowLast)::text[], \(rowTime)::float8[], \(rowFixes)::bigint[], \(rowBatches)::bigint[]) AS u(d, f, lt, c, k)
+                ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
+                  fix_count = devices.fix_count + excluded.fix_count, version = devices.version + excluded.version,
+                  updated_at = excluded.updated_at
+                """, logger)
+            guard !events.isEmpty else { return [:] }
+            // Cursors in commit order: the cursor row stays locked until this transaction ends.
+            let top = try await Self.run(c, """
+                INSERT INTO event_cursors (tenant, seq) VALUES (\(tenant), \(events.count))
+                ON CONFLICT (tenant) DO UPDATE SET seq = event_cursors.seq + excluded.seq RETURNING seq
+                """, logger).first?.decode(Int.self) ?? events.count
+            let first = top - events.count + 1
+            let numbers = events.indices.map { first + $0 }
+            let ids = events.map(\.1.id), devices = events.map(\.0)
+            let bodies = zip(events, numbers).map { pair in
+                var e = pair.0.1
+                e.cursor = Int64(pair.1)
+                return Self.text(e.json)
+            }
+            try await Self.run(c, """
+                WITH o AS (
+                  INSERT INTO outbox (tenant, cursor, event_id, device, body, created_at)
+                  SELECT \(tenant), u.c, u.e, u.d, u.b, \(t)
+                  FROM unnest(\(numbers)::bigint[], \(ids)::text[], \(devices)::text[], \(bodies)::text[]) AS u(c, e, d, b)
+                  ORDER BY u.c
+                  RETURNING id)
+                INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
+                SELECT w.tenant, w.id, o.id, 'pending', 0, \(t) FROM webhooks w, o WHERE w.tenant = \(tenant) AND NOT w.deleted
+                """, logger)
+            return Dictionary(zip(ids, numbers.map(Int64.init)), uniquingKeysWith: { a, _ in a })
+        }
+        views.withLockedValue { v in
+            for (d, n) in zip(order, rowBatches) { v[tenant, default: TenantView()].devices[d] = (seen.devices[d] ?? 0) + n }
+        }
+        return batches.map { b in
+            b.events.map { e in
+                var e = e
+                e.cursor = cursors[e.id] ?? 0
+                return e
+            }
+        }
+    }
+
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
         try await query("SELECT cursor, body FROM outbox WHERE tenant = \(tenant) AND cursor > \(Int(cursor)) ORDER BY cursor LIMIT \(limit)")
             .map { row in

@@ -191,31 +191,107 @@ public final class SQLiteStore: ServerStore {
     // MARK: Devices and events
 
     public func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
-        guard let last = fixes.last else { return [] }
+        try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[0]
+    }
+
+    /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
+    public var commitsBatchesAtomically: Bool { true }
+
+    /// Commits the batches in one `BEGIN IMMEDIATE … COMMIT` with a fixed number of statements
+    /// however many batches and events there are: one multi-row insert each into `journal`
+    /// (one row per batch, in order), `devices` (one row per device: its last fix, the fix
+    /// counts summed), `outbox` (one row per event) and `deliveries` (one `INSERT … SELECT` for
+    /// every event × live webhook), each split in chunks of ``rowsPerStatement`` rows. Empty
+    /// batches write nothing and get no events.
+    public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
         let t = now.timeIntervalSince1970
-        let journalBody = SQLiteStore.text(FixJSON.journalJSON(device: device, fixes: fixes))
-        let lastFix = SQLiteStore.text(FixJSON.json(last))
-        return try await transaction {
-            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'fixes', ?)", [.text(tenant), journalBody])
-            try await self.q("""
-                INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
-                  fix_count = fix_count + excluded.fix_count, updated_at = excluded.updated_at
-                """, [.text(tenant), .text(device), lastFix, .float(last.timestamp.timeIntervalSince1970),
-                      .integer(fixes.count), .float(t)])
-            var out: [StoredEvent] = []
-            for var e in events {
-                let rows = try await self.q("INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                            [.text(tenant), .text(e.id), .text(device), SQLiteStore.text(e.json), .float(t)])
-                e.cursor = Int64(rows.first?.column("id")?.integer ?? 0)
-                try await self.q("""
-                    INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
-                    SELECT tenant, id, ?, 'pending', 0, ? FROM webhooks WHERE tenant = ? AND deleted = 0
-                    """, [.integer(Int(e.cursor)), .float(t), .text(tenant)])
-                out.append(e)
+        let live = batches.filter { !$0.fixes.isEmpty }
+        guard !live.isEmpty else { return batches.map { _ in [] } }
+        // Everything but the statements themselves is done before taking the lock.
+        var journalBinds: [SQLiteData] = []
+        journalBinds.reserveCapacity(live.count * 2)
+        var deviceOrder: [String] = []
+        var perDevice: [String: (last: LocationFix, count: Int)] = [:]
+        for b in live {
+            journalBinds.append(.text(tenant))
+            journalBinds.append(SQLiteStore.text(FixJSON.journalJSON(device: b.device, fixes: b.fixes)))
+            let last = b.fixes[b.fixes.count - 1]
+            if let seen = perDevice[b.device] {
+                perDevice[b.device] = (last, seen.count + b.fixes.count)
+            } else {
+                deviceOrder.append(b.device)
+                perDevice[b.device] = (last, b.fixes.count)
             }
-            return out
         }
+        var deviceBinds: [SQLiteData] = []
+        deviceBinds.reserveCapacity(deviceOrder.count * 6)
+        for d in deviceOrder {
+            let (last, count) = perDevice[d]!
+            deviceBinds += [.text(tenant), .text(d), SQLiteStore.text(FixJSON.json(last)),
+                            .float(last.timestamp.timeIntervalSince1970), .integer(count), .float(t)]
+        }
+        let allEvents = live.flatMap { b in b.events.map { (b.device, $0) } }
+        var outboxBinds: [SQLiteData] = []
+        outboxBinds.reserveCapacity(allEvents.count * 5)
+        for (device, e) in allEvents {
+            outboxBinds += [.text(tenant), .text(e.id), .text(device), SQLiteStore.text(e.json), .float(t)]
+        }
+        let journalRows = journalBinds, deviceRows = deviceBinds, outboxRows = outboxBinds
+        let cursors: [String: Int64] = try await transaction {
+            for chunk in SQLiteStore.chunks(journalRows, columns: 2) {
+                try await self.q("INSERT INTO journal (tenant, kind, body) VALUES " + SQLiteStore.rows(chunk.count / 2, "(?, 'fixes', ?)"), chunk)
+            }
+            for chunk in SQLiteStore.chunks(deviceRows, columns: 6) {
+                try await self.q("INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, updated_at) VALUES "
+                                 + SQLiteStore.rows(chunk.count / 6, "(?, ?, ?, ?, ?, ?)") + """
+                     ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
+                      fix_count = fix_count + excluded.fix_count, updated_at = excluded.updated_at
+                    """, chunk)
+            }
+            guard !allEvents.isEmpty else { return [:] }
+            var ids: [String: Int64] = [:]
+            ids.reserveCapacity(allEvents.count)
+            var low = Int64.max, high = Int64.min
+            for chunk in SQLiteStore.chunks(outboxRows, columns: 5) {
+                let rows = try await self.q("INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES "
+                                            + SQLiteStore.rows(chunk.count / 5, "(?, ?, ?, ?, ?)") + " RETURNING id, event_id", chunk)
+                for row in rows {
+                    guard let id = row.column("id")?.integer, let eventID = row.column("event_id")?.string else { continue }
+                    ids[eventID] = Int64(id)
+                    low = min(low, Int64(id)); high = max(high, Int64(id))
+                }
+            }
+            // The outbox ids of this transaction are exactly low…high: it is the only writer.
+            try await self.q("""
+                INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
+                SELECT w.tenant, w.id, o.id, 'pending', 0, ? FROM outbox o JOIN webhooks w ON w.tenant = o.tenant AND w.deleted = 0
+                WHERE o.tenant = ? AND o.id BETWEEN ? AND ? ORDER BY o.id, w.created_at, w.id
+                """, [.float(t), .text(tenant), .integer(Int(low)), .integer(Int(high))])
+            return ids
+        }
+        return batches.map { b in
+            b.events.map { e in
+                var e = e
+                e.cursor = cursors[e.id] ?? 0
+                return e
+            }
+        }
+    }
+
+    /// Most rows one multi-row statement carries (6 columns × 500 stays far below SQLite's
+    /// bound-parameter limit).
+    static let rowsPerStatement = 500
+
+    /// `binds` (`columns` values per row) in slices of at most ``rowsPerStatement`` rows.
+    static func chunks(_ binds: [SQLiteData], columns: Int) -> [[SQLiteData]] {
+        stride(from: 0, to: binds.count, by: rowsPerStatement * columns).map {
+            Array(binds[$0..<min(binds.count, $0 + rowsPerStatement * columns)])
+        }
+    }
+
+    /// `count` copies of `row` joined by commas (a multi-row `VALUES` list).
+    static func rows(_ count: Int, _ row: String) -> String {
+        Array(repeating: row, count: count).joined(separator: ", ")
     }
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
