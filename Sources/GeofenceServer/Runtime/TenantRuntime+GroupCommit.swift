@@ -35,8 +35,11 @@ private struct EngineInvalidated: Error {}
 ///   the tenant's region version against this process's view; when another instance moved one
 ///   on, nothing is written, the group and the batches behind it fail with
 ///   ``StoreError/staleDevice(tenant:device:)`` / ``StoreError/staleView(tenant:)``, and each of
-///   their requests rebuilds the engine and runs its batch again (16 times at most), as a
-///   single batch did before.
+///   their requests rebuilds the engine and runs its batch again (16 times at most). A device
+///   found moved elsewhere is remembered (`contended`): its later batches first fetch what the
+///   other instances committed (``ServerStore/newerBatches(tenant:device:)``, one round trip),
+///   so a device fed to several instances costs a query per batch, not a rebuild; a device only
+///   this instance writes (device-affine routing) costs no query beyond its group's commit.
 extension TenantRuntime {
     /// Most batches one transaction carries.
     static let maximumGroup = 512
@@ -45,10 +48,12 @@ extension TenantRuntime {
         var stale = 0
         while true {
             try await enter()
-            // A shared store: first apply what other instances committed for this device —
-            // unless a batch of ours for it is still in flight; then the view cannot be told
-            // apart from our own commit, and that commit's version check catches any change.
-            if store.isShared, inFlight[device, default: 0] == 0 {
+            // A shared store: for a device another instance has written to (seen as a stale
+            // commit before), first apply what the others committed — unless a batch of ours
+            // for it is still in flight; then the view cannot be told apart from our own
+            // commit, and that commit's version check catches any change. Other devices skip
+            // this round trip: the commit's version check is what guarantees correctness.
+            if store.isShared, contended.contains(device), inFlight[device, default: 0] == 0 {
                 do { try await catchUp(device: device) } catch { release(); throw error }
             }
             do {
@@ -75,7 +80,10 @@ extension TenantRuntime {
                 // Another instance got there first: nothing of the group was written. The
                 // engine is rebuilt by the next enter(); run the batch again (16 times at most).
                 switch error {
-                case .staleView, .staleDevice: stale += 1
+                case .staleView: stale += 1
+                case .staleDevice(_, let moved):
+                    stale += 1
+                    contended.insert(moved)
                 default: throw error
                 }
             }

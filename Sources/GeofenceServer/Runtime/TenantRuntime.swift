@@ -28,6 +28,9 @@ actor TenantRuntime {
     var committing = false
     /// Per device, how many of its batches are queued or being committed.
     var inFlight: [String: Int] = [:]
+    /// Devices another instance was found to have written (a stale commit): their batches
+    /// catch up from the store first (shared stores only).
+    var contended: Set<String> = []
     var settleWaiters: [CheckedContinuation<Void, Never>] = []
 
     let metrics: ServerMetrics
