@@ -324,14 +324,16 @@ public final class PostgresStore: ServerStore {
     /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
     public var commitsBatchesAtomically: Bool { true }
 
-    /// Commits the batches in one READ COMMITTED transaction of at most six round trips however
-    /// many batches there are: the tenant's shared advisory lock, every device's advisory lock
-    /// (in lock-key order, so instances committing overlapping groups cannot deadlock), the
-    /// versions of the tenant and of every device, compared with this process's view exactly as
-    /// ``commitFixes(tenant:device:fixes:events:now:)`` does (any difference: nothing is written,
-    /// ``StoreError/staleView(tenant:)`` / ``StoreError/staleDevice(tenant:device:)`` for the
-    /// first device that moved), then the journal and device rows in one statement, and the
-    /// cursors, outbox and deliveries in two. A device with k batches in the group moves k versions.
+    /// Commits the batches in one READ COMMITTED transaction of at most five round trips
+    /// however many batches there are (BEGIN and COMMIT included): the tenant's shared advisory
+    /// lock and every device's advisory lock (in lock-key order, so instances committing
+    /// overlapping groups cannot deadlock); then one statement that reads the versions of the
+    /// tenant and of every device and writes the journal and device rows only if they are the
+    /// ones this process's view holds — the check of ``commitFixes(tenant:device:fixes:events:now:)``
+    /// (any difference: nothing is written, ``StoreError/staleView(tenant:)`` /
+    /// ``StoreError/staleDevice(tenant:device:)`` naming a device that moved); then, if there
+    /// are events, one statement for the cursors, outbox and deliveries. A device with k
+    /// batches in the group moves k versions.
     public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
         let live = batches.filter { !$0.fixes.isEmpty }
         guard !live.isEmpty else { return batches.map { _ in [] } }
@@ -356,59 +358,71 @@ public final class PostgresStore: ServerStore {
         let rowFixes = order.map { perDevice[$0]!.fixes }
         let rowBatches = order.map { perDevice[$0]!.batches }
         let events = live.flatMap { b in b.events.map { (b.device, $0) } }
+        let expected = order.map { seen.devices[$0] ?? 0 }
+        let ids = events.map(\.1.id), eventDevices = events.map(\.0), bodies = events.map { Self.text($0.1.json) }
         let cursors: [String: Int64] = try await transaction { c in
-            try await Self.run(c, "SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant)))", logger)
+            // 1. Locks: the tenant's (shared), then every device's in lock-key order.
             try await Self.run(c, """
+                SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant)))
+                UNION ALL
                 SELECT pg_advisory_xact_lock(2, s.h)
                 FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(\(lockKeys)::text[]) AS u(k) ORDER BY 1) s
                 """, logger)
+            // 2. Versions and writes in one statement, whose snapshot is taken after the locks
+            //    are held (READ COMMITTED): the rows are written only if every version is the
+            //    one this process's engine was built from; the versions read come back either way.
             let rows = try await Self.run(c, """
-                SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0), d.id, COALESCE(v.version, 0)
-                FROM unnest(\(order)::text[]) AS d(id) LEFT JOIN devices v ON v.tenant = \(tenant) AND v.id = d.id
-                """, logger)
-            for row in rows {
-                let (regionVersion, device, version) = try row.decode((Int, String, Int).self)
-                guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
-                guard version == seen.devices[device] ?? 0 else { throw StoreError.staleDevice(tenant: tenant, device: device) }
-            }
-            try await Self.run(c, """
-                WITH j AS (
+                WITH v AS (
+                  SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0) AS rv, d.id, d.expected,
+                         COALESCE(dv.version, 0) AS version
+                  FROM unnest(\(order)::text[], \(expected)::bigint[]) AS d(id, expected)
+                  LEFT JOIN devices dv ON dv.tenant = \(tenant) AND dv.id = d.id),
+                ok AS (SELECT bool_and(rv = \(seen.regionVersion) AND version = expected) AS fine FROM v),
+                j AS (
                   INSERT INTO journal (tenant, kind, device, device_version, body)
                   SELECT \(tenant), 'fixes', u.d, u.v, u.b
-                  FROM unnest(\(journalDevices)::text[], \(journalVersions)::bigint[], \(journalBodies)::text[]) WITH ORDINALITY AS u(d, v, b, n)
-                  ORDER BY u.n)
-                INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
-                SELECT \(tenant), u.d, u.f, u.lt, u.c, u.k, \(t)
-                FROM unnest(\(order)::text[], \(rowLast)::text[], \(rowTime)::float8[], \(rowFixes)::bigint[], \(rowBatches)::bigint[]) AS u(d, f, lt, c, k)
-                ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
-                  fix_count = devices.fix_count + excluded.fix_count, version = devices.version + excluded.version,
-                  updated_at = excluded.updated_at
+                  FROM unnest(\(journalDevices)::text[], \(journalVersions)::bigint[], \(journalBodies)::text[]) WITH ORDINALITY AS u(d, v, b, n), ok
+                  WHERE ok.fine
+                  ORDER BY u.n),
+                w AS (
+                  INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
+                  SELECT \(tenant), u.d, u.f, u.lt, u.c, u.k, \(t)
+                  FROM unnest(\(order)::text[], \(rowLast)::text[], \(rowTime)::float8[], \(rowFixes)::bigint[], \(rowBatches)::bigint[]) AS u(d, f, lt, c, k), ok
+                  WHERE ok.fine
+                  ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
+                    fix_count = devices.fix_count + excluded.fix_count, version = devices.version + excluded.version,
+                    updated_at = excluded.updated_at)
+                SELECT rv, id, version, expected FROM v
                 """, logger)
-            guard !events.isEmpty else { return [:] }
-            // Cursors in commit order: the cursor row stays locked until this transaction ends.
-            let top = try await Self.run(c, """
-                INSERT INTO event_cursors (tenant, seq) VALUES (\(tenant), \(events.count))
-                ON CONFLICT (tenant) DO UPDATE SET seq = event_cursors.seq + excluded.seq RETURNING seq
-                """, logger).first?.decode(Int.self) ?? events.count
-            let first = top - events.count + 1
-            let numbers = events.indices.map { first + $0 }
-            let ids = events.map(\.1.id), devices = events.map(\.0)
-            let bodies = zip(events, numbers).map { pair in
-                var e = pair.0.1
-                e.cursor = Int64(pair.1)
-                return Self.text(e.json)
+            for row in rows {
+                let (regionVersion, device, version, wanted) = try row.decode((Int, String, Int, Int).self)
+                guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
+                guard version == wanted else { throw StoreError.staleDevice(tenant: tenant, device: device) }
             }
-            try await Self.run(c, """
-                WITH o AS (
+            guard !events.isEmpty else { return [:] }
+            // 3. Cursors (in commit order: the cursor row stays locked until this transaction
+            //    ends), outbox rows and deliveries in one statement.
+            let numbered = try await Self.run(c, """
+                WITH cur AS (
+                  INSERT INTO event_cursors (tenant, seq) VALUES (\(tenant), \(events.count))
+                  ON CONFLICT (tenant) DO UPDATE SET seq = event_cursors.seq + excluded.seq RETURNING seq),
+                o AS (
                   INSERT INTO outbox (tenant, cursor, event_id, device, body, created_at)
-                  SELECT \(tenant), u.c, u.e, u.d, u.b, \(t)
-                  FROM unnest(\(numbers)::bigint[], \(ids)::text[], \(devices)::text[], \(bodies)::text[]) AS u(c, e, d, b)
-                  ORDER BY u.c
-                  RETURNING id)
-                INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
-                SELECT w.tenant, w.id, o.id, 'pending', 0, \(t) FROM webhooks w, o WHERE w.tenant = \(tenant) AND NOT w.deleted
+                  SELECT \(tenant), cur.seq - \(events.count) + u.n, u.e, u.d, u.b, \(t)
+                  FROM cur, unnest(\(ids)::text[], \(eventDevices)::text[], \(bodies)::text[]) WITH ORDINALITY AS u(e, d, b, n)
+                  ORDER BY u.n
+                  RETURNING id, cursor, event_id),
+                dl AS (
+                  INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
+                  SELECT w.tenant, w.id, o.id, 'pending', 0, \(t) FROM webhooks w, o WHERE w.tenant = \(tenant) AND NOT w.deleted)
+                SELECT event_id, cursor FROM o
                 """, logger)
-            return Dictionary(zip(ids, numbers.map(Int64.init)), uniquingKeysWith: { a, _ in a })
+            var out: [String: Int64] = [:]
+            for row in numbered {
+                let (id, cursor) = try row.decode((String, Int).self)
+                out[id] = Int64(cursor)
+            }
+            return out
         }
         views.withLockedValue { v in
             for (d, n) in zip(order, rowBatches) { v[tenant, default: TenantView()].devices[d] = (seen.devices[d] ?? 0) + n }
