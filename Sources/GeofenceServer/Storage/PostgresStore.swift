@@ -350,10 +350,10 @@ public final class PostgresStore: ServerStore {
             perDevice[b.device] = (last, (before?.fixes ?? 0) + b.fixes.count, n)
             journalDevices.append(b.device)
             journalVersions.append((seen.devices[b.device] ?? 0) + n)
-            journalBodies.append(Self.text(FixJSON.journalJSON(device: b.device, fixes: b.fixes)))
+            journalBodies.append(FixJSON.journalText(device: b.device, fixes: b.fixes))
         }
         let lockKeys = order.map { tenant + "/" + $0 }
-        let rowLast = order.map { Self.text(FixJSON.json(perDevice[$0]!.last)) }
+        let rowLast = order.map { FixJSON.text(perDevice[$0]!.last) }
         let rowTime = order.map { perDevice[$0]!.last.timestamp.timeIntervalSince1970 }
         let rowFixes = order.map { perDevice[$0]!.fixes }
         let rowBatches = order.map { perDevice[$0]!.batches }

@@ -196,7 +196,7 @@ public final class SQLiteStore: ServerStore {
         let live = batches.filter { !$0.fixes.isEmpty }
         guard !live.isEmpty else { return batches.map { _ in [] } }
         // Everything but the statements themselves is done before the hop to the connection.
-        let journalBodies = live.map { SQLiteStore.text(FixJSON.journalJSON(device: $0.device, fixes: $0.fixes)) }
+        let journalBodies = live.map { SQLiteData.text(FixJSON.journalText(device: $0.device, fixes: $0.fixes)) }
         var deviceOrder: [String] = []
         var perDevice: [String: (last: LocationFix, count: Int)] = [:]
         for b in live {
@@ -210,7 +210,7 @@ public final class SQLiteStore: ServerStore {
         }
         let deviceRows: [[SQLiteData]] = deviceOrder.map { d in
             let (last, count) = perDevice[d]!
-            return [.text(tenant), .text(d), SQLiteStore.text(FixJSON.json(last)),
+            return [.text(tenant), .text(d), .text(FixJSON.text(last)),
                     .float(last.timestamp.timeIntervalSince1970), .integer(count), .float(t)]
         }
         let outboxRows: [(id: String, binds: [SQLiteData])] = live.flatMap { b in
