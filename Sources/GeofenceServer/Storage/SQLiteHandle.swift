@@ -77,6 +77,7 @@ final class SQLiteHandle: @unchecked Sendable {
 final class SQLiteSession: @unchecked Sendable {
     private let db: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
+    private var walHook: WALHook?
     /// Most prepared statements kept; past it the cache starts over.
     static let cacheLimit = 256
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -161,6 +162,24 @@ final class SQLiteSession: @unchecked Sendable {
         }
     }
 
+    /// Calls `onCommit` with the number of pages in the write-ahead log after every commit,
+    /// in place of SQLite's automatic checkpoint (see ``SQLiteCheckpointer``). When the log
+    /// holds `inlineLimit` pages or more, it is also checkpointed here, on the writer (so it
+    /// stays bounded even when the checkpointer cannot keep up).
+    func onWALCommit(inlineLimit: Int32, _ onCommit: @escaping @Sendable (Int) -> Void) {
+        let hook = WALHook(inlineLimit: inlineLimit, onCommit: onCommit)
+        walHook = hook
+        sqlite_nio_sqlite3_wal_hook(db, { context, db, _, pages in
+            guard let context else { return SQLITE_OK }
+            let hook = Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue()
+            if pages >= hook.inlineLimit {
+                sqlite_nio_sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            hook.onCommit(Int(pages))
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
     /// Runs `body` in `BEGIN IMMEDIATE … COMMIT`, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try query("BEGIN IMMEDIATE")
@@ -172,6 +191,16 @@ final class SQLiteSession: @unchecked Sendable {
             _ = try? query("ROLLBACK")
             throw error
         }
+    }
+}
+
+/// The WAL hook's state, kept alive by the session that installed it.
+private final class WALHook: Sendable {
+    let inlineLimit: Int32
+    let onCommit: @Sendable (Int) -> Void
+    init(inlineLimit: Int32, onCommit: @escaping @Sendable (Int) -> Void) {
+        self.inlineLimit = inlineLimit
+        self.onCommit = onCommit
     }
 }
 

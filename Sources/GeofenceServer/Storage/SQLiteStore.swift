@@ -20,11 +20,14 @@ import SQLiteNIO
 /// (``commitFixBatches(tenant:_:now:)``).
 public final class SQLiteStore: ServerStore {
     let db: SQLiteHandle
+    /// Checkpoints the write-ahead log off the writer's path (`nil` for `:memory:`).
+    let checkpointer: SQLiteCheckpointer?
     /// Where the database lives (`:memory:` for a private in-memory one).
     public let path: String
 
-    init(db: SQLiteHandle, path: String) {
+    init(db: SQLiteHandle, checkpointer: SQLiteCheckpointer?, path: String) {
         self.db = db
+        self.checkpointer = checkpointer
         self.path = path
     }
 
@@ -41,10 +44,19 @@ public final class SQLiteStore: ServerStore {
             try s.query("PRAGMA foreign_keys=ON")
             try s.query("PRAGMA busy_timeout=5000")
         }
-        return SQLiteStore(db: db, path: path)
+        var checkpointer: SQLiteCheckpointer? = nil
+        if path != ":memory:" {
+            let c = try await SQLiteCheckpointer(path: path)
+            try await db.run { s in s.onWALCommit(inlineLimit: SQLiteCheckpointer.inlineLimit) { c.walGrew(to: $0) } }
+            checkpointer = c
+        }
+        return SQLiteStore(db: db, checkpointer: checkpointer, path: path)
     }
 
-    public func close() async throws { await db.close() }
+    public func close() async throws {
+        await db.close()
+        await checkpointer?.close()
+    }
 
     // MARK: Plumbing
 
