@@ -43,8 +43,10 @@ struct APIKeyMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else { throw Problem.unauthorized }
-        let key = String(auth.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        guard let tenant = try await keys.tenant(forKey: key) else { throw Problem.unauthorized }
+        var key = Substring(auth.dropFirst(7))
+        while key.first == " " || key.first == "\t" { key.removeFirst() }
+        while key.last == " " || key.last == "\t" { key.removeLast() }
+        guard let tenant = try await keys.tenant(forKey: String(key)) else { throw Problem.unauthorized }
         var context = context
         context.tenant = tenant
         return try await next(request, context)

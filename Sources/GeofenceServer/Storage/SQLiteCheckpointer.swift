@@ -8,7 +8,8 @@ import NIOConcurrencyHelpers
 /// The writer's connection reports the log size after each commit
 /// (``SQLiteSession/onWALCommit(inlineLimit:_:)``, which replaces the automatic checkpoint);
 /// past ``threshold`` pages one `PRAGMA wal_checkpoint(PASSIVE)` runs here, at most one at a
-/// time. PASSIVE never blocks the writer; the writer starts the log over once a checkpoint has
+/// time and at most one per ``interval`` (under steady writes the log rarely empties, and each
+/// checkpoint ends with an `fsync`). PASSIVE never blocks the writer; the writer starts the log over once a checkpoint has
 /// copied all of it. Durability is unchanged: a commit is in the log when it returns, exactly
 /// as with the automatic checkpoint (`synchronous=NORMAL`).
 final class SQLiteCheckpointer: Sendable {
@@ -17,8 +18,12 @@ final class SQLiteCheckpointer: Sendable {
     /// Log pages at which the writer checkpoints inline after all (the log stays bounded).
     static let inlineLimit: Int32 = 16_000
 
+    /// Least time from the end of one checkpoint to the start of the next.
+    static let interval: Duration = .milliseconds(250)
+
     private let handle: SQLiteHandle
-    private let busy = NIOLockedValueBox(false)
+    /// Whether a checkpoint runs, and when the last one ended.
+    private let state = NIOLockedValueBox<(running: Bool, ended: ContinuousClock.Instant?)>((false, nil))
 
     init(path: String) async throws {
         handle = try SQLiteHandle(path: path)
@@ -28,15 +33,17 @@ final class SQLiteCheckpointer: Sendable {
     /// Called by the writer after each commit with the log's size in pages.
     func walGrew(to pages: Int) {
         guard pages >= Self.threshold else { return }
-        let start = busy.withLockedValue { running -> Bool in
-            if running { return false }
-            running = true
+        let now = ContinuousClock.now
+        let start = state.withLockedValue { s -> Bool in
+            if s.running { return false }
+            if let ended = s.ended, now - ended < Self.interval { return false }
+            s.running = true
             return true
         }
         guard start else { return }
         Task {
             _ = try? await handle.run { s in try s.query("PRAGMA wal_checkpoint(PASSIVE)") }
-            busy.withLockedValue { $0 = false }
+            state.withLockedValue { $0 = (false, ContinuousClock.now) }
         }
     }
 
