@@ -107,6 +107,59 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("failed group commits acknowledge nothing and leave no trace: retried, every device's events are an uninterrupted engine's",
+          arguments: StoreKind.allCases)
+    func failedCommits(_ kind: StoreKind) async throws {
+        let failing = FailingStore.Box()
+        try await TestDatabase.with(kind) { db in
+            try await Harness.run(database: db.location, wrap: { failing.wrap($0, failing: [3, 8, 9, 15, 25]) }) { h in
+                let key = try await h.key("acme")
+                let features = (0..<Self.devices).map { d in circleFeature("c\(d)", lat: 31.0 + Double(d) * 0.01, lon: 121.0, radius: 300) }
+                let imported = try await h.call(.POST, "/v1/regions/import", key: key,
+                                                body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+                #expect(imported.status == 200, "\(imported)")
+                // Every device sends its fixes one at a time, all devices at once; a 5xx is
+                // retried with the same fix until it is acknowledged.
+                let outcome = try await withThrowingTaskGroup(of: (events: [String], failures: Int).self) { group in
+                    for d in 0..<Self.devices {
+                        group.addTask {
+                            var events: [String] = [], failures = 0
+                            for i in 0..<Self.fixesPerDevice {
+                                let f = Self.fix(device: d, index: i)
+                                while true {
+                                    let r = try await h.call(.POST, "/v1/devices/dev-\(d)/locations", key: key,
+                                                             body: fixJSON(f.lat, f.lon, t: f.t, accuracy: 8))
+                                    if r.status >= 500 { failures += 1; continue }
+                                    // Never answered as a duplicate: a failed commit left nothing behind.
+                                    #expect(r.status == 200 && r["duplicate"] == nil, "\(r)")
+                                    for e in r["events"]?.array ?? [] {
+                                        guard case .object(let o) = e else { continue }
+                                        events.append("\(o["device"]?.string ?? "") \(o["region"]?.string ?? "") \(o["event"]?.string ?? "") \(o["time"]?.string ?? "")")
+                                    }
+                                    break
+                                }
+                            }
+                            return (events, failures)
+                        }
+                    }
+                    var all: (events: [String], failures: Int) = ([], 0)
+                    for try await part in group { all.events += part.events; all.failures += part.failures }
+                    return all
+                }
+                #expect((failing.wrapped?.commitCalls ?? 0) >= 25)
+                #expect(outcome.failures >= 5)                       // each injected failure failed at least its own request
+                let expected = try Self.expectedEvents(policy: ServerConfiguration().policy)
+                #expect(outcome.events.sorted() == expected)
+                let page = try await h.call(.GET, "/v1/events?after=0&limit=1000", key: key)
+                #expect(page["events"]?.array?.count == expected.count)
+                // The journal replays to the same engine: a restart changes nothing.
+                let journal = try await h.server.store.journal(tenant: "acme")
+                let fixCount = journal.reduce(0) { n, e in if case .fixes(let f) = e { n + f.count } else { n } }
+                #expect(fixCount == Self.devices * Self.fixesPerDevice)
+            }
+        }
+    }
+
     @Test("commitFixBatches commits batches in order with their own events, cursors and deliveries", arguments: StoreKind.allCases)
     func storeBatches(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in
