@@ -14,7 +14,10 @@ import NIOCore
 /// ```
 ///
 /// Each device is one task with one request in flight at a time (closed loop), paced to
-/// `requestsPerSecond / devices` against a fixed schedule; a device that falls behind sends
+/// `requestsPerSecond / devices` against a fixed schedule, the devices' schedules offset
+/// evenly across one period (device d starts d / requestsPerSecond seconds in), so the
+/// requests arrive at a steady `requestsPerSecond`, not in bursts of `devices` (unless
+/// `aligned`); a device that falls behind sends
 /// at once, and `late` counts those requests (latency is measured from the send, so a
 /// saturated server shows as a lower achieved rate, not as hidden queueing). Devices walk
 /// randomly at 15 m/s (seeded) through the box the regions are spread over, one fix per
@@ -34,6 +37,9 @@ struct LoadGenerator: Sendable {
         var seed: UInt64 = 1
         /// Prefix of the device ids (unique per run, so fixes are never out of order).
         var runID: String = "lg"
+        /// Whether every device's schedule starts at the same instant (all devices send at
+        /// once, `devices`-request bursts) instead of being spread evenly over the period.
+        var aligned: Bool = false
     }
 
     /// The area regions and devices are spread over (Shanghai, about 190 × 220 km).
@@ -99,7 +105,8 @@ struct LoadGenerator: Sendable {
                     while true {
                         var due = start
                         if perDevice > 0 {
-                            due = start.advanced(by: .nanoseconds(Int64((Double(k) / perDevice) * 1e9)))
+                            let phase = self.options.aligned ? 0 : Double(d) / Double(self.options.devices)
+                            due = start.advanced(by: .nanoseconds(Int64(((Double(k) + phase) / perDevice) * 1e9)))
                             if due >= end || clock.now >= end { break }
                             if clock.now < due { try await clock.sleep(until: due) } else if k > 0 { result.late += 1 }
                         } else if clock.now >= end {

@@ -10,7 +10,9 @@ extension ServeCommand {
             discussion: """
                 Simulated devices walk at 15 m/s through a 2° × 2° box around Shanghai, one fix \
                 per simulated second; each device keeps one request in flight, paced to \
-                --rate / --devices requests per second, for --duration seconds. With --regions N \
+                --rate / --devices requests per second (the devices' schedules spread evenly over \
+                the period, so requests arrive at a steady --rate; --aligned starts them all at \
+                once: bursts of --devices requests), for --duration seconds. With --regions N \
                 it first imports N seeded random circles (50–500 m) into the key's tenant.
 
                 Examples (docs/server.md has the figures):
@@ -43,6 +45,9 @@ extension ServeCommand {
         @Option(help: "Random seed (regions and walks).")
         var seed: UInt64 = 1
 
+        @Flag(help: "Start every device's schedule at the same instant (bursts of --devices requests).")
+        var aligned: Bool = false
+
         public init() {}
 
         public func validate() throws {
@@ -58,7 +63,7 @@ extension ServeCommand {
             let gen = LoadGenerator(options: .init(url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
                                                    devices: devices, batchSize: batch, requestsPerSecond: rate,
                                                    duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
-                                                   seed: seed, runID: runID))
+                                                   seed: seed, runID: runID, aligned: aligned))
             do {
                 if regions > 0 {
                     let seconds = try await gen.importRegions(regions)

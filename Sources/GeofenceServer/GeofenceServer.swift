@@ -52,7 +52,7 @@ public struct GeofenceServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        self.hub = TenantHub(store: store, policy: configuration.policy)
+        self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics)
         self.keys = KeyCache(store: store)
         self.dispatcher = WebhookDispatcher(store: store, client: httpClient, retry: configuration.webhookRetry,
                                             pollInterval: configuration.webhookPollInterval,

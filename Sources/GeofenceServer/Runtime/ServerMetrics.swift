@@ -8,6 +8,8 @@ package struct ServerMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     let fixes: CoreMetrics.Counter
     let batches: CoreMetrics.Counter
+    /// Fix-batch transactions (group commits); `batches / commits` is the mean group size.
+    let commits: CoreMetrics.Counter
     let events: CoreMetrics.Counter
     let rejected: CoreMetrics.Counter
     let delivered: CoreMetrics.Counter
@@ -20,6 +22,7 @@ package struct ServerMetrics: Sendable {
         self.registry = registry
         fixes = CoreMetrics.Counter(label: "geofence_fixes_ingested_total", factory: factory)
         batches = CoreMetrics.Counter(label: "geofence_fix_batches_total", factory: factory)
+        commits = CoreMetrics.Counter(label: "geofence_fix_commits_total", factory: factory)
         events = CoreMetrics.Counter(label: "geofence_events_total", factory: factory)
         rejected = CoreMetrics.Counter(label: "geofence_requests_rejected_total", factory: factory)
         delivered = CoreMetrics.Counter(label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "delivered")], factory: factory)

@@ -6,16 +6,18 @@ import Geofencing
 actor TenantHub {
     let store: any ServerStore
     let policy: HysteresisPolicy
+    let metrics: ServerMetrics
     private var runtimes: [String: TenantRuntime] = [:]
 
-    init(store: any ServerStore, policy: HysteresisPolicy) {
+    init(store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics()) {
         self.store = store
         self.policy = policy
+        self.metrics = metrics
     }
 
     func runtime(_ tenant: String) -> TenantRuntime {
         if let r = runtimes[tenant] { return r }
-        let r = TenantRuntime(tenant: tenant, store: store, policy: policy)
+        let r = TenantRuntime(tenant: tenant, store: store, policy: policy, metrics: metrics)
         runtimes[tenant] = r
         return r
     }

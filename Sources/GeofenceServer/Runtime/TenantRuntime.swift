@@ -5,12 +5,15 @@ import Geofencing
 /// One tenant's live engine: its regions and every device's state, in memory, kept equal to
 /// what the store holds.
 ///
-/// Every change goes store-first under the tenant's lock: a region change is validated,
-/// committed, then applied; a fix batch is checked (order, validity), run through the engine,
-/// and committed with its events in one transaction. If the commit fails the engine is rebuilt
-/// from the store, so memory never runs ahead of what was acknowledged.
+/// Every change goes through the tenant's lock: a region change is validated, committed, then
+/// applied; a fix batch is checked (order, validity), run through the engine, and committed
+/// with its events in one transaction, together with the batches of concurrent requests
+/// (group commit, ``TenantRuntime+GroupCommit``). No request is answered before its batch is committed; if a commit
+/// fails the engine is rebuilt from the store, so memory never runs ahead of what was
+/// acknowledged.
 ///
-/// Reads (`state`, `nearby`) also take the lock, so they see committed state only.
+/// Reads of device state and region changes first wait for queued commits, so they see and
+/// build on committed state only.
 actor TenantRuntime {
     let tenant: String
     let store: any ServerStore
@@ -18,28 +21,59 @@ actor TenantRuntime {
     private(set) var engine: Engine
     private var locked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Group commit state (``TenantRuntime+GroupCommit``): batches run through the engine and
+    /// not yet committed, in engine order; whether a commit is under way; who waits for both to
+    /// be empty.
+    var queue: [QueuedBatch] = []
+    var committing = false
+    /// Per device, how many of its batches are queued or being committed.
+    var inFlight: [String: Int] = [:]
+    /// Devices another instance was found to have written (a stale commit): their batches
+    /// catch up from the store first (shared stores only).
+    var contended: Set<String> = []
+    var settleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    init(tenant: String, store: any ServerStore, policy: HysteresisPolicy) {
+    let metrics: ServerMetrics
+
+    init(tenant: String, store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics()) {
         self.tenant = tenant
         self.store = store
         self.policy = policy
+        self.metrics = metrics
         self.engine = Engine(policy: policy)
     }
 
-    private func acquire() async {
+    func acquire() async {
         if !locked { locked = true; return }
         await withCheckedContinuation { waiters.append($0) }
     }
 
-    private func release() {
+    func release() {
         if waiters.isEmpty { locked = false } else { waiters.removeFirst().resume() }
     }
 
-    private var loaded = false
+    /// Whether `engine` is valid; `false` before the first load, after a failed commit and after an
+    /// engine error, until the next ``enter()`` rebuilds it.
+    var loaded = false
 
-    /// Takes the lock, loading the engine from the journal on first use.
-    private func enter() async throws {
+    /// Takes the lock, loading the engine from the journal on first use (or after a failed
+    /// commit; the group commits still queued are let finish first).
+    func enter() async throws {
         await acquire()
+        if !loaded {
+            do {
+                await settle()
+                try await rebuildLocked()
+            } catch { release(); throw error }
+        }
+    }
+
+    /// Takes the lock once every fix batch already run through the engine is committed (or
+    /// failed), so the engine holds committed state only: for region changes, whose journal
+    /// entries must follow those batches, and for reads of device state.
+    private func enterSettled() async throws {
+        await acquire()
+        await settle()
         if !loaded {
             do { try await rebuildLocked() } catch { release(); throw error }
         }
@@ -51,6 +85,7 @@ actor TenantRuntime {
     func rebuild() async throws {
         await acquire()
         defer { release() }
+        await settle()
         try await rebuildLocked()
     }
 
@@ -98,7 +133,7 @@ actor TenantRuntime {
 
     /// Stores and applies regions. With `create`, an existing id is a 409.
     func upsert(_ regions: [Region], create: Bool, now: Date) async throws -> [Bool] {
-        try await enter()
+        try await enterSettled()
         defer { release() }
         return try await retryingStale { try await self.upsertLocked(regions, create: create, now: now) }
     }
@@ -122,7 +157,7 @@ actor TenantRuntime {
     }
 
     func delete(id: String, now: Date) async throws -> Bool {
-        try await enter()
+        try await enterSettled()
         defer { release() }
         return try await retryingStale {
             guard try await self.store.deleteRegion(tenant: self.tenant, id: id, now: now) else { return false }
@@ -141,7 +176,17 @@ actor TenantRuntime {
     /// accuracy) and starts no later is a client's retry of a batch that was committed but
     /// whose answer was lost: it is answered as a ``IngestResult/duplicate`` and changes
     /// nothing, so re-sending an unanswered batch is always safe.
+    ///
+    /// With a store that commits several batches in one transaction
+    /// (``ServerStore/commitsBatchesAtomically``: SQLite and PostgreSQL), batches are
+    /// **group-committed**: the lock is held only while a batch runs through the engine; the
+    /// batch then joins a queue, and one commit at a time takes everything queued (see
+    /// ``TenantRuntime+GroupCommit``). Each request is answered only after the commit holding
+    /// its batch, so a 2xx still means durable. Otherwise the lock is held across the commit.
     func ingest(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+        if store.commitsBatchesAtomically {
+            return try await ingestGrouped(device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
+        }
         try await enter()
         defer { release() }
         return try await retryingStale {
@@ -149,12 +194,13 @@ actor TenantRuntime {
         }
     }
 
-    private func ingestLocked(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
-        if store.isShared { try await catchUp(device: device) }
+    /// The checks of a batch against the engine: `true` when it is a retry of the device's last
+    /// committed (or queued) batch; throws a 409 problem when a fix is out of order.
+    func check(device: String, fixes: [LocationFix], fieldPrefix: String) throws -> Bool {
         /// The JSON path of fix `i`'s timestamp ("timestamp" for a single-fix body).
         func field(_ i: Int) -> String { fieldPrefix == "body" ? "timestamp" : "\(fieldPrefix)[\(i)].timestamp" }
         if let last = engine.lastFix(of: device), let first = fixes.first, let final = fixes.last {
-            if final == last, first.timestamp <= last.timestamp { return .duplicate }
+            if final == last, first.timestamp <= last.timestamp { return true }
             if first.timestamp < last.timestamp {
                 throw Problem(status: .conflict,
                               detail: "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
@@ -166,16 +212,34 @@ actor TenantRuntime {
             throw Problem(status: .conflict, detail: "\(field(i)) is older than the fix before it; a batch must be in time order",
                           field: field(i))
         }
+        return false
+    }
+
+    /// Runs a checked batch through the engine; on an engine error the engine is marked for a
+    /// rebuild (it may be half-updated) and the error is a 400 naming `fieldPrefix`.
+    func run(device: String, fixes: [LocationFix], fieldPrefix: String) throws(Problem) -> [StoredEvent] {
         var events: [TransitionEvent] = []
         do {
             for f in fixes { events.append(contentsOf: try engine.process(f)) }
         } catch {
-            try await rebuildLocked()
+            loaded = false
             throw Problem.badRequest(field: fieldPrefix, detail: "\(error)")
         }
-        let stored = events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
+        return events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
+    }
+
+    private func ingestLocked(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+        if store.isShared { try await catchUp(device: device) }
+        if try check(device: device, fixes: fixes, fieldPrefix: fieldPrefix) { return .duplicate }
+        let stored: [StoredEvent]
+        do { stored = try run(device: device, fixes: fixes, fieldPrefix: fieldPrefix) } catch {
+            try await rebuildLocked()
+            throw error
+        }
         do {
-            return .committed(try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now))
+            let committed = try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
+            metrics.commits.increment()
+            return .committed(committed)
         } catch let error as StoreError {
             switch error {
             case .staleView, .staleDevice: throw error      // retryingStale catches the engine up
@@ -212,9 +276,12 @@ actor TenantRuntime {
     /// Before a batch: applies the device's batches that other instances committed since this
     /// engine saw it (``ServerStore/newerBatches(tenant:device:)``; nothing to do, and no I/O,
     /// with a store only this process uses). When the regions changed too, rebuilds.
-    private func catchUp(device: String) async throws {
+    func catchUp(device: String) async throws {
         guard let batches = try await store.newerBatches(tenant: tenant, device: device) else {
-            if store.isShared { try await rebuildLocked() }
+            if store.isShared {
+                await settle()          // queued batches fail (stale) or commit before the engine is replaced
+                try await rebuildLocked()
+            }
             return
         }
         for batch in batches { for f in batch { _ = try? engine.process(f) } }
@@ -224,7 +291,7 @@ actor TenantRuntime {
 
     /// The device's last fix and per-region states, or `nil` for a device never seen.
     func state(device: String, regions: [String]?) async throws -> DeviceState? {
-        try await enter()
+        try await enterSettled()
         defer { release() }
         guard let last = engine.lastFix(of: device) else { return nil }
         let asked: [(String, RegionState?)]? = regions.map { ids in ids.map { ($0, engine.region(identifier: $0) == nil ? nil : engine.state(of: device, in: $0)) } }

@@ -4,13 +4,13 @@ extension SQLiteStore {
     /// The journal mode SQLite reports (`wal` once opened by ``open(path:logger:)``, `memory`
     /// for `:memory:`).
     package func journalMode() async throws -> String {
-        try await read { try await self.q("PRAGMA journal_mode").first?.column("journal_mode")?.string ?? "" }
+        try await read { s in try s.query("PRAGMA journal_mode").first?.column("journal_mode")?.string ?? "" }
     }
 
     /// Whether any stored key column holds `text` verbatim (tests check keys are only hashed).
     package func rawKeyColumnContains(_ text: String) async throws -> Bool {
-        try await read {
-            !(try await self.q("SELECT 1 AS x FROM api_keys WHERE key_hash = ? OR tenant = ?", [.text(text), .text(text)]).isEmpty)
+        try await read { s in
+            !(try s.query("SELECT 1 AS x FROM api_keys WHERE key_hash = ? OR tenant = ?", [.text(text), .text(text)]).isEmpty)
         }
     }
 }

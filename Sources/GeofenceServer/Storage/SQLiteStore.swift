@@ -12,68 +12,69 @@ import SQLiteNIO
 /// try await store.migrate()
 /// ```
 ///
-/// One connection serves every request; transactions are serialised by an ``AsyncLock``
-/// (SQLite admits one writer at a time anyway). A fix batch is one journal row, so ingestion
-/// costs a handful of statements per batch plus one per event.
+/// One connection (``SQLiteHandle``) serves every request: each store call is one closure run
+/// on the connection's own queue — one thread hop per call, however many statements — so
+/// calls never interleave (SQLite admits one writer at a time anyway), and statements are
+/// prepared once and reused. A fix batch is one journal row, so ingestion costs a handful of
+/// statements per batch plus one per event, and concurrent batches share one transaction
+/// (``commitFixBatches(tenant:_:now:)``).
 public final class SQLiteStore: ServerStore {
-    let connection: SQLiteConnection
-    let lock = AsyncLock()
+    let db: SQLiteHandle
+    /// Checkpoints the write-ahead log off the writer's path (`nil` for `:memory:`).
+    let checkpointer: SQLiteCheckpointer?
     /// Where the database lives (`:memory:` for a private in-memory one).
     public let path: String
 
-    init(connection: SQLiteConnection, path: String) {
-        self.connection = connection
+    init(db: SQLiteHandle, checkpointer: SQLiteCheckpointer?, path: String) {
+        self.db = db
+        self.checkpointer = checkpointer
         self.path = path
     }
 
     /// Opens (creating the file and its directory if needed) the database at `path`.
     public static func open(path: String, logger: Logger = Logger(label: "geofence.sqlite")) async throws -> SQLiteStore {
-        let storage: SQLiteConnection.Storage
-        if path == ":memory:" { storage = .memory } else {
+        if path != ":memory:" {
             let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            storage = .file(path: path)
         }
-        let c = try await SQLiteConnection.open(storage: storage, logger: logger)
-        let store = SQLiteStore(connection: c, path: path)
-        _ = try await c.query("PRAGMA journal_mode=WAL", [])
-        _ = try await c.query("PRAGMA synchronous=NORMAL", [])
-        _ = try await c.query("PRAGMA foreign_keys=ON", [])
-        _ = try await c.query("PRAGMA busy_timeout=5000", [])
-        return store
+        let db = try SQLiteHandle(path: path)
+        try await db.run { s in
+            try s.query("PRAGMA journal_mode=WAL")
+            try s.query("PRAGMA synchronous=NORMAL")
+            try s.query("PRAGMA foreign_keys=ON")
+            try s.query("PRAGMA busy_timeout=5000")
+        }
+        var checkpointer: SQLiteCheckpointer? = nil
+        if path != ":memory:" {
+            let c = try await SQLiteCheckpointer(path: path)
+            try await db.run { s in s.onWALCommit(inlineLimit: SQLiteCheckpointer.inlineLimit) { c.walGrew(to: $0) } }
+            checkpointer = c
+        }
+        return SQLiteStore(db: db, checkpointer: checkpointer, path: path)
     }
 
-    public func close() async throws { try await connection.close() }
+    public func close() async throws {
+        await db.close()
+        await checkpointer?.close()
+    }
 
     // MARK: Plumbing
 
+    /// Runs `body` on the connection in one `BEGIN IMMEDIATE … COMMIT` transaction, rolled
+    /// back when it throws. One thread hop, whatever the number of statements.
     @discardableResult
-    func q(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
-        try await connection.query(sql, binds)
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) throws -> T) async throws -> T {
+        try await db.run { s in try s.transaction { try body(s) } }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` transaction, rolled back on error.
-    @discardableResult
-    func transaction<T: Sendable>(_ body: @Sendable @escaping () async throws -> T) async throws -> T {
-        try await lock.withLock {
-            try await self.q("BEGIN IMMEDIATE")
-            do {
-                let r = try await body()
-                try await self.q("COMMIT")
-                return r
-            } catch {
-                _ = try? await self.q("ROLLBACK")
-                throw error
-            }
-        }
-    }
-
-    func read<T: Sendable>(_ body: @Sendable @escaping () async throws -> T) async throws -> T {
-        try await lock.withLock { try await body() }
+    /// Runs `body` on the connection (reads: SQLite gives each statement a consistent view, and
+    /// no write runs between the closure's statements).
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) throws -> T) async throws -> T {
+        try await db.run(body)
     }
 
     static func text(_ v: ServerJSON) -> SQLiteData { .text(String(decoding: v.encoded(), as: UTF8.self)) }
-    static func parse(_ row: SQLiteRow, _ column: String) -> ServerJSON {
+    static func parse(_ row: SQLiteResultRow, _ column: String) -> ServerJSON {
         guard let s = row.column(column)?.string, let v = try? ServerJSON.parse(Data(s.utf8)) else { return .null }
         return v
     }
@@ -99,19 +100,19 @@ public final class SQLiteStore: ServerStore {
     ]
 
     public func migrate() async throws {
-        try await lock.withLock {
-            try await self.q("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
-            let rows = try await self.q("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
+        try await db.run { s in
+            try s.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+            let rows = try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
             let current = Int(rows.first?.column("v")?.integer ?? 0)
             for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
-                try await self.q("BEGIN IMMEDIATE")
+                try s.query("BEGIN IMMEDIATE")
                 do {
-                    for s in statements { try await self.q(s) }
-                    try await self.q("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                    for statement in statements { try s.query(statement) }
+                    try s.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                                      [.integer(i + 1), .float(Date().timeIntervalSince1970)])
-                    try await self.q("COMMIT")
+                    try s.query("COMMIT")
                 } catch {
-                    _ = try? await self.q("ROLLBACK")
+                    _ = try? s.query("ROLLBACK")
                     throw error
                 }
             }
@@ -120,30 +121,30 @@ public final class SQLiteStore: ServerStore {
 
     /// The schema version the database is at.
     public func schemaVersion() async throws -> Int {
-        try await read {
-            Int(try await self.q("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations").first?.column("v")?.integer ?? 0)
+        try await read { s in
+            Int(try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations").first?.column("v")?.integer ?? 0)
         }
     }
 
     // MARK: Tenants and keys
 
     public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
-        try await transaction {
-            try await self.q("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
-            try await self.q("INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (?, ?, ?)",
+        try await transaction { s in
+            try s.query("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
+            try s.query("INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (?, ?, ?)",
                              [.text(keyHash), .text(tenant), .float(now.timeIntervalSince1970)])
         }
     }
 
     public func tenant(forKeyHash keyHash: String) async throws -> String? {
-        try await read {
-            try await self.q("SELECT tenant FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first?.column("tenant")?.string
+        try await read { s in
+            try s.query("SELECT tenant FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first?.column("tenant")?.string
         }
     }
 
     public func tenants() async throws -> [String] {
-        try await read {
-            try await self.q("SELECT id FROM tenants UNION SELECT DISTINCT tenant AS id FROM journal ORDER BY id")
+        try await read { s in
+            try s.query("SELECT id FROM tenants UNION SELECT DISTINCT tenant AS id FROM journal ORDER BY id")
                 .compactMap { $0.column("id")?.string }
         }
     }
@@ -152,37 +153,37 @@ public final class SQLiteStore: ServerStore {
 
     public func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws {
         let features = regions.map(RegionJSON.feature)
-        try await transaction {
-            try await self.q("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
+        try await transaction { s in
+            try s.query("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
             for (r, f) in zip(regions, features) {
-                try await self.q("INSERT OR REPLACE INTO regions (tenant, id, feature, updated_at) VALUES (?, ?, ?, ?)",
+                try s.query("INSERT OR REPLACE INTO regions (tenant, id, feature, updated_at) VALUES (?, ?, ?, ?)",
                                  [.text(tenant), .text(r.identifier), SQLiteStore.text(f), .float(now.timeIntervalSince1970)])
             }
-            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'upsert', ?)",
+            try s.query("INSERT INTO journal (tenant, kind, body) VALUES (?, 'upsert', ?)",
                              [.text(tenant), SQLiteStore.text(.array(features))])
         }
     }
 
     public func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool {
-        try await transaction {
-            let existed = try await self.q("SELECT 1 AS x FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)]).isEmpty == false
+        try await transaction { s in
+            let existed = try s.query("SELECT 1 AS x FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)]).isEmpty == false
             guard existed else { return false }
-            try await self.q("DELETE FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
-            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'delete', ?)", [.text(tenant), .text(id)])
+            try s.query("DELETE FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
+            try s.query("INSERT INTO journal (tenant, kind, body) VALUES (?, 'delete', ?)", [.text(tenant), .text(id)])
             return true
         }
     }
 
     public func region(tenant: String, id: String) async throws -> ServerJSON? {
-        try await read {
-            try await self.q("SELECT feature FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
+        try await read { s in
+            try s.query("SELECT feature FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
                 .first.map { SQLiteStore.parse($0, "feature") }
         }
     }
 
     public func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)] {
-        let rows = try await read {
-            try await self.q("SELECT id, feature FROM regions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
+        let rows = try await read { s in
+            try s.query("SELECT id, feature FROM regions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
                              [.text(tenant), .text(after ?? ""), .integer(limit)])
         }
         return rows.map { ($0.column("id")?.string ?? "", SQLiteStore.parse($0, "feature")) }
@@ -191,36 +192,83 @@ public final class SQLiteStore: ServerStore {
     // MARK: Devices and events
 
     public func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
-        guard let last = fixes.last else { return [] }
+        try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[0]
+    }
+
+    /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
+    public var commitsBatchesAtomically: Bool { true }
+
+    /// Commits the batches in one `BEGIN IMMEDIATE … COMMIT`, run as one closure on the
+    /// connection's queue with statements prepared once per connection: one `journal` row per
+    /// batch (in order), one `devices` upsert per device (its last fix, the fix counts summed),
+    /// one `outbox` row per event, and one `INSERT … SELECT` of the deliveries of all the
+    /// events × live webhooks. Empty batches write nothing and get no events.
+    public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
         let t = now.timeIntervalSince1970
-        let journalBody = SQLiteStore.text(FixJSON.journalJSON(device: device, fixes: fixes))
-        let lastFix = SQLiteStore.text(FixJSON.json(last))
-        return try await transaction {
-            try await self.q("INSERT INTO journal (tenant, kind, body) VALUES (?, 'fixes', ?)", [.text(tenant), journalBody])
-            try await self.q("""
-                INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
-                  fix_count = fix_count + excluded.fix_count, updated_at = excluded.updated_at
-                """, [.text(tenant), .text(device), lastFix, .float(last.timestamp.timeIntervalSince1970),
-                      .integer(fixes.count), .float(t)])
-            var out: [StoredEvent] = []
-            for var e in events {
-                let rows = try await self.q("INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                            [.text(tenant), .text(e.id), .text(device), SQLiteStore.text(e.json), .float(t)])
-                e.cursor = Int64(rows.first?.column("id")?.integer ?? 0)
-                try await self.q("""
-                    INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
-                    SELECT tenant, id, ?, 'pending', 0, ? FROM webhooks WHERE tenant = ? AND deleted = 0
-                    """, [.integer(Int(e.cursor)), .float(t), .text(tenant)])
-                out.append(e)
+        let live = batches.filter { !$0.fixes.isEmpty }
+        guard !live.isEmpty else { return batches.map { _ in [] } }
+        // Everything but the statements themselves is done before the hop to the connection.
+        let journalBodies = live.map { SQLiteData.text(FixJSON.journalText(device: $0.device, fixes: $0.fixes)) }
+        var deviceOrder: [String] = []
+        var perDevice: [String: (last: LocationFix, count: Int)] = [:]
+        for b in live {
+            let last = b.fixes[b.fixes.count - 1]
+            if let seen = perDevice[b.device] {
+                perDevice[b.device] = (last, seen.count + b.fixes.count)
+            } else {
+                deviceOrder.append(b.device)
+                perDevice[b.device] = (last, b.fixes.count)
             }
-            return out
+        }
+        let deviceRows: [[SQLiteData]] = deviceOrder.map { d in
+            let (last, count) = perDevice[d]!
+            return [.text(tenant), .text(d), .text(FixJSON.text(last)),
+                    .float(last.timestamp.timeIntervalSince1970), .integer(count), .float(t)]
+        }
+        let outboxRows: [(id: String, binds: [SQLiteData])] = live.flatMap { b in
+            b.events.map { e in (e.id, [.text(tenant), .text(e.id), .text(b.device), SQLiteStore.text(e.json), .float(t)]) }
+        }
+        let cursors: [String: Int64] = try await transaction { s in
+            for body in journalBodies {
+                try s.query("INSERT INTO journal (tenant, kind, body) VALUES (?, 'fixes', ?)", [.text(tenant), body])
+            }
+            for row in deviceRows {
+                try s.query("""
+                    INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
+                      fix_count = fix_count + excluded.fix_count, updated_at = excluded.updated_at
+                    """, row)
+            }
+            guard !outboxRows.isEmpty else { return [:] }
+            var ids: [String: Int64] = [:]
+            ids.reserveCapacity(outboxRows.count)
+            var low = Int64.max, high = Int64.min
+            for row in outboxRows {
+                let id = Int64(try s.query("INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                           row.binds).first?.column("id")?.integer ?? 0)
+                ids[row.id] = id
+                low = min(low, id); high = max(high, id)
+            }
+            // The outbox ids of this transaction are exactly low…high: it is the only writer.
+            try s.query("""
+                INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
+                SELECT w.tenant, w.id, o.id, 'pending', 0, ? FROM outbox o JOIN webhooks w ON w.tenant = o.tenant AND w.deleted = 0
+                WHERE o.tenant = ? AND o.id BETWEEN ? AND ? ORDER BY o.id, w.created_at, w.id
+                """, [.float(t), .text(tenant), .integer(Int(low)), .integer(Int(high))])
+            return ids
+        }
+        return batches.map { b in
+            b.events.map { e in
+                var e = e
+                e.cursor = cursors[e.id] ?? 0
+                return e
+            }
         }
     }
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
-        let rows = try await read {
-            try await self.q("SELECT id, body FROM outbox WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
+        let rows = try await read { s in
+            try s.query("SELECT id, body FROM outbox WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
                              [.text(tenant), .integer(Int(cursor)), .integer(limit)])
         }
         return rows.map { SQLiteStore.withCursor(SQLiteStore.parse($0, "body"), $0.column("id")?.integer ?? 0) }
@@ -233,8 +281,8 @@ public final class SQLiteStore: ServerStore {
     }
 
     public func journal(tenant: String) async throws -> [JournalEntry] {
-        let rows = try await read {
-            try await self.q("SELECT kind, body FROM journal WHERE tenant = ? ORDER BY seq", [.text(tenant)])
+        let rows = try await read { s in
+            try s.query("SELECT kind, body FROM journal WHERE tenant = ? ORDER BY seq", [.text(tenant)])
         }
         var out: [JournalEntry] = []
         out.reserveCapacity(rows.count)
@@ -259,34 +307,34 @@ public final class SQLiteStore: ServerStore {
     // MARK: Webhooks
 
     public func addWebhook(_ webhook: Webhook, now: Date) async throws {
-        try await transaction {
-            try await self.q("INSERT INTO webhooks (id, tenant, url, secret, created_at) VALUES (?, ?, ?, ?, ?)",
+        try await transaction { s in
+            try s.query("INSERT INTO webhooks (id, tenant, url, secret, created_at) VALUES (?, ?, ?, ?, ?)",
                              [.text(webhook.id), .text(webhook.tenant), .text(webhook.url), .text(webhook.secret),
                               .float(now.timeIntervalSince1970)])
         }
     }
 
     public func webhooks(tenant: String) async throws -> [Webhook] {
-        try await read {
-            try await self.q("SELECT id, url, secret FROM webhooks WHERE tenant = ? AND deleted = 0 ORDER BY created_at, id", [.text(tenant)])
+        try await read { s in
+            try s.query("SELECT id, url, secret FROM webhooks WHERE tenant = ? AND deleted = 0 ORDER BY created_at, id", [.text(tenant)])
                 .map { Webhook(id: $0.column("id")?.string ?? "", tenant: tenant, url: $0.column("url")?.string ?? "",
                                secret: $0.column("secret")?.string ?? "") }
         }
     }
 
     public func deleteWebhook(tenant: String, id: String) async throws -> Bool {
-        try await transaction {
-            let rows = try await self.q("UPDATE webhooks SET deleted = 1 WHERE tenant = ? AND id = ? AND deleted = 0 RETURNING id",
+        try await transaction { s in
+            let rows = try s.query("UPDATE webhooks SET deleted = 1 WHERE tenant = ? AND id = ? AND deleted = 0 RETURNING id",
                                         [.text(tenant), .text(id)])
-            try await self.q("UPDATE deliveries SET state = 'cancelled' WHERE tenant = ? AND webhook_id = ? AND state = 'pending'",
+            try s.query("UPDATE deliveries SET state = 'cancelled' WHERE tenant = ? AND webhook_id = ? AND state = 'pending'",
                              [.text(tenant), .text(id)])
             return !rows.isEmpty
         }
     }
 
     public func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery] {
-        let rows = try await read {
-            try await self.q("""
+        let rows = try await read { s in
+            try s.query("""
                 SELECT d.id AS id, d.attempts AS attempts, o.id AS seq, o.event_id AS event_id, o.body AS body,
                        w.url AS url, w.secret AS secret
                 FROM deliveries d JOIN outbox o ON o.id = d.event_seq JOIN webhooks w ON w.id = d.webhook_id
@@ -303,15 +351,15 @@ public final class SQLiteStore: ServerStore {
 
     public func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws {
         let t = now.timeIntervalSince1970
-        try await transaction {
+        try await transaction { s in
             switch outcome {
             case .delivered(let status):
-                try await self.q("""
+                try s.query("""
                     UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL,
                       delivered_at = ? WHERE id = ? AND state = 'pending'
                     """, [.integer(status), .float(t), .integer(Int(deliveryID))])
             case let .failed(status, error, next):
-                try await self.q("""
+                try s.query("""
                     UPDATE deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
                       next_attempt_at = ? WHERE id = ? AND state = 'pending'
                     """, [.text(next == nil ? "failed" : "pending"), status.map { .integer($0) } ?? .null, .text(error),
@@ -321,8 +369,8 @@ public final class SQLiteStore: ServerStore {
     }
 
     public func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
-        let rows = try await read {
-            try await self.q("""
+        let rows = try await read { s in
+            try s.query("""
                 SELECT d.id AS id, o.event_id AS event_id, d.state AS state, d.attempts AS attempts, d.last_status AS last_status,
                        d.last_error AS last_error, d.next_attempt_at AS next_at, d.delivered_at AS delivered_at
                 FROM deliveries d JOIN outbox o ON o.id = d.event_seq

@@ -52,6 +52,14 @@ public protocol ServerStore: Sendable {
     /// Commits one accepted fix batch and the events it produced (see the type's rules);
     /// returns the events with their cursors.
     func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent]
+    /// Commits several accepted fix batches of one tenant, in order, as
+    /// ``commitFixes(tenant:device:fixes:events:now:)`` would one after the other; returns each
+    /// batch's events with their cursors. A store that does it in **one transaction** (all or
+    /// nothing) says so with ``commitsBatchesAtomically``; the server then groups the batches
+    /// of concurrent requests into one commit (group commit). The default commits them one by one.
+    func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]]
+    /// Whether ``commitFixBatches(tenant:_:now:)`` is one all-or-nothing transaction. The default is `false`.
+    var commitsBatchesAtomically: Bool { get }
     /// The tenant's events after `cursor`, in cursor order.
     func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON]
     /// The tenant's journal in order, for rebuilding its engine.
@@ -75,8 +83,33 @@ public protocol ServerStore: Sendable {
 
 extension ServerStore {
     public var isShared: Bool { false }
+    public var commitsBatchesAtomically: Bool { false }
+    public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
+        var out: [[StoredEvent]] = []
+        out.reserveCapacity(batches.count)
+        for b in batches {
+            out.append(try await commitFixes(tenant: tenant, device: b.device, fixes: b.fixes, events: b.events, now: now))
+        }
+        return out
+    }
     public func changedTenants() async throws -> [String] { [] }
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
+}
+
+/// One device's accepted fix batch and the events the engine produced for it, as handed to
+/// ``ServerStore/commitFixBatches(tenant:_:now:)``.
+public struct FixBatch: Sendable {
+    public var device: String
+    /// The fixes, in time order (never empty).
+    public var fixes: [LocationFix]
+    /// The events the batch confirmed; their cursors are assigned by the store.
+    public var events: [StoredEvent]
+
+    public init(device: String, fixes: [LocationFix], events: [StoredEvent]) {
+        self.device = device
+        self.fixes = fixes
+        self.events = events
+    }
 }
 
 /// One step of a tenant's history, replayed in order into its engine.

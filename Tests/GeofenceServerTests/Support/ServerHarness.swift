@@ -53,9 +53,11 @@ struct Harness {
         return dir.appendingPathComponent("nested/geofence.sqlite").path
     }
 
-    /// Starts a server, runs `body`, shuts the server down gracefully.
+    /// Starts a server, runs `body`, shuts the server down gracefully. `wrap` may put a test
+    /// double around the opened store.
     static func run<T: Sendable>(database: String = temporaryDatabase(), clock: ManualClock = ManualClock(),
                                  configure: (inout ServerConfiguration) -> Void = { _ in },
+                                 wrap: (any ServerStore) -> any ServerStore = { $0 },
                                  _ body: (Harness) async throws -> T) async throws -> T {
         var config = ServerConfiguration()
         config.port = 0
@@ -64,7 +66,7 @@ struct Harness {
         config.webhookPollInterval = .seconds(3_600)   // tests drive deliveries with deliverDue()
         config.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60), maxAttempts: 6)
         configure(&config)
-        let store = try await GeofenceServer.openStore(database, logger: quietLogger())
+        let store = wrap(try await GeofenceServer.openStore(database, logger: quietLogger()))
         let server = GeofenceServer(configuration: config, store: store, clock: clock.closure, logger: quietLogger())
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
         let app = try await server.makeApplication { portCont.yield($0) }

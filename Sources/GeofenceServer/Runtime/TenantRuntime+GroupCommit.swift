@@ -1,0 +1,143 @@
+import Foundation
+import Geofencing
+
+/// A fix batch that has run through the engine and waits for its commit; `batch` is `nil` for
+/// a retry of a batch already queued or committed (it only waits for that commit).
+struct QueuedBatch {
+    var batch: FixBatch?
+    var now: Date
+    var continuation: CheckedContinuation<[StoredEvent]?, any Error>
+}
+
+/// The engine was marked invalid between taking the lock and using it (internal; retried).
+private struct EngineInvalidated: Error {}
+
+/// Group commit for stores that commit several batches atomically
+/// (``ServerStore/commitsBatchesAtomically``: SQLite and PostgreSQL).
+///
+/// A request holds the tenant's lock only while its batch is checked and run through the
+/// engine (no I/O), then appends the batch to `queue` and waits. One commit runs at a time: it
+/// takes every batch queued (at most ``maximumGroup``) and writes them, in engine order, in
+/// one transaction (``ServerStore/commitFixBatches(tenant:_:now:)``); batches that arrive
+/// meanwhile form the next group. So under load one transaction carries many requests, and a
+/// request waits for at most the commit in progress plus its own.
+///
+/// Guarantees kept:
+/// - **acknowledged means durable**: a request is answered after the transaction holding its
+///   batch committed; a retry of a queued batch (``IngestResult/duplicate``) waits for it too;
+/// - **journal order = engine order**: the queue is appended under the lock in the same actor
+///   step as the engine update, groups commit in queue order, and region changes and device
+///   state reads first wait for the queue to empty (``enterSettled()``);
+/// - **memory never ahead of the store for long**: when a commit fails, its group and every
+///   batch queued behind it (computed on top of it) fail, the engine is marked invalid and is
+///   rebuilt from the store by the next request before it touches the engine;
+/// - **several instances** (PostgreSQL): a group's transaction checks every device's version and
+///   the tenant's region version against this process's view; when another instance moved one
+///   on, nothing is written, the group and the batches behind it fail with
+///   ``StoreError/staleDevice(tenant:device:)`` / ``StoreError/staleView(tenant:)``, and each of
+///   their requests rebuilds the engine and runs its batch again (16 times at most). A device
+///   found moved elsewhere is remembered (`contended`): its later batches first fetch what the
+///   other instances committed (``ServerStore/newerBatches(tenant:device:)``, one round trip),
+///   so a device fed to several instances costs a query per batch, not a rebuild; a device only
+///   this instance writes (device-affine routing) costs no query beyond its group's commit.
+extension TenantRuntime {
+    /// Most batches one transaction carries.
+    static let maximumGroup = 512
+
+    func ingestGrouped(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+        var stale = 0
+        while true {
+            try await enter()
+            // A shared store: for a device another instance has written to (seen as a stale
+            // commit before), first apply what the others committed — unless a batch of ours
+            // for it is still in flight; then the view cannot be told apart from our own
+            // commit, and that commit's version check catches any change. Other devices skip
+            // this round trip: the commit's version check is what guarantees correctness.
+            if store.isShared, contended.contains(device), inFlight[device, default: 0] == 0 {
+                do { try await catchUp(device: device) } catch { release(); throw error }
+            }
+            do {
+                // Everything from here to the append happens in one actor step: no other
+                // request, and no commit outcome, comes between the engine update and the queue.
+                let events: [StoredEvent]? = try await withCheckedThrowingContinuation { c in
+                    defer { release() }
+                    guard loaded else { return c.resume(throwing: EngineInvalidated()) }
+                    do {
+                        let duplicate = try check(device: device, fixes: fixes, fieldPrefix: fieldPrefix)
+                        let batch = duplicate ? nil : FixBatch(device: device, fixes: fixes,
+                                                              events: try run(device: device, fixes: fixes, fieldPrefix: fieldPrefix))
+                        if batch != nil { inFlight[device, default: 0] += 1 }
+                        queue.append(QueuedBatch(batch: batch, now: now, continuation: c))
+                        startCommitting()
+                    } catch {
+                        c.resume(throwing: error)
+                    }
+                }
+                return events.map { .committed($0) } ?? .duplicate
+            } catch is EngineInvalidated {
+                continue        // a commit failed between enter() and now: rebuild, then run again
+            } catch let error as StoreError where stale < 16 {
+                // Another instance got there first: nothing of the group was written. The
+                // engine is rebuilt by the next enter(); run the batch again (16 times at most).
+                switch error {
+                case .staleView: stale += 1
+                case .staleDevice(_, let moved):
+                    stale += 1
+                    contended.insert(moved)
+                default: throw error
+                }
+            }
+        }
+    }
+
+    private func startCommitting() {
+        guard !committing else { return }
+        committing = true
+        Task { await self.commitQueued() }
+    }
+
+    /// Commits queued groups until the queue is empty, then wakes ``settle()``'s waiters.
+    private func commitQueued() async {
+        while !queue.isEmpty {
+            let count = min(queue.count, Self.maximumGroup)
+            let group = Array(queue.prefix(count))
+            queue.removeFirst(count)
+            let batches = group.compactMap(\.batch)
+            do {
+                let results = batches.isEmpty ? [] : try await store.commitFixBatches(tenant: tenant, batches, now: group[group.count - 1].now)
+                if !batches.isEmpty { metrics.commits.increment() }
+                landed(group)
+                var next = results.makeIterator()
+                for q in group { q.continuation.resume(returning: q.batch == nil ? nil : (next.next() ?? [])) }
+            } catch {
+                // The engine ran ahead of the store: fail this group and everything computed on
+                // top of it, and have the next request rebuild the engine.
+                let failed = group + queue
+                queue.removeAll()
+                loaded = false
+                landed(failed)
+                for q in failed { q.continuation.resume(throwing: error) }
+            }
+        }
+        committing = false
+        let waiting = settleWaiters
+        settleWaiters.removeAll()
+        for w in waiting { w.resume() }
+    }
+
+    /// Counts `entries` out of ``inFlight``.
+    private func landed(_ entries: [QueuedBatch]) {
+        for q in entries {
+            guard let device = q.batch?.device else { continue }
+            let left = inFlight[device, default: 1] - 1
+            inFlight[device] = left > 0 ? left : nil
+        }
+    }
+
+    /// Returns once no batch is queued or being committed.
+    func settle() async {
+        while committing || !queue.isEmpty {
+            await withCheckedContinuation { settleWaiters.append($0) }
+        }
+    }
+}
