@@ -88,6 +88,20 @@ struct OutputFormatTests {
         #expect(TimestampFormat.iso8601(secondsSince1970: 0) == "1970-01-01T00:00:00Z")
         #expect(TimestampFormat.iso8601(secondsSince1970: 951_782_400) == "2000-02-29T00:00:00Z")
         #expect(TimestampFormat.iso8601(secondsSince1970: 1.25) == "1970-01-01T00:00:01.250Z")
+        #expect(TimestampFormat.iso8601(secondsSince1970: 0.9996) == "1970-01-01T00:00:01Z")
+        #expect(TimestampFormat.iso8601(secondsSince1970: -0.5) == "1969-12-31T23:59:59.500Z")
+        #expect(TimestampFormat.iso8601(secondsSince1970: 253_402_300_799) == "9999-12-31T23:59:59Z")
+        #expect(TimestampFormat.iso8601(secondsSince1970: 253_402_300_800) == "10000-01-01T00:00:00Z")
+        #expect(JSONText.string("bridge-1") == "\"bridge-1\"")
+        #expect(JSONText.string("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
+        // The digit-by-digit form equals the padded one over years 0001–9999.
+        var rng = SplitMix64(seed: 8)
+        for _ in 0..<2_000 {
+            let t = rng.uniform(-62_135_596_800, 253_402_300_799).rounded(.down) + (rng.nextUnit() < 0.5 ? 0 : Double(Int(rng.nextUnit() * 999) + 1) / 1_000)
+            let ms = (t * 1000).rounded(), whole = (ms / 1000).rounded(.down)
+            let expected = TimestampFormat.padded(TimestampFormat.civil(Int(whole)), millis: Int(ms - whole * 1000))
+            #expect(TimestampFormat.iso8601(secondsSince1970: t) == expected)
+        }
         #expect(TimestampFormat.iso8601(secondsSince1970: -1) == "1969-12-31T23:59:59Z")
     }
 }

@@ -16,12 +16,23 @@ public struct JSONLinesEventWriter: EventWriter {
 
     public mutating func text(for reported: ReportedEvent) -> String {
         let e = reported.event
-        var s = "{\"event\":\"\(e.kind.rawValue)\",\"region\":\(JSONText.string(e.regionID))"
-        s += ",\"subject\":\(JSONText.string(e.subject))"
-        s += ",\"time\":\"\(TimestampFormat.iso8601(e.time))\""
-        s += ",\"latitude\":\(JSONText.number(e.fix.coordinate.latitude))"
-        s += ",\"longitude\":\(JSONText.number(e.fix.coordinate.longitude))"
-        s += ",\"crossedAt\":\"\(TimestampFormat.iso8601(e.crossedAt))\""
+        var s = ""
+        s.reserveCapacity(160 + e.regionID.utf8.count + e.subject.utf8.count)
+        s += "{\"event\":\""
+        s += e.kind.rawValue
+        s += "\",\"region\":"
+        s += JSONText.string(e.regionID)
+        s += ",\"subject\":"
+        s += JSONText.string(e.subject)
+        s += ",\"time\":\""
+        s += TimestampFormat.iso8601(e.time)
+        s += "\",\"latitude\":"
+        s += JSONText.number(e.fix.coordinate.latitude)
+        s += ",\"longitude\":"
+        s += JSONText.number(e.fix.coordinate.longitude)
+        s += ",\"crossedAt\":\""
+        s += TimestampFormat.iso8601(e.crossedAt)
+        s += "\""
         if e.isInitial { s += ",\"initial\":true" }
         s += "}\n"
         return s

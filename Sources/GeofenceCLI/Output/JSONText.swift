@@ -2,6 +2,15 @@
 enum JSONText {
     /// `s` as a JSON string literal, quotes included (RFC 8259 escaping).
     static func string(_ s: String) -> String {
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            // Nothing to escape (identifiers usually): one copy between quotes.
+            var out = ""
+            out.reserveCapacity(s.utf8.count + 2)
+            out += "\""
+            out += s
+            out += "\""
+            return out
+        }
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for u in s.unicodeScalars {

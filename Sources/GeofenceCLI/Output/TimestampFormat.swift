@@ -23,6 +23,28 @@ public enum TimestampFormat {
         let whole = (ms / 1000).rounded(.down)
         let millis = Int(ms - whole * 1000)
         let c = civil(Int(whole))
+        if (0...9_999).contains(c.year) {
+            // The common case, written digit by digit into the string's own storage (a few
+            // times faster than padding and interpolating; the writers call this per event).
+            let count = millis != 0 ? 24 : 20
+            return String(unsafeUninitializedCapacity: count) { b in
+                func two(_ v: Int, _ i: Int) { b[i] = UInt8(48 + v / 10); b[i + 1] = UInt8(48 + v % 10) }
+                two(c.year / 100, 0); two(c.year % 100, 2); b[4] = 45
+                two(c.month, 5); b[7] = 45; two(c.day, 8); b[10] = 84
+                two(c.hour, 11); b[13] = 58; two(c.minute, 14); b[16] = 58; two(c.second, 17)
+                if millis != 0 {
+                    b[19] = 46; b[20] = UInt8(48 + millis / 100); two(millis % 100, 21); b[23] = 90
+                } else {
+                    b[19] = 90
+                }
+                return count
+            }
+        }
+        return padded(c, millis: millis)
+    }
+
+    /// The general form (any year), by padding and interpolation.
+    static func padded(_ c: Civil, millis: Int) -> String {
         var s = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if millis != 0 { s += ".\(pad(millis, 3))" }
         s += "Z"
