@@ -27,8 +27,11 @@ import Geodesy
 /// multi-level hashed grid (``RegionIndex``); a fix costs one hash lookup per populated grid
 /// level, a box test per nearby region, and an exact distance only for regions whose box
 /// contains it, plus the regions the subject is inside or pending in (which are always
-/// re-evaluated, so a subject that jumps far away still gets its exit). Per-subject memory
-/// is proportional to the regions it is not plainly outside of.
+/// re-evaluated, so a subject that jumps far away still gets its exit). Each plain query also
+/// leaves the subject a *safe rectangle* that no other region's box overlaps: the subject's
+/// next fixes inside it skip the index, and a subject settled deep inside the regions it
+/// tracks skips their geometry too (docs/performance.md; exact, never a heuristic). Per-subject
+/// memory is proportional to the regions it is not plainly outside of.
 ///
 /// **Not here**: per-app region limits, authorisation, persistence and delivery belong to
 /// `RegionMonitoring` and the server. An `Engine` is a value type for one task at a time.
