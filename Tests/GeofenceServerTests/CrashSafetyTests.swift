@@ -42,20 +42,8 @@ struct CrashSafetyTests {
 
     /// The events one uninterrupted engine gives for the whole load: (device, region, kind, time).
     static func expectedEvents(policy: HysteresisPolicy) throws -> [String] {
-        var engine = Engine(policy: policy)
-        try engine.add(contentsOf: regions())
-        var out: [String] = []
-        for d in 0..<devices {
-            for i in 0..<(batchesPerDevice * fixesPerBatch) {
-                let f = fix(device: d, index: i)
-                let lf = LocationFix(subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: f.lat, longitude: f.lon),
-                                     horizontalAccuracy: 8, timestamp: Date(timeIntervalSince1970: f.t))
-                for e in try engine.process(lf) {
-                    out.append("\(e.subject) \(e.regionID) \(e.kind.rawValue) \(FixJSON.formatRFC3339(e.time))")
-                }
-            }
-        }
-        return out.sorted()
+        try ReferenceEngine.events(regions: regions(), policy: policy, devices: devices,
+                                   fixesPerDevice: batchesPerDevice * fixesPerBatch) { fix(device: $0, index: $1) }
     }
 
     /// What the load saw: acknowledged batches and the event ids their answers carried.

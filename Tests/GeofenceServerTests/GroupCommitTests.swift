@@ -18,22 +18,11 @@ struct GroupCommitTests {
     }
 
     static func expectedEvents(policy: HysteresisPolicy) throws -> [String] {
-        var engine = Engine(policy: policy)
-        try engine.add(contentsOf: (0..<devices).map { d in
+        let regions = (0..<devices).map { d in
             Region.circle(identifier: "c\(d)", center: Coordinate(uncheckedLatitude: 31.0 + Double(d) * 0.01, longitude: 121.0), radius: 300)
-        })
-        var out: [String] = []
-        for d in 0..<devices {
-            for i in 0..<fixesPerDevice {
-                let f = fix(device: d, index: i)
-                let lf = LocationFix(subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: f.lat, longitude: f.lon),
-                                     horizontalAccuracy: 8, timestamp: Date(timeIntervalSince1970: f.t))
-                for e in try engine.process(lf) {
-                    out.append("\(e.subject) \(e.regionID) \(e.kind.rawValue) \(FixJSON.formatRFC3339(e.time))")
-                }
-            }
         }
-        return out.sorted()
+        return try ReferenceEngine.events(regions: regions, policy: policy, devices: devices,
+                                          fixesPerDevice: fixesPerDevice) { fix(device: $0, index: $1) }
     }
 
     @Test("concurrent single-fix requests: each answer carries exactly its own events, cursors run 1…n, a retry waits for its commit",
