@@ -427,13 +427,7 @@ public final class PostgresStore: ServerStore {
         views.withLockedValue { v in
             for (d, n) in zip(order, rowBatches) { v[tenant, default: TenantView()].devices[d] = (seen.devices[d] ?? 0) + n }
         }
-        return batches.map { b in
-            b.events.map { e in
-                var e = e
-                e.cursor = cursors[e.id] ?? 0
-                return e
-            }
-        }
+        return batches.map { $0.events(withCursors: cursors) }
     }
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {

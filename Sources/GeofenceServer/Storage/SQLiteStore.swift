@@ -257,13 +257,7 @@ public final class SQLiteStore: ServerStore {
                 """, [.float(t), .text(tenant), .integer(Int(low)), .integer(Int(high))])
             return ids
         }
-        return batches.map { b in
-            b.events.map { e in
-                var e = e
-                e.cursor = cursors[e.id] ?? 0
-                return e
-            }
-        }
+        return batches.map { $0.events(withCursors: cursors) }
     }
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {

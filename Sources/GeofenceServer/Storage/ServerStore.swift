@@ -110,6 +110,15 @@ public struct FixBatch: Sendable {
         self.fixes = fixes
         self.events = events
     }
+
+    /// The batch's events with the cursors a store assigned them (by event id).
+    func events(withCursors cursors: [String: Int64]) -> [StoredEvent] {
+        events.map { e in
+            var e = e
+            e.cursor = cursors[e.id] ?? 0
+            return e
+        }
+    }
 }
 
 /// One step of a tenant's history, replayed in order into its engine.

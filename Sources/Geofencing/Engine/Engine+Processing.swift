@@ -152,7 +152,7 @@ extension Engine {
         } else if subjectStates[si].rectPause > 0 || !useSafeRects {
             // Rectangles have not been paying off for this subject (dense regions, or fast
             // movement): a plain query, keeping the last rectangle (still valid).
-            subjectStates[si].rectPause -= subjectStates[si].rectPause > 0 ? 1 : 0
+            if subjectStates[si].rectPause > 0 { subjectStates[si].rectPause -= 1 }
             index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
             }
@@ -224,11 +224,8 @@ extension Engine {
         if hit {
             // Still in the rectangle: move the settled shortcut's area to this fix.
             if allInside, nearestInside.isFinite {
-                var deep = subjectStates[si].safe
-                deep.formIntersection(SafeRect.within(meters: nearestInside, ofLatitude: lat, longitude: lon))
-                subjectStates[si].deep = deep
-                subjectStates[si].deepAccuracy = decidingAccuracy
-                subjectStates[si].deepEpoch = epoch
+                setDeep(subject: si, within: subjectStates[si].safe, depth: nearestInside,
+                        accuracy: decidingAccuracy, lat: lat, lon: lon)
             } else {
                 subjectStates[si].deep = .empty
             }
@@ -243,10 +240,7 @@ extension Engine {
                 subjectStates[si].safe = safe
                 subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
                 for c in cands { subjectStates[si].safeSlots.append(c.slot) }
-                if nearestInside.isFinite { safe.formIntersection(SafeRect.within(meters: nearestInside, ofLatitude: lat, longitude: lon)) }
-                subjectStates[si].deep = safe
-                subjectStates[si].deepAccuracy = decidingAccuracy
-                subjectStates[si].deepEpoch = epoch
+                setDeep(subject: si, within: safe, depth: nearestInside, accuracy: decidingAccuracy, lat: lat, lon: lon)
             } else {
                 subjectStates[si].safe = .empty
             }
@@ -330,6 +324,18 @@ extension Engine {
         subjectStates[si].usableLon = lon
         subjectStates[si].usableTime = t
         scratch = cands
+    }
+
+    /// Sets the settled shortcut's area: the part of `rect` nearer to the fix than `depth`
+    /// (the shallowest depth inside the subject's regions; all of `rect` when infinite),
+    /// for fixes up to `accuracy`, valid for the current ``epoch``.
+    mutating func setDeep(subject si: Int, within rect: SafeRect, depth: Double, accuracy: Double,
+                          lat: Double, lon: Double) {
+        var deep = rect
+        if depth.isFinite { deep.formIntersection(SafeRect.within(meters: depth, ofLatitude: lat, longitude: lon)) }
+        subjectStates[si].deep = deep
+        subjectStates[si].deepAccuracy = accuracy
+        subjectStates[si].deepEpoch = epoch
     }
 
     /// The settled shortcut: the fix is inside every region the subject tracks, deeper than
