@@ -28,7 +28,9 @@ let package = Package(
     targets: [
         .target(name: "Geodesy"),
         .target(name: "GeoFormats", dependencies: ["Geodesy"]),
-        .target(name: "Geofencing", dependencies: ["Geodesy"]),
+        // Prefetch hints for the engine's batch path (Swift has no prefetch intrinsic).
+        .target(name: "CPrefetch"),
+        .target(name: "Geofencing", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats", "RegionPlanner"]),
         .target(name: "RegionPlanner", dependencies: ["Geodesy", "Geofencing"]),
         .target(

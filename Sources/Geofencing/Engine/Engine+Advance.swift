@@ -35,13 +35,21 @@ extension Engine {
     ///   so that a fix arriving exactly at the deadline confirms with itself).
     mutating func advanceSubject(_ si: Int, to t: Double, before: Bool = false,
                                  events: inout [TransitionEvent]) {
-        guard let fix = subjectStates[si].lastFix,
-              subjectStates[si].tracks.contains(where: { $0.pendingCount > 0 || ($0.dwellArmed && !$0.dwellFired) })
-        else { return }
-        var tracks = subjectStates[si].tracks
-        subjectStates[si].tracks = []
         let need = policy.minimumConfirmingFixes
         let wait = policy.confirmationTime
+        let dwellNow = before ? t.nextDown : t
+        // Most calls (one before every fix) find nothing due: check that first, without
+        // building the last fix or taking the tracks out.
+        let due = subjectStates[si].tracks.contains { tr in
+            if tr.pendingCount > 0 {
+                return Int(tr.pendingCount) >= need && (before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t)
+            }
+            return tr.state == .inside && tr.dwellArmed && !tr.dwellFired
+                && tr.insideSince + store.dwell[Int(tr.slot)] <= dwellNow
+        }
+        guard due, let fix = subjectStates[si].lastFix else { return }
+        var tracks = subjectStates[si].tracks
+        subjectStates[si].tracks = []
         var w = 0
         for r in 0..<tracks.count {
             var tr = tracks[r]
@@ -51,10 +59,10 @@ extension Engine {
                before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t {
                 confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events)
             }
-            checkDwell(&tr, now: before ? t.nextDown : t, eventTime: nil, fix: fix, events: &events)
+            checkDwell(&tr, now: dwellNow, eventTime: nil, fix: fix, events: &events)
             if !tr.isIdle { tracks[w] = tr; w += 1 }
         }
-        tracks.removeSubrange(w...)
+        if w < tracks.count { tracks.removeSubrange(w...) }
         subjectStates[si].tracks = tracks
     }
 }

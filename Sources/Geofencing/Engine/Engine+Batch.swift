@@ -1,17 +1,24 @@
+import CPrefetch
 import Foundation
 
 extension Engine {
-    /// Fixes per batch step: enough independent cache misses in flight to keep memory busy,
-    /// few enough that what they load is still cached when the fixes are evaluated.
-    static let batchWidth = 32
+    /// How many fixes ahead each prefetch stage of a batch runs (see
+    /// ``process(_:subjects:initialTrigger:into:)``). A fix takes 0.1–0.5 µs to evaluate and a
+    /// load from DRAM about 0.1 µs, so two fixes of work cover one level of misses.
+    static let prefetchDistance = 2
 
     /// Feeds many fixes — `fixes[i]` of the subject behind `subjects[i]` — in order, appending
     /// the events each one confirms to `events`. The events are exactly those of calling
     /// ``process(_:subject:initialTrigger:into:)`` for each fix in turn; the difference is
-    /// speed: the index memory that a group of fixes will need is requested for all of them
-    /// first (index buckets, cell runs, the subjects' track lists, their regions' records and
-    /// the identifiers their pending transitions may need),
-    /// so its cache misses overlap instead of being paid one after another.
+    /// speed. While one fix is evaluated, the memory the next few will need is requested,
+    /// one dependent level per stage, each stage a few fixes ahead of the next:
+    /// 1. the subject's record;
+    /// 2. the index buckets of its position (or, inside its safe rectangle, the rectangle's
+    ///    region list) and its track list;
+    /// 3. the index cells' entries, and the records of the regions it tracks (with the
+    ///    identifiers of those with a transition pending, which may need them for an event).
+    /// The requests are prefetch hints: the CPU does not wait for them, so the misses of
+    /// several fixes are in flight at once instead of being paid one after another.
     ///
     /// ```swift
     /// let handles = fixes.map { engine.handle(for: $0.subject) }
@@ -31,58 +38,80 @@ extension Engine {
             throw .invalidFix(subject: fixes.first?.subject ?? "", field: "subject",
                               reason: "\(fixes.count) fixes but \(subjects.count) subject handles")
         }
-        var start = fixes.startIndex
-        let offset = subjects.startIndex - fixes.startIndex
-        var sink: UInt64 = 0
-        while start < fixes.endIndex {
-            let end = min(start + Engine.batchWidth, fixes.endIndex)
-            // Fixes inside their subject's safe rectangle will not query the index.
-            var needsIndex: UInt64 = 0
-            for i in start..<end {
-                let p = fixes[i].coordinate
-                let si = Int(subjects[i + offset].rawValue)
-                var skip = false
-                if si >= 0, si < subjectStates.count {
-                    // The subject's record and its tracked regions' buffer header.
-                    sink &+= UInt64(subjectStates[si].tracks.count)
-                    skip = useSafeRects && subjectStates[si].usableStamp == stampCounter
-                        && subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude)
-                }
-                if !skip, abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
-                    needsIndex |= 1 << UInt64(i - start)
-                    sink &+= index.warmBuckets(lat: p.latitude, lon: p.longitude)
-                }
-            }
-            for i in start..<end {
-                let p = fixes[i].coordinate
-                if needsIndex & (1 << UInt64(i - start)) != 0 {
-                    sink &+= index.warmEntries(lat: p.latitude, lon: p.longitude)
-                }
-                // The hot records of the regions the subject tracks (re-evaluated every fix).
-                let si = Int(subjects[i + offset].rawValue)
-                if si >= 0, si < subjectStates.count {
-                    store.hot.withUnsafeBufferPointer { hot in
-                        // The tracked regions' records (the index will return most of them as
-                        // candidates, whose records are read then), and the identifier of each
-                        // pending one: it may be confirmed, and its event needs the id.
-                        for tr in subjectStates[si].tracks where Int(tr.slot) < hot.count {
-                            sink &+= UInt64(hot[Int(tr.slot)].flags)
-                            if tr.pendingCount > 0 { sink &+= UInt64(truncatingIfNeeded: store.ids[Int(tr.slot)].utf8.count) }
-                        }
-                        // And the regions of its safe rectangle, when the fix is in it.
-                        if needsIndex & (1 << UInt64(i - start)) == 0 {
-                            for s in subjectStates[si].safeSlots where Int(s) < hot.count {
-                                sink &+= UInt64(hot[Int(s)].flags)
+        let n = fixes.count, d = Engine.prefetchDistance
+        // Read-only copies for the prefetch stages (they share the buffers; processing does
+        // not change the index or the regions, so nothing is copied).
+        let view = index.prefetchView, hot = store.hot, ids = store.ids
+        // The subject records change as fixes are processed: their address is taken once
+        // and used only as a prefetch hint, never read through (were the array moved, a
+        // hint would merely miss).
+        let states = subjectStates.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let stateCount = subjectStates.count
+        let stateSize = MemoryLayout<SubjectState>.size, stateStride = MemoryLayout<SubjectState>.stride
+        // Through buffer pointers, so that a fix is passed on without being copied.
+        try fixes.withUnsafeBufferPointer { (fixes) throws(GeofencingError) in
+            try subjects.withUnsafeBufferPointer { (subjects) throws(GeofencingError) in
+                try hot.withUnsafeBufferPointer { (hot) throws(GeofencingError) in
+                    try ids.withUnsafeBufferPointer { (ids) throws(GeofencingError) in
+                        // Bit (i mod 64): fix i is expected inside its subject's safe
+                        // rectangle (found at stage 2, used at stage 3).
+                        var inRect: UInt64 = 0
+                        for j in 0..<(n + 3 * d) {
+                            // Stage 1: the subject's record, all of its cache lines.
+                            if j < n, let states, case let si = Int(subjects[j].rawValue), si >= 0, si < stateCount {
+                                let from = states + si * stateStride
+                                var offset = 0
+                                while offset < stateSize { cprefetch_read(from + offset); offset += 64 }
+                                cprefetch_read(from + (stateSize - 1))
+                            }
+                            // Stage 2: the index buckets (or, inside the safe rectangle, its
+                            // region list) and the track list.
+                            if case let i = j - d, i >= 0, i < n,
+                               case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
+                                let p = fixes[i].coordinate
+                                let bit: UInt64 = 1 << UInt64(i & 63)
+                                if useSafeRects, subjectStates[si].usableStamp == stampCounter,
+                                   subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude) {
+                                    inRect |= bit
+                                    subjectStates[si].safeSlots.withUnsafeBufferPointer { cprefetch_read($0.baseAddress) }
+                                } else {
+                                    inRect &= ~bit
+                                    if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
+                                        view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
+                                    }
+                                }
+                                subjectStates[si].tracks.withUnsafeBufferPointer { cprefetch_read($0.baseAddress) }
+                            }
+                            // Stage 3: the cells' entries (or the safe rectangle's regions), and
+                            // the tracked regions' records, with the identifiers of those with
+                            // a transition pending (an event may need them).
+                            if case let i = j - 2 * d, i >= 0, i < n,
+                               case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
+                                if inRect & (1 << UInt64(i & 63)) != 0 {
+                                    subjectStates[si].safeSlots.withUnsafeBufferPointer { slots in
+                                        for s in slots where Int(s) < hot.count { cprefetch_read(hot.baseAddress! + Int(s)) }
+                                    }
+                                } else {
+                                    let p = fixes[i].coordinate
+                                    if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
+                                        view.prefetchEntries(lat: p.latitude, lon: p.longitude)
+                                    }
+                                }
+                                subjectStates[si].tracks.withUnsafeBufferPointer { tracks in
+                                    for k in tracks.indices where Int(tracks[k].slot) < hot.count {
+                                        let s = Int(tracks[k].slot)
+                                        cprefetch_read(hot.baseAddress! + s)
+                                        if tracks[k].pendingCount > 0 { cprefetch_read(ids.baseAddress! + s) }
+                                    }
+                                }
+                            }
+                            if case let i = j - 3 * d, i >= 0 {
+                                try process(fixes[i], subject: subjects[i], initialTrigger: initialTrigger, into: &events)
                             }
                         }
                     }
                 }
             }
-            for i in start..<end {
-                try process(fixes[i], subject: subjects[i + offset], initialTrigger: initialTrigger, into: &events)
-            }
-            start = end
         }
-        warmSink &+= sink
     }
 }

@@ -220,7 +220,7 @@ extension Engine {
             }
         }
         let allInside = kept == cands.count
-        cands.removeSubrange(kept...)
+        if !allInside { cands.removeSubrange(kept...) }
         if hit {
             // Still in the rectangle: move the settled shortcut's area to this fix.
             if allInside, nearestInside.isFinite {
@@ -276,17 +276,20 @@ extension Engine {
             step(&tr, sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
             if !tr.isIdle { tracks[w] = tr; w += 1 }
         }
-        tracks.removeSubrange(w...)
+        if w < tracks.count { tracks.removeSubrange(w...) }
 
         // 3. Candidates not tracked yet: outside (known) or unknown (new to this subject).
         let prevLat = subjectStates[si].usableLat, prevLon = subjectStates[si].usableLon
         let prevTime = subjectStates[si].usableTime
+        let prev = Coordinate(uncheckedLatitude: prevLat, longitude: prevLon)
+        var prevCart: CartesianPoint? = nil
         for c in cands where !c.used {
             let s = Int(c.slot)
             let known = store.hot[s].stamp <= oldStamp
             var tr = Track(slot: c.slot, stamp: store.hot[s].stamp, state: known ? .outside : .unknown)
             if known, !prevLat.isNaN {
-                tr.lastSD = store.signedDistance(s, to: Coordinate(uncheckedLatitude: prevLat, longitude: prevLon))
+                if prevCart == nil { prevCart = CartesianPoint(prev) }
+                tr.lastSD = store.signedDistance(s, to: prev, cartesian: prevCart!)
                 tr.lastTime = prevTime
             }
             step(&tr, sd: c.sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)

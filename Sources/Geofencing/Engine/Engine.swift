@@ -68,9 +68,6 @@ public struct Engine: Sendable {
     var settledSkips = 0
     /// Reused buffer for the candidates of one fix.
     var scratch: [Candidate] = []
-    /// Where batch processing sums the values it loads only to warm the cache (so the loads
-    /// are kept); never read.
-    var warmSink: UInt64 = 0
 
     struct Candidate { var slot: Int32; var sd: Double; var used: Bool }
 

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// A multi-level hashed grid over latitude / longitude for point queries against millions of
@@ -356,46 +357,67 @@ struct RegionIndex: Sendable {
         }
     }
 
-    /// Reads the hash buckets that a point query at (`lat`, `lon`) starts from, so that a
-    /// later query finds them in cache; the result only keeps the loads from being removed.
-    /// Batch processing calls this for many fixes first, letting their cache misses overlap.
-    @inline(__always)
-    func warmBuckets(lat: Double, lon: Double) -> UInt64 {
-        var acc: UInt64 = 0
-        var levels = levelMask
-        table.withUnsafeBufferPointer { table in
-            while levels != 0 {
-                let l = levels.trailingZeroBitCount
-                levels &= levels - 1
-                guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
-                acc &+= table[RegionIndex.hash(k) & tableMask].key
-            }
-        }
-        return acc
+    /// The static part, read-only, for prefetching ahead of queries (see
+    /// ``PrefetchView``); it holds its own references to the index's buffers.
+    var prefetchView: PrefetchView {
+        PrefetchView(table: table, entries: entries, tableMask: tableMask, levels: levelMask)
     }
 
-    /// Like ``warmBuckets(lat:lon:)``, one step further: reads the first and last entry of each cell
-    /// run a point query at (`lat`, `lon`) will scan (the buckets should be in cache by now).
-    @inline(__always)
-    func warmEntries(lat: Double, lon: Double) -> UInt64 {
-        var acc: UInt64 = 0
-        var levels = levelMask
-        table.withUnsafeBufferPointer { table in
-            entries.withUnsafeBufferPointer { entries in
+    /// A read-only copy of an index's static part (its buffers are shared, not copied) that
+    /// starts loading the memory a point query will read, without waiting for it. Batch
+    /// processing uses it a few fixes ahead of the queries; holding the buffers itself, it
+    /// can be used while the engine that owns the index is being mutated.
+    struct PrefetchView {
+        let table: [Cell]
+        let entries: [Entry]
+        let tableMask: Int
+        let levels: UInt32
+
+        /// The hash buckets that a point query at (`lat`, `lon`) begins with.
+        @inline(__always)
+        func prefetchBuckets(lat: Double, lon: Double) {
+            var levels = levels
+            table.withUnsafeBufferPointer { table in
+                guard let base = table.baseAddress else { return }
                 while levels != 0 {
                     let l = levels.trailingZeroBitCount
                     levels &= levels - 1
                     guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
-                    let cell = table[RegionIndex.hash(k) & tableMask]
-                    if cell.key == k + 1, cell.start < cell.end {
-                        acc &+= UInt64(truncatingIfNeeded: entries[Int(cell.start)].slot)
-                        acc &+= UInt64(truncatingIfNeeded: entries[Int(cell.end) - 1].slot)
+                    cprefetch_read(base + (RegionIndex.hash(k) & tableMask))
+                }
+            }
+        }
+
+        /// One step further than ``prefetchBuckets(lat:lon:)`` (whose buckets should be
+        /// cached by now): the entries of the cells a point query at (`lat`, `lon`) will
+        /// scan, up to ``RegionIndex/prefetchedRunBytes`` per cell.
+        @inline(__always)
+        func prefetchEntries(lat: Double, lon: Double) {
+            var levels = levels
+            table.withUnsafeBufferPointer { table in
+                entries.withUnsafeBufferPointer { entries in
+                    guard let base = entries.baseAddress else { return }
+                    while levels != 0 {
+                        let l = levels.trailingZeroBitCount
+                        levels &= levels - 1
+                        guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
+                        let cell = table[RegionIndex.hash(k) & tableMask]
+                        // A bucket further along the probe sequence is not worth chasing here.
+                        guard cell.key == k + 1, cell.start < cell.end else { continue }
+                        let from = UnsafeRawPointer(base + Int(cell.start))
+                        let bytes = min((Int(cell.end) - Int(cell.start)) * MemoryLayout<Entry>.stride,
+                                        RegionIndex.prefetchedRunBytes)
+                        var offset = 0
+                        while offset < bytes { cprefetch_read(from + offset); offset += 64 }
+                        cprefetch_read(from + (bytes - 1))
                     }
                 }
             }
         }
-        return acc
     }
+
+    /// The most bytes of a cell's run that ``PrefetchView/prefetchEntries(lat:lon:)`` asks for.
+    static let prefetchedRunBytes = 512
 
     /// The key of the cell of `level` holding the point (as ``forEachCell`` computes it), or
     /// `nil` for a point on the north pole's edge row.
