@@ -99,6 +99,41 @@ struct ValidationTests {
         ]
     }()
 
+    @Test("the hot path's inlined check agrees with validate() on every edge value")
+    func inlinedCheckAgreesWithValidate() {
+        let numbers: [Double] = [.nan, -.infinity, .infinity, -400, -360.0001, -180, -90.0000001, -90, -1, -0.0, 0,
+                                 1, 90, 90.0000001, 180, 360, 360.0001, 540, 1e300]
+        let optional: [Double?] = [nil] + numbers.map { $0 }
+        var checked = 0, invalid = 0
+        func check(_ f: LocationFix) {
+            var thrown = false
+            do { try f.validate() } catch { thrown = true }
+            #expect(f.passesValidation == !thrown, "\(f)")
+            checked += 1
+            if thrown { invalid += 1 }
+        }
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        for subject in ["", "s"] {
+            for lat in numbers {
+                for lon in numbers {
+                    check(LocationFix(subject: subject, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                                      timestamp: t0))
+                }
+            }
+        }
+        let here = Coordinate(uncheckedLatitude: 10, longitude: 20)
+        for v in optional {
+            check(LocationFix(subject: "s", coordinate: here, horizontalAccuracy: v, timestamp: t0))
+            check(LocationFix(subject: "s", coordinate: here, timestamp: t0, speed: v))
+            check(LocationFix(subject: "s", coordinate: here, timestamp: t0, course: v))
+            if let v {
+                check(LocationFix(subject: "s", coordinate: here, timestamp: Date(timeIntervalSinceReferenceDate: v)))
+            }
+        }
+        #expect(checked > 800)
+        #expect(invalid > 100 && invalid < checked)
+    }
+
     @Test("invalid regions are rejected naming the field, and change nothing", arguments: 0..<badRegions.count)
     func invalidRegion(_ i: Int) throws {
         let (field, region) = Self.badRegions[i]

@@ -65,7 +65,7 @@ extension Engine {
                                 cprefetch_read(from + (stateSize - 1))
                             }
                             // Stage 2: the index buckets (or, inside the safe rectangle, its
-                            // region list) and the track list.
+                            // region list) and the track list (at the hinted addresses).
                             if case let i = j - d, i >= 0, i < n,
                                case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
                                 let p = fixes[i].coordinate
@@ -73,36 +73,41 @@ extension Engine {
                                 if useSafeRects, subjectStates[si].usableStamp == stampCounter,
                                    subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude) {
                                     inRect |= bit
-                                    subjectStates[si].safeSlots.withUnsafeBufferPointer { cprefetch_read($0.baseAddress) }
+                                    if let slots = UnsafeRawPointer(bitPattern: subjectStates[si].hintSafeSlots) {
+                                        // The buffer's header (its reference count) and its slots.
+                                        cprefetch_read(slots - 32)
+                                        cprefetch_read(slots)
+                                    }
                                 } else {
                                     inRect &= ~bit
                                     if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
                                         view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
                                     }
                                 }
-                                subjectStates[si].tracks.withUnsafeBufferPointer { cprefetch_read($0.baseAddress) }
+                                if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
+                                    cprefetch_read(tracks - 32)
+                                    cprefetch_read(tracks + 32)
+                                    cprefetch_read(tracks + 96)
+                                }
                             }
-                            // Stage 3: the cells' entries (or the safe rectangle's regions), and
-                            // the tracked regions' records, with the identifiers of those with
-                            // a transition pending (an event may need them).
+                            // Stage 3: the cells' entries (or none, inside the safe rectangle),
+                            // and the records of the regions the fix will read (from the hints),
+                            // with the identifiers of those with a transition pending.
                             if case let i = j - 2 * d, i >= 0, i < n,
                                case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
-                                if inRect & (1 << UInt64(i & 63)) != 0 {
-                                    subjectStates[si].safeSlots.withUnsafeBufferPointer { slots in
-                                        for s in slots where Int(s) < hot.count { cprefetch_read(hot.baseAddress! + Int(s)) }
-                                    }
-                                } else {
+                                if inRect & (1 << UInt64(i & 63)) == 0 {
                                     let p = fixes[i].coordinate
                                     if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
                                         view.prefetchEntries(lat: p.latitude, lon: p.longitude)
                                     }
                                 }
-                                subjectStates[si].tracks.withUnsafeBufferPointer { tracks in
-                                    for k in tracks.indices where Int(tracks[k].slot) < hot.count {
-                                        let s = Int(tracks[k].slot)
-                                        cprefetch_read(hot.baseAddress! + s)
-                                        if tracks[k].pendingCount > 0 { cprefetch_read(ids.baseAddress! + s) }
-                                    }
+                                let slots = subjectStates[si].hintSlots
+                                let pending = subjectStates[si].hintPending
+                                for k in 0..<SubjectState.hintCapacity {
+                                    let s = Int(slots[k])
+                                    guard s >= 0, s < hot.count else { break }
+                                    cprefetch_read(hot.baseAddress! + s)
+                                    if pending & (1 << UInt8(k)) != 0 { cprefetch_read(ids.baseAddress! + s) }
                                 }
                             }
                             if case let i = j - 3 * d, i >= 0 {

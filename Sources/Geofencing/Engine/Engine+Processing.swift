@@ -61,7 +61,7 @@ extension Engine {
             throw .invalidFix(subject: fix.subject, field: "subject",
                               reason: "does not match the subject handle \(handle.rawValue)")
         }
-        try fix.validate()
+        if !fix.passesValidation { try fix.validate() }
         try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
     }
 
@@ -184,6 +184,7 @@ extension Engine {
             subjectStates[si].usableLat = lat
             subjectStates[si].usableLon = lon
             subjectStates[si].usableTime = t
+            subjectStates[si].refreshHints()
             return
         }
         let cart = CartesianPoint(p)
@@ -322,6 +323,7 @@ extension Engine {
             tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
         }
         subjectStates[si].tracks = tracks
+        subjectStates[si].refreshHints()
         subjectStates[si].usableStamp = stampCounter
         subjectStates[si].usableLat = lat
         subjectStates[si].usableLon = lon

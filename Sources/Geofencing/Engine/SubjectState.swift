@@ -52,8 +52,41 @@ struct SubjectState: Sendable {
     var deferredLon: Double = .nan
     var deferredTime: Double = .nan
     var tracks: [Track] = []
+    /// Prefetch hints for batch processing (see ``Engine/process(_:subjects:initialTrigger:into:)``),
+    /// set after each full evaluation: up to ``hintCapacity`` regions the next fix will read
+    /// (the tracked ones first, then the safe rectangle's; −1 for none), which of them have a
+    /// transition pending (whose identifiers an event may need), and where the `tracks` and
+    /// `safeSlots` buffers are. Only ever used as prefetch addresses, never read through, so
+    /// a stale hint costs a wasted prefetch and nothing else; reading them needs no retain of
+    /// the buffers (whose headers would otherwise be one more miss each).
+    var hintSlots = SIMD8<Int32>(repeating: -1)
+    var hintPending: UInt8 = 0
+    var hintTracks: UInt = 0
+    var hintSafeSlots: UInt = 0
+
+    static let hintCapacity = 8
 
     init(name: String) { self.name = name }
+
+    /// Sets the prefetch hints from `tracks` and `safeSlots`.
+    mutating func refreshHints() {
+        var slots = SIMD8<Int32>(repeating: -1)
+        var pending: UInt8 = 0
+        var k = 0
+        for tr in tracks where k < SubjectState.hintCapacity {
+            slots[k] = tr.slot
+            if tr.pendingCount > 0 { pending |= 1 << UInt8(k) }
+            k += 1
+        }
+        let tracked = k
+        for s in safeSlots where k < SubjectState.hintCapacity {
+            if !(0..<tracked).contains(where: { slots[$0] == s }) { slots[k] = s; k += 1 }
+        }
+        hintSlots = slots
+        hintPending = pending
+        hintTracks = tracks.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        hintSafeSlots = safeSlots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
 
     /// The last fix given for this subject, if any.
     var lastFix: LocationFix? {

@@ -44,6 +44,18 @@ public struct LocationFix: Sendable, Hashable, Codable {
         self.course = course
     }
 
+    /// Whether ``validate()`` passes: the same checks, cheap enough to inline in the
+    /// engine's hot path (which calls `validate()` only when this is false, for the error).
+    @inline(__always) var passesValidation: Bool {
+        let lat = coordinate.latitude, lon = coordinate.longitude
+        let t = timestamp.timeIntervalSinceReferenceDate
+        // Range checks written so that NaN fails them.
+        return !subject.isEmpty && lat >= -90 && lat <= 90 && lon.isFinite && t.isFinite
+            && (horizontalAccuracy.map { $0 >= 0 && $0 < .infinity } ?? true)
+            && (speed.map { $0 >= 0 && $0 < .infinity } ?? true)
+            && (course.map { $0 >= 0 && $0 <= 360 } ?? true)
+    }
+
     /// Checks every field; throws ``GeofencingError/invalidFix(subject:field:reason:)`` naming
     /// the first bad one.
     public func validate() throws(GeofencingError) {
