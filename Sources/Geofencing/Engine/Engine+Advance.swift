@@ -38,29 +38,36 @@ extension Engine {
         let need = policy.minimumConfirmingFixes
         let wait = policy.confirmationTime
         let dwellNow = before ? t.nextDown : t
-        // Most calls (one before every fix) find nothing due: check that first, without
-        // building the last fix or taking the tracks out.
-        let due = subjectStates[si].tracks.contains { tr in
-            if tr.pendingCount > 0 {
-                return Int(tr.pendingCount) >= need && (before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t)
-            }
+        @inline(__always) func pendingDue(_ tr: Track) -> Bool {
+            tr.pendingCount > 0 && Int(tr.pendingCount) >= need
+                && (before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t)
+        }
+        @inline(__always) func isDue(_ tr: Track) -> Bool {
+            if tr.pendingCount > 0 { return pendingDue(tr) }
             return tr.state == .inside && tr.dwellArmed && !tr.dwellFired
                 && tr.insideSince + store.dwell[Int(tr.slot)] <= dwellNow
         }
-        guard due, let fix = subjectStates[si].lastFix else { return }
+        // Most calls (one before every fix) find nothing due: check that first, without
+        // building the last fix or taking the tracks out.
+        guard subjectStates[si].tracks.contains(where: isDue), let fix = subjectStates[si].lastFix else { return }
         var tracks = subjectStates[si].tracks
         subjectStates[si].tracks = []
+        // Only due tracks are copied out and back (a track is large); tracks of removed or
+        // replaced regions are dropped, and so are those left idle (outside, nothing pending).
         var w = 0
         for r in 0..<tracks.count {
-            var tr = tracks[r]
-            let s = Int(tr.slot)
-            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }
-            if tr.pendingCount > 0, Int(tr.pendingCount) >= need,
-               before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t {
-                confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events)
+            let s = Int(tracks[r].slot)
+            guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
+            if isDue(tracks[r]) {
+                var tr = tracks[r]
+                if pendingDue(tr) { confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events) }
+                checkDwell(&tr, now: dwellNow, eventTime: nil, fix: fix, events: &events)
+                if tr.isIdle { continue }
+                tracks[w] = tr
+            } else if w != r {
+                tracks[w] = tracks[r]
             }
-            checkDwell(&tr, now: dwellNow, eventTime: nil, fix: fix, events: &events)
-            if !tr.isIdle { tracks[w] = tr; w += 1 }
+            w += 1
         }
         if w < tracks.count { tracks.removeSubrange(w...) }
         subjectStates[si].tracks = tracks
