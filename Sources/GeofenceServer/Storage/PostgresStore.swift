@@ -75,6 +75,13 @@ public final class PostgresStore: ServerStore {
                                                   password: target.password, database: target.database,
                                                   tls: target.requireTLS ? .require(.makeClientConfiguration()) : .disable)
         config.options.maximumConnections = max(2, maximumConnections)
+        // Two connections stay open, and idle connections are not pinged: the pool then parks a
+        // connection after each query without starting timer tasks (an idle-timeout and a
+        // keep-alive timer per release otherwise — a few tasks per group commit, measurable at
+        // thousands of commits per second). A connection the network dropped is found at its
+        // next use: that query fails (nothing acknowledged) and the pool opens a new one.
+        config.options.minimumConnections = 2
+        config.options.keepAliveBehavior = nil
         config.options.connectTimeout = .seconds(10)
         config.options.additionalStartupParameters = [("application_name", "geofence")]
         if let path = target.searchPath { config.options.additionalStartupParameters.append(("search_path", path)) }
