@@ -155,6 +155,8 @@ public final class PostgresStore: ServerStore {
             "CREATE INDEX deliveries_webhook ON deliveries (tenant, webhook_id, id)",
         ],
         // 2: a group commit of fix batches as one function call — one round trip (PostgresStore+Commit).
+        // A later change to the function must use CREATE OR REPLACE (same OID): running servers
+        // hold prepared statements that name it.
         [commitFunction],
     ]
 
