@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Geodesy
 import NIOCore
+import NIOPosix
 
 /// A bounded load generator for `geofence serve`: simulated devices post fix batches at a
 /// paced rate for a fixed time, and the run reports throughput and latency percentiles.
@@ -13,7 +14,8 @@ import NIOCore
 /// print(report.summary)
 /// ```
 ///
-/// Each device is one task with one request in flight at a time (closed loop), paced to
+/// Each device is one keep-alive connection with one request in flight at a time (closed
+/// loop; all devices on one event-loop thread, `LoadGenerator+Device`), paced to
 /// `requestsPerSecond / devices` against a fixed schedule, the devices' schedules offset
 /// evenly across one period (device d starts d / requestsPerSecond seconds in), so the
 /// requests arrive at a steady `requestsPerSecond`, not in bursts of `devices` (unless
@@ -87,57 +89,21 @@ struct LoadGenerator: Sendable {
 
     // MARK: Load
 
+    /// Runs the load: every device on one event-loop thread of its own
+    /// (``runDevices(on:)``), then the report.
     func run() async throws -> LoadReport {
-        let perDevice = options.requestsPerSecond > 0 ? options.requestsPerSecond / Double(options.devices) : 0
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let clock = ContinuousClock()
         let start = clock.now
-        let end = start.advanced(by: options.duration)
-        let results = try await withThrowingTaskGroup(of: DeviceResult.self) { group in
-            for d in 0..<options.devices {
-                group.addTask {
-                    var rng = SplitMix64(seed: self.options.seed &+ UInt64(d) &* 0x9E37_79B9)
-                    var walker = Walker(lat: rng.uniform(Self.box.minLat, Self.box.maxLat),
-                                        lon: rng.uniform(Self.box.minLon, Self.box.maxLon),
-                                        time: 1_800_000_000 + Double(d))
-                    var result = DeviceResult()
-                    let path = "/v1/devices/\(self.options.runID)-\(d)/locations"
-                    var k = 0
-                    while true {
-                        var due = start
-                        if perDevice > 0 {
-                            let phase = self.options.aligned ? 0 : Double(d) / Double(self.options.devices)
-                            due = start.advanced(by: .nanoseconds(Int64(((Double(k) + phase) / perDevice) * 1e9)))
-                            if due >= end || clock.now >= end { break }
-                            if clock.now < due { try await clock.sleep(until: due) } else if k > 0 { result.late += 1 }
-                        } else if clock.now >= end {
-                            break
-                        }
-                        k += 1
-                        let body = walker.batch(self.options.batchSize, rng: &rng)
-                        let sent = clock.now
-                        do {
-                            let (status, _, events) = try await self.post(path, body: body)
-                            result.latencies.append((clock.now - sent).secondsDouble)
-                            if status == 200 {
-                                result.fixes += self.options.batchSize
-                                result.events += events
-                            } else {
-                                result.errors += 1
-                            }
-                        } catch {
-                            result.latencies.append((clock.now - sent).secondsDouble)
-                            result.errors += 1
-                        }
-                    }
-                    return result
-                }
-            }
-            var all: [DeviceResult] = []
-            for try await r in group { all.append(r) }
-            return all
+        do {
+            let results = try await runDevices(on: group.next())
+            let elapsed = (clock.now - start).secondsDouble
+            try await group.shutdownGracefully()
+            return LoadReport(options: options, elapsedSeconds: elapsed, results: results)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
         }
-        let elapsed = (clock.now - start).secondsDouble
-        return LoadReport(options: options, elapsedSeconds: elapsed, results: results)
     }
 
     /// POSTs `body`; returns the status, the body text (for errors) and how many events the
@@ -250,9 +216,11 @@ struct Walker {
 
 enum LoadGeneratorError: Error, CustomStringConvertible {
     case http(path: String, status: Int, body: String)
+    case url(String)
     var description: String {
         switch self {
         case let .http(path, status, body): "\(path) answered \(status): \(body.prefix(300))"
+        case let .url(url): "--url \(url): expected http://HOST:PORT"
         }
     }
 }

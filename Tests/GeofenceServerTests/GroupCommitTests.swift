@@ -180,11 +180,12 @@ struct GroupCommitTests {
         }
     }
 
-    @Test("on SQLite the batches of one commit are all or nothing")
-    func sqliteAtomic() async throws {
-        try await TestDatabase.with(.sqlite) { db in
+    @Test("the batches of one commit are all or nothing (PostgreSQL: one statement)", arguments: StoreKind.allCases)
+    func atomicGroup(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
             let store = try await db.open()
             #expect(store.commitsBatchesAtomically)
+            _ = try await store.journal(tenant: "t")
             let f1 = LocationFix(subject: "a", coordinate: try Coordinate(latitude: 1, longitude: 2), timestamp: Date(timeIntervalSince1970: 10))
             let f2 = LocationFix(subject: "b", coordinate: try Coordinate(latitude: 1, longitude: 2), timestamp: Date(timeIntervalSince1970: 11))
             let ev = TransitionEvent(kind: .enter, regionID: "r", subject: "a", fix: f1, time: f1.timestamp, crossedAt: f1.timestamp)
@@ -197,6 +198,14 @@ struct GroupCommitTests {
             }
             #expect(try await store.journal(tenant: "t").isEmpty)
             #expect(try await store.events(tenant: "t", after: 0, limit: 10).isEmpty)
+            // No device row moved either: the same batches with distinct ids commit (on PostgreSQL a
+            // moved version would refuse them as stale), and cursors start at 1.
+            let out = try await store.commitFixBatches(tenant: "t", [
+                FixBatch(device: "a", fixes: [f1], events: [StoredEvent(id: "e1", tenant: "t", event: ev)]),
+                FixBatch(device: "b", fixes: [f2], events: [StoredEvent(id: "e2", tenant: "t", event: ev)]),
+            ], now: Date())
+            #expect(out.map { $0.map(\.cursor) } == [[1], [2]])
+            #expect(try await store.journal(tenant: "t").count == 2)
             try await store.close()
         }
     }

@@ -282,4 +282,50 @@ struct SharedStoreTests {
             try await b.close()
         }
     }
+
+    @Test("a commit waiting for a device's lock reads the version committed by the holder, and is refused whole")
+    func commitReadsVersionsAfterTheLock() async throws {
+        try await TestDatabase.with(.postgres) { db in
+            let a = try #require(try await db.open() as? PostgresStore)
+            let other = try #require(try await db.open() as? PostgresStore)
+            // A tenant name of its own: advisory lock keys are database-wide, shared by all schemas.
+            let tenant = "lock-" + UUID().uuidString
+            _ = try await a.journal(tenant: tenant)
+            func batch(_ device: String, _ t: Double, _ event: String) throws -> FixBatch {
+                let f = LocationFix(subject: device, coordinate: try Coordinate(latitude: 31, longitude: 121),
+                                    timestamp: Date(timeIntervalSince1970: t))
+                return FixBatch(device: device, fixes: [f],
+                                events: [StoredEvent(id: event, tenant: tenant, event: TransitionEvent(
+                                    kind: .enter, regionID: "r", subject: device, fix: f, time: f.timestamp, crossedAt: f.timestamp))])
+            }
+            let group = [try batch("free", 10, "e-free"), try batch("d", 10, "e-d")]
+            // "Another instance" holds d's lock and has moved d on, uncommitted. A's group commit
+            // (built on version 0 of d) must wait for the lock, then see version 1 and refuse.
+            let pending = try await other.holdingDeviceLock(tenant: tenant, device: "d") {
+                let pending = Task { try await a.commitFixBatches(tenant: tenant, group, now: Date()) }
+                var polls = 0
+                while try await other.deviceLockWaiters(tenant: tenant, device: "d") == 0 {
+                    polls += 1
+                    if polls > 20_000 { Issue.record("the commit never waited for the lock"); break }
+                    await Task.yield()
+                }
+                return pending
+            }
+            do {
+                _ = try await pending.value
+                Issue.record("a commit built on an old version of d was accepted")
+            } catch StoreError.staleDevice(let t, let d) {
+                #expect(t == tenant && d == "d")
+            }
+            // Nothing of the group was written, not even the other device's batch or the events.
+            #expect(try await other.journal(tenant: tenant).isEmpty)
+            #expect(try await other.events(tenant: tenant, after: 0, limit: 10).isEmpty)
+            // With its view re-read (the holder moved d's version without a journal row), A commits the group.
+            _ = try await a.journal(tenant: tenant)
+            let out = try await a.commitFixBatches(tenant: tenant, group, now: Date())
+            #expect(out.map { $0.map(\.cursor) } == [[1], [2]])
+            try await a.close()
+            try await other.close()
+        }
+    }
 }

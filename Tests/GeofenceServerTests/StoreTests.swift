@@ -27,7 +27,7 @@ struct StoreTests {
             let (s1, s2) = try await (a, b)
             let store = try #require(s1 as? PostgresStore)
             try await store.migrate()
-            #expect(try await store.schemaVersion() == 1)
+            #expect(try await store.schemaVersion() == 2)   // version 2: the group-commit function
             try await s1.close()
             try await s2.close()
         }

@@ -7,6 +7,8 @@ struct QueuedBatch {
     var batch: FixBatch?
     var now: Date
     var continuation: CheckedContinuation<[StoredEvent]?, any Error>
+    /// When it joined the queue (for the commit-wait metric only).
+    var queuedAt: ContinuousClock.Instant = .now
 }
 
 /// The engine was marked invalid between taking the lock and using it (internal; retried).
@@ -104,8 +106,15 @@ extension TenantRuntime {
             queue.removeFirst(count)
             let batches = group.compactMap(\.batch)
             do {
+                let started = ContinuousClock.now
                 let results = batches.isEmpty ? [] : try await store.commitFixBatches(tenant: tenant, batches, now: group[group.count - 1].now)
-                if !batches.isEmpty { metrics.commits.increment() }
+                let ended = ContinuousClock.now
+                if !batches.isEmpty {
+                    metrics.commits.increment()
+                    metrics.commitTime.recordNanoseconds(Self.nanoseconds(ended - started))
+                    metrics.groupSize.record(batches.count)
+                }
+                for q in group { metrics.batchWait.recordNanoseconds(Self.nanoseconds(ended - q.queuedAt)) }
                 landed(group)
                 var next = results.makeIterator()
                 for q in group { q.continuation.resume(returning: q.batch == nil ? nil : (next.next() ?? [])) }
@@ -123,6 +132,10 @@ extension TenantRuntime {
         let waiting = settleWaiters
         settleWaiters.removeAll()
         for w in waiting { w.resume() }
+    }
+
+    private static func nanoseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
     }
 
     /// Counts `entries` out of ``inFlight``.

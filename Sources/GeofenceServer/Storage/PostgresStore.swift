@@ -35,8 +35,9 @@ import PostgresNIO
 /// - **Webhook deliveries** are claimed with `FOR UPDATE SKIP LOCKED` and leased for
 ///   ``deliveryLeaseSeconds``, so two instances never send the same delivery at once.
 ///
-/// Cost: a fix batch is one catch-up query plus one transaction of 5 round trips, plus 1 per
-/// event and 1 for the cursors; a device that moved on elsewhere costs the replay of the
+/// Cost: a group commit of fix batches — however many batches and events — is one statement,
+/// one round trip (`PostgresStore+Commit`); a batch of a device that other instances write too
+/// adds one catch-up query; a device that moved on elsewhere costs the replay of the
 /// batches missed (O(batches missed)); a region change elsewhere, or a commit race on one
 /// device, a journal replay of the tenant. Route
 /// a device's fixes to one instance when you can (hash on the device id): conflicts stay rare. Not done here: read replicas,
@@ -74,6 +75,13 @@ public final class PostgresStore: ServerStore {
                                                   password: target.password, database: target.database,
                                                   tls: target.requireTLS ? .require(.makeClientConfiguration()) : .disable)
         config.options.maximumConnections = max(2, maximumConnections)
+        // Two connections stay open, and idle connections are not pinged: the pool then parks a
+        // connection after each query without starting timer tasks (an idle-timeout and a
+        // keep-alive timer per release otherwise — a few tasks per group commit, measurable at
+        // thousands of commits per second). A connection the network dropped is found at its
+        // next use: that query fails (nothing acknowledged) and the pool opens a new one.
+        config.options.minimumConnections = 2
+        config.options.keepAliveBehavior = nil
         config.options.connectTimeout = .seconds(10)
         config.options.additionalStartupParameters = [("application_name", "geofence")]
         if let path = target.searchPath { config.options.additionalStartupParameters.append(("search_path", path)) }
@@ -146,6 +154,10 @@ public final class PostgresStore: ServerStore {
             "CREATE INDEX deliveries_due ON deliveries (state, next_attempt_at)",
             "CREATE INDEX deliveries_webhook ON deliveries (tenant, webhook_id, id)",
         ],
+        // 2: a group commit of fix batches as one function call — one round trip (PostgresStore+Commit).
+        // A later change to the function must use CREATE OR REPLACE (same OID): running servers
+        // hold prepared statements that name it.
+        [commitFunction],
     ]
 
     public func migrate() async throws {
@@ -268,167 +280,6 @@ public final class PostgresStore: ServerStore {
     }
 
     // MARK: Devices and events
-
-    public func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
-        guard let last = fixes.last else { return [] }
-        let t = now.timeIntervalSince1970
-        let journalBody = Self.text(FixJSON.journalJSON(device: device, fixes: fixes))
-        let lastFix = Self.text(FixJSON.json(last))
-        let seen = view(tenant)
-        let expectedDevice = seen.devices[device] ?? 0
-        let key = tenant + "/" + device
-        let (out, version): ([StoredEvent], Int) = try await transaction { c in
-            // Locks first; the versions are read by the next statement, whose snapshot is taken
-            // after the locks are held (READ COMMITTED: one snapshot per statement).
-            try await Self.run(c, "SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant))), pg_advisory_xact_lock(2, hashtext(\(key)))", logger)
-            let versions = try await Self.run(c, """
-                SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0),
-                       COALESCE((SELECT version FROM devices WHERE tenant = \(tenant) AND id = \(device)), 0)
-                """, logger)
-            let (regionVersion, deviceVersion) = try versions.first?.decode((Int, Int).self) ?? (0, 0)
-            guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
-            guard deviceVersion == expectedDevice else { throw StoreError.staleDevice(tenant: tenant, device: device) }
-            try await Self.run(c, """
-                WITH j AS (
-                  INSERT INTO journal (tenant, kind, device, device_version, body)
-                  VALUES (\(tenant), 'fixes', \(device), \(deviceVersion + 1), \(journalBody)))
-                INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
-                VALUES (\(tenant), \(device), \(lastFix), \(last.timestamp.timeIntervalSince1970), \(fixes.count), 1, \(t))
-                ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
-                  fix_count = devices.fix_count + excluded.fix_count, version = devices.version + 1, updated_at = excluded.updated_at
-                """, logger)
-            guard !events.isEmpty else { return ([], deviceVersion + 1) }
-            // Cursors in commit order: the cursor row stays locked until this transaction ends.
-            let top = try await Self.run(c, """
-                INSERT INTO event_cursors (tenant, seq) VALUES (\(tenant), \(events.count))
-                ON CONFLICT (tenant) DO UPDATE SET seq = event_cursors.seq + excluded.seq RETURNING seq
-                """, logger).first?.decode(Int.self) ?? events.count
-            var out: [StoredEvent] = []
-            for (i, var e) in events.enumerated() {
-                e.cursor = Int64(top - events.count + i + 1)
-                try await Self.run(c, """
-                    WITH o AS (
-                      INSERT INTO outbox (tenant, cursor, event_id, device, body, created_at)
-                      VALUES (\(tenant), \(Int(e.cursor)), \(e.id), \(device), \(Self.text(e.json)), \(t)) RETURNING id)
-                    INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
-                    SELECT w.tenant, w.id, o.id, 'pending', 0, \(t) FROM webhooks w, o WHERE w.tenant = \(tenant) AND NOT w.deleted
-                    """, logger)
-                out.append(e)
-            }
-            return (out, deviceVersion + 1)
-        }
-        views.withLockedValue { $0[tenant, default: TenantView()].devices[device] = version }
-        return out
-    }
-
-    /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
-    public var commitsBatchesAtomically: Bool { true }
-
-    /// Commits the batches in one READ COMMITTED transaction of at most five round trips
-    /// however many batches there are (BEGIN and COMMIT included): the tenant's shared advisory
-    /// lock and every device's advisory lock (in lock-key order, so instances committing
-    /// overlapping groups cannot deadlock); then one statement that reads the versions of the
-    /// tenant and of every device and writes the journal and device rows only if they are the
-    /// ones this process's view holds — the check of ``commitFixes(tenant:device:fixes:events:now:)``
-    /// (any difference: nothing is written, ``StoreError/staleView(tenant:)`` /
-    /// ``StoreError/staleDevice(tenant:device:)`` naming a device that moved); then, if there
-    /// are events, one statement for the cursors, outbox and deliveries. A device with k
-    /// batches in the group moves k versions.
-    public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
-        let live = batches.filter { !$0.fixes.isEmpty }
-        guard !live.isEmpty else { return batches.map { _ in [] } }
-        let t = now.timeIntervalSince1970
-        let seen = view(tenant)
-        var order: [String] = []
-        var perDevice: [String: (last: LocationFix, fixes: Int, batches: Int)] = [:]
-        var journalDevices: [String] = [], journalVersions: [Int] = [], journalBodies: [String] = []
-        for b in live {
-            let last = b.fixes[b.fixes.count - 1]
-            let before = perDevice[b.device]
-            if before == nil { order.append(b.device) }
-            let n = (before?.batches ?? 0) + 1
-            perDevice[b.device] = (last, (before?.fixes ?? 0) + b.fixes.count, n)
-            journalDevices.append(b.device)
-            journalVersions.append((seen.devices[b.device] ?? 0) + n)
-            journalBodies.append(FixJSON.journalText(device: b.device, fixes: b.fixes))
-        }
-        let lockKeys = order.map { tenant + "/" + $0 }
-        let rowLast = order.map { FixJSON.text(perDevice[$0]!.last) }
-        let rowTime = order.map { perDevice[$0]!.last.timestamp.timeIntervalSince1970 }
-        let rowFixes = order.map { perDevice[$0]!.fixes }
-        let rowBatches = order.map { perDevice[$0]!.batches }
-        let events = live.flatMap { b in b.events.map { (b.device, $0) } }
-        let expected = order.map { seen.devices[$0] ?? 0 }
-        let ids = events.map(\.1.id), eventDevices = events.map(\.0), bodies = events.map { Self.text($0.1.json) }
-        let cursors: [String: Int64] = try await transaction { c in
-            // 1. Locks: the tenant's (shared), then every device's in lock-key order.
-            try await Self.run(c, """
-                SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant)))
-                UNION ALL
-                SELECT pg_advisory_xact_lock(2, s.h)
-                FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(\(lockKeys)::text[]) AS u(k) ORDER BY 1) s
-                """, logger)
-            // 2. Versions and writes in one statement, whose snapshot is taken after the locks
-            //    are held (READ COMMITTED): the rows are written only if every version is the
-            //    one this process's engine was built from; the versions read come back either way.
-            let rows = try await Self.run(c, """
-                WITH v AS (
-                  SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0) AS rv, d.id, d.expected,
-                         COALESCE(dv.version, 0) AS version
-                  FROM unnest(\(order)::text[], \(expected)::bigint[]) AS d(id, expected)
-                  LEFT JOIN devices dv ON dv.tenant = \(tenant) AND dv.id = d.id),
-                ok AS (SELECT bool_and(rv = \(seen.regionVersion) AND version = expected) AS fine FROM v),
-                j AS (
-                  INSERT INTO journal (tenant, kind, device, device_version, body)
-                  SELECT \(tenant), 'fixes', u.d, u.v, u.b
-                  FROM unnest(\(journalDevices)::text[], \(journalVersions)::bigint[], \(journalBodies)::text[]) WITH ORDINALITY AS u(d, v, b, n), ok
-                  WHERE ok.fine
-                  ORDER BY u.n),
-                w AS (
-                  INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
-                  SELECT \(tenant), u.d, u.f, u.lt, u.c, u.k, \(t)
-                  FROM unnest(\(order)::text[], \(rowLast)::text[], \(rowTime)::float8[], \(rowFixes)::bigint[], \(rowBatches)::bigint[]) AS u(d, f, lt, c, k), ok
-                  WHERE ok.fine
-                  ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
-                    fix_count = devices.fix_count + excluded.fix_count, version = devices.version + excluded.version,
-                    updated_at = excluded.updated_at)
-                SELECT rv, id, version, expected FROM v
-                """, logger)
-            for row in rows {
-                let (regionVersion, device, version, wanted) = try row.decode((Int, String, Int, Int).self)
-                guard regionVersion == seen.regionVersion else { throw StoreError.staleView(tenant: tenant) }
-                guard version == wanted else { throw StoreError.staleDevice(tenant: tenant, device: device) }
-            }
-            guard !events.isEmpty else { return [:] }
-            // 3. Cursors (in commit order: the cursor row stays locked until this transaction
-            //    ends), outbox rows and deliveries in one statement.
-            let numbered = try await Self.run(c, """
-                WITH cur AS (
-                  INSERT INTO event_cursors (tenant, seq) VALUES (\(tenant), \(events.count))
-                  ON CONFLICT (tenant) DO UPDATE SET seq = event_cursors.seq + excluded.seq RETURNING seq),
-                o AS (
-                  INSERT INTO outbox (tenant, cursor, event_id, device, body, created_at)
-                  SELECT \(tenant), cur.seq - \(events.count) + u.n, u.e, u.d, u.b, \(t)
-                  FROM cur, unnest(\(ids)::text[], \(eventDevices)::text[], \(bodies)::text[]) WITH ORDINALITY AS u(e, d, b, n)
-                  ORDER BY u.n
-                  RETURNING id, cursor, event_id),
-                dl AS (
-                  INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
-                  SELECT w.tenant, w.id, o.id, 'pending', 0, \(t) FROM webhooks w, o WHERE w.tenant = \(tenant) AND NOT w.deleted)
-                SELECT event_id, cursor FROM o
-                """, logger)
-            var out: [String: Int64] = [:]
-            for row in numbered {
-                let (id, cursor) = try row.decode((String, Int).self)
-                out[id] = Int64(cursor)
-            }
-            return out
-        }
-        views.withLockedValue { v in
-            for (d, n) in zip(order, rowBatches) { v[tenant, default: TenantView()].devices[d] = (seen.devices[d] ?? 0) + n }
-        }
-        return batches.map { $0.events(withCursors: cursors) }
-    }
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
         try await query("SELECT cursor, body FROM outbox WHERE tenant = \(tenant) AND cursor > \(Int(cursor)) ORDER BY cursor LIMIT \(limit)")

@@ -1,0 +1,58 @@
+import Foundation
+@testable import GeofenceCLI
+import GeofenceServer
+import Hummingbird
+import Logging
+import NIOCore
+import Testing
+
+@Suite("Load generator (geofence serve loadgen)")
+struct LoadGeneratorTests {
+    @Test("an answer is complete only once its whole Content-Length body is read; events are counted by cursor")
+    func answers() throws {
+        let body = #"{"accepted":1,"events":[{"cursor":1},{"cursor":2}]}"#
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n"
+        #expect(DeviceDriver.completeAnswer(ByteBuffer(string: String(head.dropLast(2)))) == nil)
+        #expect(DeviceDriver.completeAnswer(ByteBuffer(string: head + body.dropLast())) == nil)
+        let whole = ByteBuffer(string: head + body)
+        let (status, range) = try #require(DeviceDriver.completeAnswer(whole))
+        #expect(status == 200)
+        #expect(String(decoding: whole.readableBytesView[range], as: UTF8.self) == body)
+        #expect(DeviceDriver.count(#""cursor""#, in: whole.readableBytesView[range]) == 2)
+        let problem = ByteBuffer(string: "HTTP/1.1 409 Conflict\r\nContent-Length: 0\r\n\r\n")
+        #expect(DeviceDriver.completeAnswer(problem)?.0 == 409)
+    }
+
+    @Test("a short run against a real server: every request answered, every fix accepted, the events counted are the ones stored")
+    func shortRun() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("loadgen-\(UUID().uuidString)/g.sqlite").path
+        let store = try await GeofenceServer.openStore(path)
+        var config = ServerConfiguration()
+        config.port = 0
+        config.database = path
+        var quiet = Logger(label: "loadgen-test")
+        quiet.logLevel = .critical
+        let server = GeofenceServer(configuration: config, store: store, logger: quiet)
+        let key = try await server.createAPIKey(tenant: "load")
+        let (ports, found) = AsyncStream.makeStream(of: Int.self)
+        let app = try await server.makeApplication { found.yield($0) }
+        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var it = ports.makeAsyncIterator()
+        let port = try #require(await it.next())
+        let gen = LoadGenerator(options: .init(url: "http://127.0.0.1:\(port)", key: key, devices: 3, batchSize: 50,
+                                               requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t"))
+        _ = try await gen.importRegions(20_000)
+        let report = try await gen.run()
+        try await gen.shutdown()
+        running.cancel()
+        _ = try? await running.value
+        #expect(report.requests > 3)
+        #expect(report.errors == 0)
+        #expect(report.fixes == report.requests * 50)
+        #expect(report.latencies.count == report.requests)
+        let stored = try await store.events(tenant: "load", after: 0, limit: 1_000_000).count
+        #expect(report.events == stored)
+        print("loadgen test: \(report.requests) requests, \(stored) events")
+        try await store.close()
+    }
+}
