@@ -59,10 +59,7 @@ extension Engine {
                         for j in 0..<(n + 3 * d) {
                             // Stage 1: the subject's record, all of its cache lines.
                             if j < n, let states, case let si = Int(subjects[j].rawValue), si >= 0, si < stateCount {
-                                let from = states + si * stateStride
-                                var offset = 0
-                                while offset < stateSize { cprefetch_read(from + offset); offset += 64 }
-                                cprefetch_read(from + (stateSize - 1))
+                                prefetch(states + si * stateStride, bytes: stateSize)
                             }
                             // Stage 2: the index buckets (or, inside the safe rectangle, its
                             // region list) and the track list (at the hinted addresses).

@@ -376,15 +376,9 @@ struct RegionIndex: Sendable {
         /// The hash buckets that a point query at (`lat`, `lon`) begins with.
         @inline(__always)
         func prefetchBuckets(lat: Double, lon: Double) {
-            var levels = levels
             table.withUnsafeBufferPointer { table in
                 guard let base = table.baseAddress else { return }
-                while levels != 0 {
-                    let l = levels.trailingZeroBitCount
-                    levels &= levels - 1
-                    guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
-                    cprefetch_read(base + (RegionIndex.hash(k) & tableMask))
-                }
+                forEachPointKey(lat: lat, lon: lon) { k in cprefetch_read(base + (RegionIndex.hash(k) & tableMask)) }
             }
         }
 
@@ -393,25 +387,29 @@ struct RegionIndex: Sendable {
         /// scan, up to ``RegionIndex/prefetchedRunBytes`` per cell.
         @inline(__always)
         func prefetchEntries(lat: Double, lon: Double) {
-            var levels = levels
             table.withUnsafeBufferPointer { table in
                 entries.withUnsafeBufferPointer { entries in
                     guard let base = entries.baseAddress else { return }
-                    while levels != 0 {
-                        let l = levels.trailingZeroBitCount
-                        levels &= levels - 1
-                        guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
+                    forEachPointKey(lat: lat, lon: lon) { k in
                         let cell = table[RegionIndex.hash(k) & tableMask]
                         // A bucket further along the probe sequence is not worth chasing here.
-                        guard cell.key == k + 1, cell.start < cell.end else { continue }
-                        let from = UnsafeRawPointer(base + Int(cell.start))
-                        let bytes = min((Int(cell.end) - Int(cell.start)) * MemoryLayout<Entry>.stride,
-                                        RegionIndex.prefetchedRunBytes)
-                        var offset = 0
-                        while offset < bytes { cprefetch_read(from + offset); offset += 64 }
-                        cprefetch_read(from + (bytes - 1))
+                        guard cell.key == k + 1, cell.start < cell.end else { return }
+                        prefetch(UnsafeRawPointer(base + Int(cell.start)),
+                                 bytes: min((Int(cell.end) - Int(cell.start)) * MemoryLayout<Entry>.stride,
+                                            RegionIndex.prefetchedRunBytes))
                     }
                 }
+            }
+        }
+
+        /// Calls `body` with the key of the point's cell on every populated level.
+        @inline(__always)
+        private func forEachPointKey(lat: Double, lon: Double, _ body: (UInt64) -> Void) {
+            var levels = levels
+            while levels != 0 {
+                let l = levels.trailingZeroBitCount
+                levels &= levels - 1
+                if let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) { body(k) }
             }
         }
     }
