@@ -7,6 +7,11 @@ extension Engine {
     /// load from DRAM about 0.1 µs, so two fixes of work cover one level of misses.
     static let prefetchDistance = 2
 
+    /// Bytes before an array's first element in its heap buffer (object header, count,
+    /// capacity on 64-bit platforms): where the reference count that a retain writes lives.
+    /// Used only to aim prefetch hints; were it wrong, a hint would merely miss.
+    static let arrayHeaderBytes = 32
+
     /// Feeds many fixes — `fixes[i]` of the subject behind `subjects[i]` — in order, appending
     /// the events each one confirms to `events`. The events are exactly those of calling
     /// ``process(_:subject:initialTrigger:into:)`` for each fix in turn; the difference is
@@ -72,7 +77,7 @@ extension Engine {
                                     inRect |= bit
                                     if let slots = UnsafeRawPointer(bitPattern: subjectStates[si].hintSafeSlots) {
                                         // The buffer's header (its reference count) and its slots.
-                                        cprefetch_read(slots - 32)
+                                        cprefetch_read(slots - Engine.arrayHeaderBytes)
                                         cprefetch_read(slots)
                                     }
                                 } else {
@@ -82,9 +87,8 @@ extension Engine {
                                     }
                                 }
                                 if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
-                                    cprefetch_read(tracks - 32)
-                                    cprefetch_read(tracks + 32)
-                                    cprefetch_read(tracks + 96)
+                                    // Header and the first two tracks (a track is 80 bytes).
+                                    prefetch(tracks - Engine.arrayHeaderBytes, bytes: 2 * 64)
                                 }
                             }
                             // Stage 3: the cells' entries (or none, inside the safe rectangle),
