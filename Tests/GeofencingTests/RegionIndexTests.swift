@@ -61,6 +61,44 @@ struct RegionIndexTests {
         #expect(hits > 100)
     }
 
+    @Test("dense regions are lowered one level below the median's and still found exactly")
+    func denseLowered() throws {
+        var rng = LCG(state: 99)
+        let base = Coordinate(uncheckedLatitude: 45, longitude: 5)
+        func circle(_ id: String) -> Region {
+            .circle(identifier: id, center: Scene.point(base, north: (rng.next() - 0.5) * 8_000, east: (rng.next() - 0.5) * 8_000),
+                    radius: 50 + rng.next() * 450)
+        }
+        var engine = Engine()
+        var live: [String: Region] = [:]
+        try engine.add(contentsOf: (0..<8_000).map { circle("c\($0)") })
+        for r in engine.regions { live[r.identifier] = r }
+        var ids = live.keys.sorted()
+        // 125 circles per km²: two levels of long cells, or one finer level of short ones.
+        let placement = engine.index.placement
+        #expect(placement.reach > 0)
+        #expect(placement.base == 0)
+        // Inserts after the build go to the same placement (overflow), removals leave stale entries.
+        for i in 0..<1_000 {
+            if rng.next() < 0.6 {
+                let r = circle("d\(i)"); try engine.add(r); live[r.identifier] = r; ids.append(r.identifier)
+            } else {
+                let k = Int(rng.next() * Double(ids.count))
+                engine.remove(identifier: ids[k]); live[ids[k]] = nil
+                ids.swapAt(k, ids.count - 1); ids.removeLast()
+            }
+        }
+        #expect(engine.index.placement == placement)
+        var hits = 0
+        for _ in 0..<600 {
+            let p = Scene.point(base, north: (rng.next() - 0.5) * 9_000, east: (rng.next() - 0.5) * 9_000)
+            let got = Set(engine.regions(containing: p))
+            #expect(got == brute(live, p))
+            hits += got.count
+        }
+        #expect(hits > 2_000)
+    }
+
     @Test("a huge circle around the pole and a small one are both found")
     func poleAndHuge() throws {
         var engine = Engine()

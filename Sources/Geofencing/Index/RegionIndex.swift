@@ -142,11 +142,50 @@ struct RegionIndex: Sendable {
     /// Bit `l` set when level `l` holds any region.
     private var levelMask: UInt32 = 0
     private(set) var staticRegionCount = 0
-    /// Regions finer than this level are lifted into it (set at rebuild to the level of the
-    /// 97th-percentile region if its cells then hold at most ``liftedCellLimit`` entries on
-    /// average, else to the median region's level), so a query probes fewer levels at the
-    /// cost of longer cell scans.
-    private(set) var minimumLevel = 0
+    /// Which level each region goes into, chosen at each rebuild (see ``rebuild(slots:boxes:)``).
+    private(set) var placement = Placement(base: 0, reach: 0)
+
+    /// Where regions go: a region whose natural level (the finest whose cell is at least as
+    /// large as its box) is at most `base + reach` goes into level `base` — lifted when its
+    /// natural level is finer, lowered (spanning up to (2^reach + 1)² cells) when coarser —
+    /// and a larger region into its natural level. Fewer populated levels mean fewer
+    /// probes per query; a finer level means shorter cells to scan but more entries.
+    struct Placement: Sendable, Equatable {
+        var base: Int
+        var reach: Int
+        @inline(__always) func level(natural: Int) -> Int { natural <= base + reach ? base : natural }
+    }
+
+    /// The most levels a region is lowered by (it then spans up to 5 × 5 cells).
+    static let maximumReach = 2
+    /// The most index entries per region a lowered placement may take (12 bytes each).
+    static let maximumEntriesPerRegion = 8
+
+    /// Number of distinct cells in sorted packed (key, index) pairs.
+    static func cellCount(_ packed: [UInt64]) -> Int {
+        var cells = 0, last = UInt64.max
+        for p in packed where p >> slotBits != last { cells += 1; last = p >> slotBits }
+        return cells
+    }
+
+    /// The expected work of a point query, in entry scans, over sorted packed pairs: for
+    /// each populated level, one bucket probe (counted as ``probeCost`` entries) plus the
+    /// average run of its occupied cells.
+    static func queryCost(_ packed: [UInt64]) -> Double {
+        var cells = [Int](repeating: 0, count: levelCount), ents = [Int](repeating: 0, count: levelCount)
+        var last = UInt64.max
+        for p in packed {
+            let k = p >> slotBits, l = Int(k >> 33)
+            if k != last { cells[l] += 1; last = k }
+            ents[l] += 1
+        }
+        var cost = 0.0
+        for l in 0..<levelCount where cells[l] > 0 { cost += probeCost + Double(ents[l]) / Double(cells[l]) }
+        return cost
+    }
+
+    /// A bucket probe (usually a cache miss) counted in entry scans (about a nanosecond each).
+    static let probeCost = 8.0
 
     init() {}
 
@@ -177,15 +216,15 @@ struct RegionIndex: Sendable {
             if below * 100 < boxes.count * 97 { lifted = l + 1 }
         }
         median = min(median, RegionIndex.levelCount - 1)
+        let spread = min(lifted, RegionIndex.firstCoarseLevel - 1)
         lifted = min(max(lifted, median), RegionIndex.firstCoarseLevel - 1)
-        if lifted < median { lifted = median }
-        func pack(_ minimum: Int) -> ([UInt64], [Int]) {
+        func pack(_ placement: Placement) -> (packed: [UInt64], counts: [Int], cost: Double) {
             var packed: [UInt64] = []
             packed.reserveCapacity(slots.count * 3)
             var counts = [Int](repeating: 0, count: RegionIndex.levelCount)
             for i in boxes.indices {
                 let box = boxes[i]
-                let l = max(minimum, RegionIndex.level(for: box))
+                let l = placement.level(natural: RegionIndex.level(for: box))
                 counts[l] += 1
                 RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
                                         minLon: box.minLon, maxLon: box.maxLon) { k, _, _ in
@@ -193,18 +232,31 @@ struct RegionIndex: Sendable {
                 }
             }
             RadixSort.sort(&packed)
-            return (packed, counts)
+            return (packed, counts, RegionIndex.queryCost(packed))
         }
-        var (packed, counts) = pack(lifted)
-        minimumLevel = lifted
-        if lifted > median {
-            var cells = 0, last = UInt64.max
-            for p in packed where p >> RegionIndex.slotBits != last { cells += 1; last = p >> RegionIndex.slotBits }
-            if packed.count > RegionIndex.liftedCellLimit * cells {
-                (packed, counts) = pack(median)
-                minimumLevel = median
+        // 1. Everything lifted into the level of the 97th-percentile region: one probe per
+        //    query, taken whenever its cells stay short (sparse data: the country).
+        var best = (placement: Placement(base: lifted, reach: 0), built: pack(Placement(base: lifted, reach: 0)))
+        if best.built.packed.count > RegionIndex.liftedCellLimit * RegionIndex.cellCount(best.built.packed) {
+            // 2. Dense data (the city): each region at its own level, the finer ones lifted to
+            //    the median's; or everything up to the 97th percentile lowered one level
+            //    below the median's (a region then spans up to 5 × 5 cells, but a query scans
+            //    one short cell instead of two long ones). The cheaper query wins, within a
+            //    memory budget of entries per region.
+            if lifted > median {
+                best = (Placement(base: median, reach: 0), pack(Placement(base: median, reach: 0)))
+            }
+            if median > 0 {
+                let finer = Placement(base: median - 1, reach: min(RegionIndex.maximumReach, max(1, spread - median + 1)))
+                let built = pack(finer)
+                if built.cost < best.built.cost,
+                   built.packed.count <= RegionIndex.maximumEntriesPerRegion * boxes.count {
+                    best = (finer, built)
+                }
             }
         }
+        placement = best.placement
+        let (packed, counts, _) = best.built
         var ents: [Entry] = []
         ents.reserveCapacity(packed.count)
         var cellKeys: [UInt64] = [], starts: [Int32] = []
@@ -234,7 +286,7 @@ struct RegionIndex: Sendable {
 
     /// Adds one region to the dynamic part.
     mutating func insert(slot: Int32, box: GeoBox) {
-        let l = max(minimumLevel, RegionIndex.level(for: box))
+        let l = placement.level(natural: RegionIndex.level(for: box))
         levelCounts[l] += 1
         overflowCount += 1
         RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
