@@ -49,27 +49,30 @@ extension Engine {
         }
         // Most calls (one before every fix) find nothing due: check that first, without
         // building the last fix or taking the tracks out.
-        guard subjectStates[si].tracks.contains(where: isDue), let fix = subjectStates[si].lastFix else { return }
-        var tracks = subjectStates[si].tracks
-        subjectStates[si].tracks = []
-        // Only due tracks are copied out and back (a track is large); tracks of removed or
-        // replaced regions are dropped, and so are those left idle (outside, nothing pending).
-        var w = 0
-        for r in 0..<tracks.count {
-            let s = Int(tracks[r].slot)
-            guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
-            if isDue(tracks[r]) {
-                var tr = tracks[r]
-                if pendingDue(tr) { confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events) }
-                checkDwell(&tr, now: dwellNow, eventTime: nil, fix: fix, events: &events)
-                if tr.isIdle { continue }
-                tracks[w] = tr
-            } else if w != r {
-                tracks[w] = tracks[r]
+        guard subjectStates[si].tracks.contains(where: isDue), !subjectStates[si].lastLat.isNaN else { return }
+        var last = subjectStates[si].recordedFix
+        withUnsafePointer(to: &last) { fix in
+            var tracks = subjectStates[si].tracks
+            subjectStates[si].tracks = []
+            // Only due tracks are copied out and back (a track is large); tracks of removed or
+            // replaced regions are dropped, and so are those left idle (outside, nothing pending).
+            var w = 0
+            for r in 0..<tracks.count {
+                let s = Int(tracks[r].slot)
+                guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
+                if isDue(tracks[r]) {
+                    var tr = tracks[r]
+                    if pendingDue(tr) { confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events) }
+                    checkDwell(&tr, now: dwellNow, eventTime: nil, fix: fix, events: &events)
+                    if tr.isIdle { continue }
+                    tracks[w] = tr
+                } else if w != r {
+                    tracks[w] = tracks[r]
+                }
+                w += 1
             }
-            w += 1
+            if w < tracks.count { tracks.removeSubrange(w...) }
+            subjectStates[si].tracks = tracks
         }
-        if w < tracks.count { tracks.removeSubrange(w...) }
-        subjectStates[si].tracks = tracks
     }
 }

@@ -112,7 +112,7 @@ extension Engine {
                                 }
                             }
                             if case let i = j - 3 * d, i >= 0 {
-                                try process(fixes[i], subject: subjects[i], initialTrigger: initialTrigger, into: &events)
+                                try process(fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger, into: &events)
                             }
                         }
                     }

@@ -11,7 +11,7 @@ extension Engine {
     ///   - now: the time up to which the subject is known to have stayed.
     ///   - eventTime: the event's time when it fires now (`nil`: the moment the dwell time
     ///     ran out, but not before the entry was confirmed).
-    mutating func checkDwell(_ tr: inout Track, now: Double, eventTime: Double?, fix: LocationFix,
+    mutating func checkDwell(_ tr: inout Track, now: Double, eventTime: Double?, fix: FixRef,
                              events: inout [TransitionEvent]) {
         guard tr.state == .inside, tr.dwellArmed, !tr.dwellFired, tr.pendingCount == 0 else { return }
         let s = Int(tr.slot)

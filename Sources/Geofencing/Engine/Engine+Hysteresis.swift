@@ -12,7 +12,7 @@ extension Engine {
     /// - The crossing time is interpolated between the last fix on the near side of the
     ///   boundary and the first on the far side (signed distances through zero).
     mutating func step(_ tr: inout Track, sd: Double, accuracy: Double, time t: Double,
-                       fix: LocationFix, trigger: InitialTrigger, events: inout [TransitionEvent]) {
+                       fix: FixRef, trigger: InitialTrigger, events: inout [TransitionEvent]) {
         let s = Int(tr.slot)
         guard let m = policy.margin(accuracy: accuracy, regionSize: store.hot[s].size) else { return }
         let f = store.hot[s].flags
@@ -70,7 +70,7 @@ extension Engine {
     }
 
     /// Flips the state of a track whose pending transition is confirmed at `time`.
-    mutating func confirm(_ tr: inout Track, at time: Double, fix: LocationFix,
+    mutating func confirm(_ tr: inout Track, at time: Double, fix: FixRef,
                           events: inout [TransitionEvent]) {
         let s = Int(tr.slot)
         let f = store.hot[s].flags
@@ -96,9 +96,9 @@ extension Engine {
         checkDwell(&tr, now: time, eventTime: time, fix: fix, events: &events)
     }
 
-    func event(_ kind: TransitionEvent.Kind, _ s: Int, _ fix: LocationFix, time: Double,
+    func event(_ kind: TransitionEvent.Kind, _ s: Int, _ fix: FixRef, time: Double,
                crossedAt: Double, initial: Bool) -> TransitionEvent {
-        TransitionEvent(kind: kind, regionID: store.ids[s], subject: fix.subject, fix: fix,
+        TransitionEvent(kind: kind, regionID: store.ids[s], subject: fix.pointee.subject, fix: fix.pointee,
                         time: Date(timeIntervalSinceReferenceDate: time),
                         crossedAt: Date(timeIntervalSinceReferenceDate: crossedAt), isInitial: initial)
     }

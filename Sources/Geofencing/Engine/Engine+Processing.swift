@@ -40,7 +40,9 @@ extension Engine {
             subjectIndex[fix.subject] = Int32(si)
             subjectStates.append(SubjectState(name: fix.subject))
         }
-        try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+        try withUnsafePointer(to: fix) { (fix) throws(GeofencingError) in
+            try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+        }
     }
 
     /// Feeds one fix of the subject behind `handle` (from ``handle(for:)``) and appends the
@@ -62,6 +64,22 @@ extension Engine {
                               reason: "does not match the subject handle \(handle.rawValue)")
         }
         if !fix.passesValidation { try fix.validate() }
+        try withUnsafePointer(to: fix) { (fix) throws(GeofencingError) in
+            try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+        }
+    }
+
+    /// ``process(_:subject:initialTrigger:into:)`` for a fix read in place (the batch entry
+    /// point's), so that it is never copied.
+    @inline(__always)
+    mutating func process(_ fix: FixRef, subject handle: SubjectHandle, initialTrigger: InitialTrigger,
+                          into events: inout [TransitionEvent]) throws(GeofencingError) {
+        let si = Int(handle.rawValue)
+        guard si >= 0, si < subjectStates.count, subjectStates[si].name == fix.pointee.subject else {
+            throw .invalidFix(subject: fix.pointee.subject, field: "subject",
+                              reason: "does not match the subject handle \(handle.rawValue)")
+        }
+        if !fix.pointee.passesValidation { try fix.pointee.validate() }
         try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
     }
 
@@ -74,18 +92,18 @@ extension Engine {
 
     /// The body of `process` for a validated fix of subject `si`.
     @inline(__always)
-    mutating func processValidated(_ fix: LocationFix, subject si: Int, initialTrigger: InitialTrigger,
+    mutating func processValidated(_ fix: FixRef, subject si: Int, initialTrigger: InitialTrigger,
                                    into events: inout [TransitionEvent]) throws(GeofencingError) {
-        let t = fix.timestamp.timeIntervalSinceReferenceDate
+        let t = fix.pointee.timestamp.timeIntervalSinceReferenceDate
         let last = subjectStates[si].lastTime
         if t < last {
-            throw .outOfOrderFix(subject: fix.subject, timestamp: fix.timestamp,
+            throw .outOfOrderFix(subject: fix.pointee.subject, timestamp: fix.pointee.timestamp,
                                  lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
         }
         let first = events.count
         if !subjectStates[si].tracks.isEmpty { advanceSubject(si, to: t, before: true, events: &events) }
         subjectStates[si].record(fix, time: t)
-        let accuracy = fix.horizontalAccuracy ?? policy.assumedAccuracy
+        let accuracy = fix.pointee.horizontalAccuracy ?? policy.assumedAccuracy
         if accuracy <= policy.maximumAccuracy {
             evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
                      events: &events)
@@ -113,9 +131,9 @@ extension Engine {
     }
 
     /// Evaluates a usable fix against nearby regions and the subject's tracked regions.
-    mutating func evaluate(subject si: Int, fix: LocationFix, time t: Double, accuracy: Double,
+    mutating func evaluate(subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
                            trigger: InitialTrigger, events: inout [TransitionEvent]) {
-        let p = fix.coordinate
+        let p = fix.pointee.coordinate
         let lat = p.latitude, lon = p.longitude
         let oldStamp = subjectStates[si].usableStamp
         let fresh = oldStamp < stampCounter
@@ -310,8 +328,8 @@ extension Engine {
                       !cands.contains(where: { $0.slot == e.slot }),
                       !tracks.contains(where: { $0.slot == e.slot }),
                       store.hot[s].flags & RegionStore.Flags.notifyOnExit != 0 else { continue }
-                events.append(TransitionEvent(kind: .exit, regionID: store.ids[s], subject: fix.subject,
-                                              fix: fix, time: fix.timestamp, crossedAt: fix.timestamp,
+                events.append(TransitionEvent(kind: .exit, regionID: store.ids[s], subject: fix.pointee.subject,
+                                              fix: fix.pointee, time: fix.pointee.timestamp, crossedAt: fix.pointee.timestamp,
                                               isInitial: true))
             }
         }
@@ -348,8 +366,8 @@ extension Engine {
     /// them. Evaluating them would only store each signed distance and time (recorded
     /// here once, for all, and restored when they are next evaluated) and run the dwell
     /// timers (run here), so the geometry is skipped.
-    mutating func skipSettled(subject si: Int, fix: LocationFix, time t: Double, events: inout [TransitionEvent]) {
-        let lat = fix.coordinate.latitude, lon = fix.coordinate.longitude
+    mutating func skipSettled(subject si: Int, fix: FixRef, time t: Double, events: inout [TransitionEvent]) {
+        let lat = fix.pointee.coordinate.latitude, lon = fix.pointee.coordinate.longitude
         if subjectStates[si].tracks.contains(where: { $0.dwellArmed && !$0.dwellFired }) {
             var tracks = subjectStates[si].tracks
             subjectStates[si].tracks = []

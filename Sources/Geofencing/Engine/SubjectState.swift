@@ -89,24 +89,31 @@ struct SubjectState: Sendable {
     }
 
     /// The last fix given for this subject, if any.
-    var lastFix: LocationFix? {
-        if lastLat.isNaN { return nil }
-        return LocationFix(subject: name, coordinate: Coordinate(uncheckedLatitude: lastLat, longitude: lastLon),
-                           horizontalAccuracy: lastAccuracy.isNaN ? nil : lastAccuracy,
-                           timestamp: Date(timeIntervalSinceReferenceDate: lastTime),
-                           speed: lastSpeed.isNaN ? nil : lastSpeed, course: lastCourse.isNaN ? nil : lastCourse)
+    var lastFix: LocationFix? { lastLat.isNaN ? nil : recordedFix }
+
+    /// The last fix given, rebuilt from its recorded fields (there must be one).
+    var recordedFix: LocationFix {
+        LocationFix(subject: name, coordinate: Coordinate(uncheckedLatitude: lastLat, longitude: lastLon),
+                    horizontalAccuracy: lastAccuracy.isNaN ? nil : lastAccuracy,
+                    timestamp: Date(timeIntervalSinceReferenceDate: lastTime),
+                    speed: lastSpeed.isNaN ? nil : lastSpeed, course: lastCourse.isNaN ? nil : lastCourse)
     }
 
     /// Remembers a validated fix of this subject taken at `time` (its timestamp).
-    @inline(__always) mutating func record(_ fix: LocationFix, time: Double) {
+    @inline(__always) mutating func record(_ fix: FixRef, time: Double) {
         lastTime = time
-        lastLat = fix.coordinate.latitude
-        lastLon = fix.coordinate.longitude
-        lastAccuracy = fix.horizontalAccuracy ?? .nan
-        lastSpeed = fix.speed ?? .nan
-        lastCourse = fix.course ?? .nan
+        lastLat = fix.pointee.coordinate.latitude
+        lastLon = fix.pointee.coordinate.longitude
+        lastAccuracy = fix.pointee.horizontalAccuracy ?? .nan
+        lastSpeed = fix.pointee.speed ?? .nan
+        lastCourse = fix.pointee.course ?? .nan
     }
 }
+
+/// A fix read in place: the engine's internal functions take fixes by address, so that a
+/// fix (whose subject string makes copying it cost a reference-count check and an
+/// out-of-line copy) is copied only into the events that carry it.
+typealias FixRef = UnsafePointer<LocationFix>
 
 /// Per (subject, region) state, kept only while it is not plain "outside, nothing pending".
 struct Track: Sendable {
