@@ -140,33 +140,47 @@ extension Engine {
         let queryMargin = fresh ? policy.upperMargin(accuracy: accuracy) : 0
         let span = GeoBox.degreeSpan(meters: queryMargin, atLatitude: lat)
 
+        // A fix inside the subject's safe rectangle (no region added since it was computed)
+        // is inside no region but the few it lists: the index is not touched.
+        let hit = !fresh && useSafeRects && subjectStates[si].safe.contains(lat: lat, lon: lon)
+        if hit {
+            safeRectHits &+= 1
+            if subjectStates[si].settled, subjectStates[si].deepEpoch == epoch,
+               accuracy <= subjectStates[si].deepAccuracy, subjectStates[si].deep.contains(lat: lat, lon: lon) {
+                skipSettled(subject: si, fix: fix, time: t, events: &events)
+                return
+            }
+            subjectStates[si].rectMisses = 0
+            subjectStates[si].rectBackoff = 0
+            if subjectStates[si].safeSlots.isEmpty, subjectStates[si].tracks.isEmpty {
+                // Nothing near and nothing tracked, as the last fix found (the common case far
+                // from every region): what the general path below does then, without its
+                // buffers.
+                subjectStates[si].settled = false
+                subjectStates[si].deferred = false
+                subjectStates[si].usableLat = lat
+                subjectStates[si].usableLon = lon
+                subjectStates[si].usableTime = t
+                if subjectStates[si].hintSlots[0] >= 0 { subjectStates[si].refreshHints() }
+                return
+            }
+        }
+
         // 1. Candidates from the index: regions the fix is inside of, or (for regions this
         //    subject has never been evaluated against) within the margin of. The closure only
         //    collects slots; distances are computed after the scan.
-        //    A fix inside the subject's safe rectangle (no region added since it was
-        //    computed) is inside no region but the few it lists: the index is not touched.
+        //    Inside the safe rectangle, the candidates are the regions it lists.
         var cands = scratch
         scratch = []
         cands.removeAll(keepingCapacity: true)
         var newSafe: SafeRect? = nil
-        var hit = false
         if fresh {
             index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
             }
             subjectStates[si].safe = .empty
-        } else if useSafeRects && subjectStates[si].safe.contains(lat: lat, lon: lon) {
-            safeRectHits &+= 1
-            if subjectStates[si].settled, subjectStates[si].deepEpoch == epoch,
-               accuracy <= subjectStates[si].deepAccuracy, subjectStates[si].deep.contains(lat: lat, lon: lon) {
-                scratch = cands
-                skipSettled(subject: si, fix: fix, time: t, events: &events)
-                return
-            }
+        } else if hit {
             for slot in subjectStates[si].safeSlots { cands.append(Candidate(slot: slot, sd: 0, used: false)) }
-            hit = true
-            subjectStates[si].rectMisses = 0
-            subjectStates[si].rectBackoff = 0
         } else if subjectStates[si].rectPause > 0 || !useSafeRects {
             // Rectangles have not been paying off for this subject (dense regions, or fast
             // movement): a plain query, keeping the last rectangle (still valid).
