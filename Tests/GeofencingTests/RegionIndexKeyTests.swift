@@ -13,6 +13,15 @@ struct RegionIndexKeyTests {
         (Int(k >> 33), Int((k >> 16) & 0x1_FFFF), Int(k & 0xFFFF))
     }
 
+    @Test("columns and rows per level: 360° and 180° over the cell size, rounded up, at every level")
+    func gridSize() {
+        for level in 0..<RegionIndex.levelCount {
+            let c = RegionIndex.cellSize(level: level)
+            #expect(RegionIndex.columns(level) == Int((360 / c).rounded(.up)), "level \(level)")
+            #expect(RegionIndex.rows(level) == Int((180 / c).rounded(.up)), "level \(level)")
+        }
+    }
+
     @Test("every cell a box touches gets the key of its own level, column and row",
           arguments: [0, 2, 5, 11])
     func keysEncodeTheirCell(level: Int) {

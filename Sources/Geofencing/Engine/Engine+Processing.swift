@@ -150,20 +150,9 @@ extension Engine {
                 skipSettled(subject: si, fix: fix, time: t, events: &events)
                 return
             }
-            subjectStates[si].rectMisses = 0
-            subjectStates[si].rectBackoff = 0
-            if subjectStates[si].safeSlots.isEmpty, subjectStates[si].tracks.isEmpty {
-                // Nothing near and nothing tracked, as the last fix found (the common case far
-                // from every region): what the general path below does then, without its
-                // buffers.
-                subjectStates[si].settled = false
-                subjectStates[si].deferred = false
-                subjectStates[si].usableLat = lat
-                subjectStates[si].usableLon = lon
-                subjectStates[si].usableTime = t
-                if subjectStates[si].hintSlots[0] >= 0 { subjectStates[si].refreshHints() }
-                return
-            }
+            // One mutating call: each separate write to the record would check the array's
+            // uniqueness.
+            if subjectStates[si].stayInEmptyRect(lat: lat, lon: lon, time: t) { return }
         }
 
         // 1. Candidates from the index: regions the fix is inside of, or (for regions this
@@ -194,29 +183,13 @@ extension Engine {
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
             }
             newSafe = safe
-            // Two rectangles in a row left at once: pause them, for twice as long each time.
-            subjectStates[si].rectMisses += 1
-            if subjectStates[si].rectMisses >= 2 {
-                let b = min(Engine.maximumRectPause, max(4, 2 * subjectStates[si].rectBackoff))
-                subjectStates[si].rectBackoff = b
-                subjectStates[si].rectPause = b
-                subjectStates[si].rectMisses = 0
-            }
+            subjectStates[si].countRectMiss()
         }
         var tracks = subjectStates[si].tracks
         if cands.isEmpty, tracks.isEmpty, !fresh {
             // Nothing near and nothing tracked (the common case far from every region).
-            if let newSafe {
-                subjectStates[si].safe = newSafe
-                subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
-            }
-            subjectStates[si].settled = false
-            subjectStates[si].deferred = false
+            subjectStates[si].finishEmpty(newSafe: newSafe, lat: lat, lon: lon, time: t)
             scratch = cands
-            subjectStates[si].usableLat = lat
-            subjectStates[si].usableLon = lon
-            subjectStates[si].usableTime = t
-            subjectStates[si].refreshHints()
             return
         }
         let cart = CartesianPoint(p)
@@ -348,18 +321,7 @@ extension Engine {
             }
         }
 
-        // Settled: the tracks are exactly the rectangle's regions (an untracked one could be
-        // re-entered unseen), each inside with nothing under way.
-        let slots = subjectStates[si].safeSlots
-        subjectStates[si].settled = tracks.count == slots.count && tracks.allSatisfy { tr in
-            tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
-        }
-        subjectStates[si].tracks = tracks
-        subjectStates[si].refreshHints()
-        subjectStates[si].usableStamp = stampCounter
-        subjectStates[si].usableLat = lat
-        subjectStates[si].usableLon = lon
-        subjectStates[si].usableTime = t
+        subjectStates[si].finish(tracks: tracks, stamp: stampCounter, lat: lat, lon: lon, time: t)
         scratch = cands
     }
 
@@ -370,9 +332,7 @@ extension Engine {
                           lat: Double, lon: Double) {
         var deep = rect
         if depth.isFinite { deep.formIntersection(SafeRect.within(meters: depth, ofLatitude: lat, longitude: lon)) }
-        subjectStates[si].deep = deep
-        subjectStates[si].deepAccuracy = accuracy
-        subjectStates[si].deepEpoch = epoch
+        subjectStates[si].setDeep(deep, accuracy: accuracy, epoch: epoch)
     }
 
     /// The settled shortcut: the fix is inside every region the subject tracks, deeper than
@@ -388,13 +348,7 @@ extension Engine {
             for r in tracks.indices { checkDwell(&tracks[r], now: t, eventTime: t, fix: fix, events: &events) }
             subjectStates[si].tracks = tracks
         }
-        subjectStates[si].deferred = true
-        subjectStates[si].deferredLat = lat
-        subjectStates[si].deferredLon = lon
-        subjectStates[si].deferredTime = t
-        subjectStates[si].usableLat = lat
-        subjectStates[si].usableLon = lon
-        subjectStates[si].usableTime = t
+        subjectStates[si].deferTracks(lat: lat, lon: lon, time: t)
         settledSkips &+= 1
     }
 }

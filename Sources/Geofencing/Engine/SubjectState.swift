@@ -88,6 +88,87 @@ struct SubjectState: Sendable {
         hintSafeSlots = safeSlots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 
+    /// For a usable fix inside the safe rectangle (and not taking the settled shortcut):
+    /// resets the rectangle's miss count and, when the rectangle lists no region and nothing
+    /// is tracked (the common case far from every region), records the fix as the last
+    /// usable one and returns true: what a full evaluation would do then. Returns false
+    /// when the fix must be evaluated.
+    @inline(__always) mutating func stayInEmptyRect(lat: Double, lon: Double, time t: Double) -> Bool {
+        rectMisses = 0
+        rectBackoff = 0
+        guard safeSlots.isEmpty, tracks.isEmpty else { return false }
+        settled = false
+        deferred = false
+        usableLat = lat
+        usableLon = lon
+        usableTime = t
+        if hintSlots[0] >= 0 { refreshHints() }
+        return true
+    }
+
+    // The record's updates, each one mutating call (so one uniqueness check of the array
+    // holding it, instead of one per field written).
+
+    /// Counts a rectangle left at the next fix; two in a row pause rectangles, for twice as
+    /// long each time (up to ``Engine/maximumRectPause`` fixes).
+    @inline(__always) mutating func countRectMiss() {
+        rectMisses += 1
+        if rectMisses >= 2 {
+            let b = min(Engine.maximumRectPause, max(4, 2 * rectBackoff))
+            rectBackoff = b
+            rectPause = b
+            rectMisses = 0
+        }
+    }
+
+    /// After a fix that found nothing near and nothing tracked (its new rectangle, if one
+    /// was computed, lists no region).
+    @inline(__always) mutating func finishEmpty(newSafe: SafeRect?, lat: Double, lon: Double, time t: Double) {
+        if let newSafe {
+            safe = newSafe
+            safeSlots.removeAll(keepingCapacity: true)
+        }
+        settled = false
+        deferred = false
+        usableLat = lat
+        usableLon = lon
+        usableTime = t
+        refreshHints()
+    }
+
+    /// After a full evaluation: stores the tracks, sets `settled` (the tracks are exactly the
+    /// rectangle's regions, since an untracked one could be re-entered unseen, each inside
+    /// with nothing under way), the hints, and the fix as the last usable one.
+    @inline(__always) mutating func finish(tracks: [Track], stamp: UInt64, lat: Double, lon: Double, time t: Double) {
+        let slots = safeSlots
+        settled = tracks.count == slots.count && tracks.allSatisfy { tr in
+            tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
+        }
+        self.tracks = tracks
+        refreshHints()
+        usableStamp = stamp
+        usableLat = lat
+        usableLon = lon
+        usableTime = t
+    }
+
+    @inline(__always) mutating func setDeep(_ rect: SafeRect, accuracy: Double, epoch: UInt64) {
+        deep = rect
+        deepAccuracy = accuracy
+        deepEpoch = epoch
+    }
+
+    /// The settled shortcut took a fix at (`lat`, `lon`, `t`): the tracks' geometry is due then.
+    @inline(__always) mutating func deferTracks(lat: Double, lon: Double, time t: Double) {
+        deferred = true
+        deferredLat = lat
+        deferredLon = lon
+        deferredTime = t
+        usableLat = lat
+        usableLon = lon
+        usableTime = t
+    }
+
     /// The last fix given for this subject, if any.
     var lastFix: LocationFix? { lastLat.isNaN ? nil : recordedFix }
 

@@ -72,15 +72,21 @@ struct RegionIndex: Sendable {
     }
 
     /// Number of cells around the globe (x) and from pole to pole (y) at each level.
-    static let columns: [Int] = (0..<levelCount).map { Int((360 / cellSize(level: $0)).rounded(.up)) }
-    static let rows: [Int] = (0..<levelCount).map { Int((180 / cellSize(level: $0)).rounded(.up)) }
+    /// (Computed, not a table: a static table costs a lazy-initialisation check per query.
+    /// Up to level 11 (10 for rows) the count is 360 · 256 (180 · 256) halved per level, exactly.)
+    @inline(__always) static func columns(_ level: Int) -> Int {
+        level <= 11 ? 92_160 >> level : Int((360 / cellSize(level: level)).rounded(.up))
+    }
+    @inline(__always) static func rows(_ level: Int) -> Int {
+        level <= 10 ? 46_080 >> level : Int((180 / cellSize(level: level)).rounded(.up))
+    }
 
     /// Calls `body(key, x, y)` for every cell of `level` that the box touches (x wrapped).
     @inline(__always)
     static func forEachCell(level: Int, minLat: Double, maxLat: Double, minLon: Double,
                             maxLon: Double, _ body: (UInt64, Int, Int) -> Void) {
         let inv = 1 / cellSize(level: level)      // a power of two: exact
-        let nx = columns[level], ny = rows[level]
+        let nx = columns(level), ny = rows(level)
         let y0 = max(0, floorInt((minLat + 90) * inv))
         let y1 = min(ny - 1, floorInt((maxLat + 90) * inv))
         var x0 = floorInt((minLon + 180) * inv)
@@ -367,8 +373,8 @@ struct RegionIndex: Sendable {
             levels &= levels - 1
             let c = RegionIndex.cellSize(level: l), inv = 1 / c
             let y = RegionIndex.floorInt((lat + 90) * inv)
-            guard y >= 0, y < RegionIndex.rows[l] else { safe = .empty; continue }
-            let nx = RegionIndex.columns[l]
+            guard y >= 0, y < RegionIndex.rows(l) else { safe = .empty; continue }
+            let nx = RegionIndex.columns(l)
             var x = RegionIndex.floorInt((lon + 180) * inv) % nx
             if x < 0 { x += nx }
             let k = RegionIndex.key(level: l, x: x, y: y)
@@ -474,7 +480,7 @@ struct RegionIndex: Sendable {
     @inline(__always)
     static func pointKey(level: Int, lat: Double, lon: Double) -> UInt64? {
         let inv = 1 / cellSize(level: level)
-        let nx = columns[level], ny = rows[level]
+        let nx = columns(level), ny = rows(level)
         let y = floorInt((lat + 90) * inv)
         guard y >= 0, y < ny else { return nil }
         var x = floorInt((lon + 180) * inv) % nx
