@@ -52,7 +52,7 @@ extension Engine {
         // hint would merely miss).
         let states = subjectStates.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let stateCount = subjectStates.count
-        let stateSize = MemoryLayout<SubjectState>.size, stateStride = MemoryLayout<SubjectState>.stride
+        let stateSize = SubjectState.hotBytes, stateStride = MemoryLayout<SubjectState>.stride
         // Through buffer pointers, so that a fix is passed on without being copied.
         try fixes.withUnsafeBufferPointer { (fixes) throws(GeofencingError) in
             try subjects.withUnsafeBufferPointer { (subjects) throws(GeofencingError) in
@@ -62,7 +62,7 @@ extension Engine {
                         // rectangle (found at stage 2, used at stage 3).
                         var inRect: UInt64 = 0
                         for j in 0..<(n + 3 * d) {
-                            // Stage 1: the subject's record, all of its cache lines.
+                            // Stage 1: the subject's record (the part every fix reads).
                             if j < n, let states, case let si = Int(subjects[j].rawValue), si >= 0, si < stateCount {
                                 prefetch(states + si * stateStride, bytes: stateSize)
                             }

@@ -101,7 +101,7 @@ extension Engine {
                                  lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
         }
         let first = events.count
-        if !subjectStates[si].tracks.isEmpty { advanceSubject(si, to: t, before: true, events: &events) }
+        if subjectStates[si].hasTracks { advanceSubject(si, to: t, before: true, events: &events) }
         subjectStates[si].record(fix, time: t)
         let accuracy = fix.pointee.horizontalAccuracy ?? policy.assumedAccuracy
         if accuracy <= policy.maximumAccuracy {

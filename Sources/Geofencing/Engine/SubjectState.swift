@@ -6,8 +6,55 @@ import Geodesy
 /// or with a transition pending). Every other region is implicitly `outside` — if it
 /// existed when the subject's last usable fix was evaluated — or `unknown`.
 struct SubjectState: Sendable {
-    var name: String
+    // Field order is layout order: what every fix reads comes first (the batch pipeline's
+    // hints and the rectangle test in the first two cache lines, then the fix record), and
+    // what only some fixes need (the settled shortcut's area, deferred distances) last, so
+    // the pipeline prefetches only ``hotBytes``.
+
+    /// Prefetch hints for batch processing (see ``Engine/process(_:subjects:initialTrigger:into:)``),
+    /// set after each full evaluation: up to ``hintCapacity`` regions the next fix will read
+    /// (the tracked ones first, then the safe rectangle's; −1 for none), which of them have a
+    /// transition pending (whose identifiers an event may need), and where the `tracks` and
+    /// `safeSlots` buffers are (0 when empty). Only ever used as prefetch addresses, never
+    /// read through, so a stale hint costs a wasted prefetch and nothing else; reading them
+    /// needs no retain of the buffers (whose headers would otherwise be one more miss each).
+    var hintSlots = SIMD8<Int32>(repeating: -1)
+    var hintPending: UInt8 = 0
+    /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
+    /// and no crossing under way (set after each full evaluation).
+    var settled = false
+    /// Tracks skipped since the last full evaluation: their last signed distance and time
+    /// are those at `deferredLat`, `deferredLon`, `deferredTime` (restored before they are
+    /// evaluated again).
+    var deferred = false
+    /// Rectangles computed and left at the next fix, in a row.
+    var rectMisses: UInt16 = 0
+    /// Fixes still to go without computing a rectangle, and the length of the last pause
+    /// (doubling while rectangles keep missing, up to ``Engine/maximumRectPause``).
+    var rectPause: UInt16 = 0
+    var rectBackoff: UInt16 = 0
+    /// `!tracks.isEmpty` and `!safeSlots.isEmpty`, kept by their arrays' observers: a fix
+    /// far from every region tests these without reading either array's buffer (a cache
+    /// miss each, for a buffer emptied but kept).
+    private(set) var hasTracks = false
+    private(set) var hasSafeSlots = false
+    var hintTracks: UInt = 0
+    var hintSafeSlots: UInt = 0
+    /// Regions with a stamp up to this one have been evaluated for this subject.
+    var usableStamp: UInt64 = 0
+    /// Around the last usable fix: a rectangle no region's box overlaps but those of
+    /// `safeSlots` (valid while `usableStamp` is the engine's current stamp, i.e. no region
+    /// was added since).
+    var safe: SafeRect = .empty
     var lastTime: Double = -.infinity
+    var name: String
+    /// The only regions whose boxes overlap `safe` (at most ``Engine/safeSlotLimit``).
+    var safeSlots: [Int32] = [] { didSet { hasSafeSlots = !safeSlots.isEmpty } }
+    var tracks: [Track] = [] { didSet { hasTracks = !tracks.isEmpty } }
+    /// Position and time of the last usable fix (NaN before the first).
+    var usableLat: Double = .nan
+    var usableLon: Double = .nan
+    var usableTime: Double = .nan
     /// The last fix's fields, NaN for none (a valid fix has no NaN field; its subject is
     /// `name`, its time `lastTime`): plain numbers, so storing a fix per call copies no
     /// string.
@@ -16,18 +63,7 @@ struct SubjectState: Sendable {
     var lastAccuracy: Double = .nan
     var lastSpeed: Double = .nan
     var lastCourse: Double = .nan
-    /// Position and time of the last usable fix (NaN before the first).
-    var usableLat: Double = .nan
-    var usableLon: Double = .nan
-    var usableTime: Double = .nan
-    /// Regions with a stamp up to this one have been evaluated for this subject.
-    var usableStamp: UInt64 = 0
-    /// Around the last usable fix: a rectangle no region's box overlaps but those of
-    /// `safeSlots` (valid while
-    /// `usableStamp` is the engine's current stamp, i.e. no region was added since).
-    var safe: SafeRect = .empty
-    /// The only regions whose boxes overlap `safe` (at most ``Engine/safeSlotLimit``).
-    var safeSlots: [Int32] = []
+    // Cold: read only by some fixes.
     /// Inside `deep` (part of `safe`), every region of `safeSlots` still contains the fix:
     /// while every track is settled inside, a fix there changes nothing but dwell timers,
     /// so its tracks are not evaluated (see ``Engine/skipSettled``).
@@ -36,33 +72,13 @@ struct SubjectState: Sendable {
     var deepAccuracy: Double = 0
     /// ``Engine/epoch`` when `deep` was computed (removals and policy changes void it).
     var deepEpoch: UInt64 = 0
-    /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
-    /// and no crossing under way (set after each full evaluation).
-    var settled = false
-    /// Rectangles computed and left at the next fix, in a row.
-    var rectMisses: UInt16 = 0
-    /// Fixes still to go without computing a rectangle, and the length of the last pause
-    /// (doubling while rectangles keep missing, up to ``Engine/maximumRectPause``).
-    var rectPause: UInt16 = 0
-    var rectBackoff: UInt16 = 0
-    /// Tracks skipped since the last full evaluation: their last signed distance and time
-    /// are those at this position and time (restored before they are evaluated again).
-    var deferred = false
     var deferredLat: Double = .nan
     var deferredLon: Double = .nan
     var deferredTime: Double = .nan
-    var tracks: [Track] = []
-    /// Prefetch hints for batch processing (see ``Engine/process(_:subjects:initialTrigger:into:)``),
-    /// set after each full evaluation: up to ``hintCapacity`` regions the next fix will read
-    /// (the tracked ones first, then the safe rectangle's; −1 for none), which of them have a
-    /// transition pending (whose identifiers an event may need), and where the `tracks` and
-    /// `safeSlots` buffers are. Only ever used as prefetch addresses, never read through, so
-    /// a stale hint costs a wasted prefetch and nothing else; reading them needs no retain of
-    /// the buffers (whose headers would otherwise be one more miss each).
-    var hintSlots = SIMD8<Int32>(repeating: -1)
-    var hintPending: UInt8 = 0
-    var hintTracks: UInt = 0
-    var hintSafeSlots: UInt = 0
+
+    /// Bytes from the start of the record that every fix reads (up to the last fix's
+    /// fields): what the batch pipeline prefetches.
+    static let hotBytes = MemoryLayout<SubjectState>.offset(of: \SubjectState.deep) ?? MemoryLayout<SubjectState>.size
 
     static let hintCapacity = 8
 
@@ -84,8 +100,8 @@ struct SubjectState: Sendable {
         }
         hintSlots = slots
         hintPending = pending
-        hintTracks = tracks.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        hintSafeSlots = safeSlots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        hintTracks = hasTracks ? tracks.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } : 0
+        hintSafeSlots = hasSafeSlots ? safeSlots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } : 0
     }
 
     /// For a usable fix inside the safe rectangle (and not taking the settled shortcut):
@@ -96,7 +112,7 @@ struct SubjectState: Sendable {
     @inline(__always) mutating func stayInEmptyRect(lat: Double, lon: Double, time t: Double) -> Bool {
         rectMisses = 0
         rectBackoff = 0
-        guard safeSlots.isEmpty, tracks.isEmpty else { return false }
+        guard !hasSafeSlots, !hasTracks else { return false }
         settled = false
         deferred = false
         usableLat = lat
