@@ -3,7 +3,8 @@ import Geodesy
 import Testing
 @testable import Geofencing
 
-/// Safe rectangles let a fix skip the spatial index; they must never change an event.
+/// Safe rectangles let a fix skip the spatial index; they must never change an event. Nor
+/// must confirming what is due in the evaluation's own pass (against advancing first).
 @Suite("Safe rectangles: skipping the index changes nothing")
 struct SafeRectTests {
     /// Circles and polygons, sparse and dense, with dwell and initial triggers.
@@ -35,9 +36,12 @@ struct SafeRectTests {
         try plain.add(contentsOf: regions(&rng, count: regionCount, spread: spread, prefix: "r"))
         var fast = plain
         fast.useSafeRects = true
+        // Confirmations due before a fix are found in the evaluation's own pass over the
+        // tracks; advancing the subject just before each fix must give the same events.
+        var stepwise = fast
         let subjects = 8
         var pos = (0..<subjects).map { _ in (rng.uniform(-spread, spread), rng.uniform(-spread, spread)) }
-        var expected: [TransitionEvent] = [], got: [TransitionEvent] = []
+        var expected: [TransitionEvent] = [], got: [TransitionEvent] = [], advanced: [TransitionEvent] = []
         var extra = 0
         for k in 0..<400 {
             for s in 0..<subjects {
@@ -50,26 +54,30 @@ struct SafeRectTests {
                                   at: Double(k) * 5 + Double(s) * 0.1, accuracy: accuracy, subject: "s\(s)")
                 expected += try plain.process(f)
                 got += try fast.process(f)
+                advanced += stepwise.advance(subject: f.subject,
+                                             to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
+                advanced += try stepwise.process(f)
             }
             if k % changeEvery == changeEvery - 1 {
                 switch (k / changeEvery) % 3 {
                 case 0:
                     extra += 1
                     let r = regions(&rng, count: 1, spread: spread, prefix: "new\(extra)-")[0]
-                    try plain.add(r); try fast.add(r)
+                    try plain.add(r); try fast.add(r); try stepwise.add(r)
                 case 1:
                     let id = plain.regionIdentifiers.sorted()[Int(rng.nextUnit() * Double(plain.regionCount))]
-                    plain.remove(identifier: id); fast.remove(identifier: id)
+                    plain.remove(identifier: id); fast.remove(identifier: id); stepwise.remove(identifier: id)
                 default:
                     let id = plain.regionIdentifiers.sorted()[Int(rng.nextUnit() * Double(plain.regionCount))]
                     let moved = Region.circle(identifier: id, center: Scene.point(Scene.shanghai, north: pos[2].0, east: pos[2].1),
                                               radius: rng.uniform(30, 300))
-                    try plain.add(moved); try fast.add(moved)
+                    try plain.add(moved); try fast.add(moved); try stepwise.add(moved)
                 }
             }
         }
         #expect(expected.count > 10)
         #expect(got == expected)
+        #expect(advanced == expected)
         for s in plain.subjects {
             for id in plain.regionIdentifiers { #expect(fast.state(of: s, in: id) == plain.state(of: s, in: id)) }
         }
@@ -104,6 +112,9 @@ struct SafeRectTests {
         try plain.add(contentsOf: [home, block, far])
         var fast = plain
         fast.useSafeRects = true
+        // Confirmations due before a fix are found in the evaluation's own pass over the
+        // tracks; advancing the subject just before each fix must give the same events.
+        var stepwise = fast
         var rng = SplitMix64(seed: 21)
         var fixes: [LocationFix] = []
         var t = 0.0
@@ -121,7 +132,14 @@ struct SafeRectTests {
         for north in stride(from: 100.0, through: -1_200, by: -40) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
         let expected = try Scene.run(&plain, fixes)
         let got = try Scene.run(&fast, fixes)
+        var advanced: [TransitionEvent] = []
+        for f in fixes {
+            advanced += stepwise.advance(subject: f.subject,
+                                         to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
+            advanced += try stepwise.process(f)
+        }
         #expect(got == expected)
+        #expect(advanced == expected)
         #expect(expected.filter { $0.kind == .dwell }.count >= 2)
         #expect(expected.filter { $0.kind == .exit }.count >= 3)
         #expect(fast.settledSkips > 100)

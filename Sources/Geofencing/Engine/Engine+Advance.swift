@@ -16,7 +16,8 @@ extension Engine {
         let si = Int(i)
         guard t.isFinite, t >= subjectStates[si].lastTime, !subjectStates[si].tracks.isEmpty else { return [] }
         var events: [TransitionEvent] = []
-        advanceSubject(si, to: t, events: &events)
+        var last = subjectStates[si].recordedFix
+        withUnsafePointer(to: &last) { advanceSubject(si, to: t, fix: $0, events: &events) }
         if events.count > 1 { Engine.sortByTime(&events) }
         return events
     }
@@ -31,48 +32,59 @@ extension Engine {
         return all
     }
 
-    /// - Parameter before: confirm only what ran out strictly before `t` (used by `process`,
-    ///   so that a fix arriving exactly at the deadline confirms with itself).
-    mutating func advanceSubject(_ si: Int, to t: Double, before: Bool = false,
-                                 events: inout [TransitionEvent]) {
-        let need = policy.minimumConfirmingFixes
+    /// Whether `tr` has something to confirm by time alone at `t`: a pending transition with
+    /// its minimum number of fixes whose confirmation time has run out, or a dwell time.
+    /// - Parameter before: only what ran out strictly before `t` (used by `process`, so that
+    ///   a fix arriving exactly at the deadline confirms with itself).
+    @inline(__always)
+    func isDue(_ tr: Track, at t: Double, before: Bool) -> Bool {
+        if tr.pendingCount > 0 { return pendingDue(tr, at: t, before: before) }
+        return tr.state == .inside && tr.dwellArmed && !tr.dwellFired
+            && tr.insideSince + store.dwell[Int(tr.slot)] <= (before ? t.nextDown : t)
+    }
+
+    @inline(__always)
+    func pendingDue(_ tr: Track, at t: Double, before: Bool) -> Bool {
         let wait = policy.confirmationTime
-        let dwellNow = before ? t.nextDown : t
-        @inline(__always) func pendingDue(_ tr: Track) -> Bool {
-            tr.pendingCount > 0 && Int(tr.pendingCount) >= need
-                && (before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t)
+        return tr.pendingCount > 0 && Int(tr.pendingCount) >= policy.minimumConfirmingFixes
+            && (before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t)
+    }
+
+    /// Confirms what is due on `tr` at `t` (``isDue(_:at:before:)``); events carry `fix`,
+    /// the last fix before `t`, and the moment each condition was met.
+    @inline(__always)
+    mutating func confirmDue(_ tr: inout Track, at t: Double, before: Bool, fix: FixRef,
+                             events: inout [TransitionEvent]) {
+        if pendingDue(tr, at: t, before: before) {
+            confirm(&tr, at: tr.pendingSince + policy.confirmationTime, fix: fix, events: &events)
         }
-        @inline(__always) func isDue(_ tr: Track) -> Bool {
-            if tr.pendingCount > 0 { return pendingDue(tr) }
-            return tr.state == .inside && tr.dwellArmed && !tr.dwellFired
-                && tr.insideSince + store.dwell[Int(tr.slot)] <= dwellNow
-        }
-        // Most calls (one before every fix) find nothing due: check that first, without
-        // building the last fix or taking the tracks out.
-        guard subjectStates[si].tracks.contains(where: isDue), !subjectStates[si].lastLat.isNaN else { return }
-        var last = subjectStates[si].recordedFix
-        withUnsafePointer(to: &last) { fix in
-            var tracks = subjectStates[si].tracks
-            subjectStates[si].tracks = []
-            // Only due tracks are copied out and back (a track is large); tracks of removed or
-            // replaced regions are dropped, and so are those left idle (outside, nothing pending).
-            var w = 0
-            for r in 0..<tracks.count {
-                let s = Int(tracks[r].slot)
-                guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
-                if isDue(tracks[r]) {
-                    var tr = tracks[r]
-                    if pendingDue(tr) { confirm(&tr, at: tr.pendingSince + wait, fix: fix, events: &events) }
-                    checkDwell(&tr, now: dwellNow, eventTime: nil, fix: fix, events: &events)
-                    if tr.isIdle { continue }
-                    tracks[w] = tr
-                } else if w != r {
-                    tracks[w] = tracks[r]
-                }
-                w += 1
+        checkDwell(&tr, now: before ? t.nextDown : t, eventTime: nil, fix: fix, events: &events)
+    }
+
+    /// Confirms what is due at `t` on every track of subject `si`, with `fix` (its last fix
+    /// before `t`) in the events; tracks of removed or replaced regions are dropped, and so
+    /// are those left idle (outside, nothing pending).
+    mutating func advanceSubject(_ si: Int, to t: Double, before: Bool = false, fix: FixRef,
+                                 events: inout [TransitionEvent]) {
+        guard subjectStates[si].tracks.contains(where: { isDue($0, at: t, before: before) }) else { return }
+        var tracks = subjectStates[si].tracks
+        subjectStates[si].tracks = []
+        // Only due tracks are copied out and back (a track is large).
+        var w = 0
+        for r in 0..<tracks.count {
+            let s = Int(tracks[r].slot)
+            guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
+            if isDue(tracks[r], at: t, before: before) {
+                var tr = tracks[r]
+                confirmDue(&tr, at: t, before: before, fix: fix, events: &events)
+                if tr.isIdle { continue }
+                tracks[w] = tr
+            } else if w != r {
+                tracks[w] = tracks[r]
             }
-            if w < tracks.count { tracks.removeSubrange(w...) }
-            subjectStates[si].tracks = tracks
+            w += 1
         }
+        if w < tracks.count { tracks.removeSubrange(w...) }
+        subjectStates[si].tracks = tracks
     }
 }

@@ -101,13 +101,30 @@ extension Engine {
                                  lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
         }
         let first = events.count
-        if subjectStates[si].hasTracks { advanceSubject(si, to: t, before: true, events: &events) }
-        subjectStates[si].record(fix, time: t)
         let accuracy = fix.pointee.horizontalAccuracy ?? policy.assumedAccuracy
-        if accuracy <= policy.maximumAccuracy {
-            evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
-                     events: &events)
+        // Pending transitions and dwell times that ran out before this fix are confirmed
+        // first, with the subject's previous fix in their events (``advanceSubject``). A
+        // full evaluation does it in its own pass over the tracks; so the previous fix is
+        // rebuilt here only when something is due.
+        if subjectStates[si].hasTracks, subjectStates[si].tracks.contains(where: { isDue($0, at: t, before: true) }) {
+            var previous = subjectStates[si].recordedFix
+            subjectStates[si].record(fix, time: t)
+            withUnsafePointer(to: &previous) { previous in
+                if accuracy <= policy.maximumAccuracy {
+                    evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
+                             due: previous, events: &events)
+                } else {
+                    advanceSubject(si, to: t, before: true, fix: previous, events: &events)
+                }
+            }
+        } else {
+            subjectStates[si].record(fix, time: t)
+            if accuracy <= policy.maximumAccuracy {
+                evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
+                         due: nil, events: &events)
+            }
         }
+        // Confirmations that ran out before the fix come before its own events (all at `t`).
         if events.count - first > 1 { Engine.sortByTime(&events, from: first) }
     }
 
@@ -131,8 +148,13 @@ extension Engine {
     }
 
     /// Evaluates a usable fix against nearby regions and the subject's tracked regions.
+    ///
+    /// - Parameter due: when some of the subject's tracks have a confirmation or a dwell time
+    ///   that ran out before `t` (``isDue(_:at:before:)``), the subject's previous fix: those
+    ///   are confirmed first, exactly as ``advanceSubject(_:to:before:fix:events:)`` would
+    ///   before this fix (in the same pass over the tracks, when the fix is fully evaluated).
     mutating func evaluate(subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
-                           trigger: InitialTrigger, events: inout [TransitionEvent]) {
+                           trigger: InitialTrigger, due: FixRef?, events: inout [TransitionEvent]) {
         let p = fix.pointee.coordinate
         let lat = p.latitude, lon = p.longitude
         let oldStamp = subjectStates[si].usableStamp
@@ -147,6 +169,7 @@ extension Engine {
             safeRectHits &+= 1
             if subjectStates[si].settled, subjectStates[si].deepEpoch == epoch,
                accuracy <= subjectStates[si].deepAccuracy, subjectStates[si].deep.contains(lat: lat, lon: lon) {
+                if let due { advanceSubject(si, to: t, before: true, fix: due, events: &events) }
                 skipSettled(subject: si, fix: fix, time: t, events: &events)
                 return
             }
@@ -272,6 +295,12 @@ extension Engine {
             var tr = tracks[r]
             let s = Int(tr.slot)
             guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }   // removed / replaced
+            if let due, isDue(tr, at: t, before: true) {
+                // What ran out before this fix (as `advanceSubject` would confirm it); a
+                // track left idle is dropped, and re-created below if the fix is inside.
+                confirmDue(&tr, at: t, before: true, fix: due, events: &events)
+                if tr.isIdle { continue }
+            }
             var sd = Double.nan
             for c in cands.indices where cands[c].slot == tr.slot {
                 sd = cands[c].sd
