@@ -88,15 +88,19 @@ struct SubjectState: Sendable {
     mutating func refreshHints() {
         var slots = SIMD8<Int32>(repeating: -1)
         var pending: UInt8 = 0
+        let cap = SubjectState.hintCapacity
         var k = 0
-        for tr in tracks where k < SubjectState.hintCapacity {
-            slots[k] = tr.slot
-            if tr.pendingCount > 0 { pending |= 1 << UInt8(k) }
+        while k < cap, k < tracks.count {
+            slots[k] = tracks[k].slot
+            if tracks[k].pendingCount > 0 { pending |= 1 << UInt8(k) }
             k += 1
         }
         let tracked = k
-        for s in safeSlots where k < SubjectState.hintCapacity {
+        var j = 0
+        while k < cap, j < safeSlots.count {
+            let s = safeSlots[j]
             if !(0..<tracked).contains(where: { slots[$0] == s }) { slots[k] = s; k += 1 }
+            j += 1
         }
         hintSlots = slots
         hintPending = pending

@@ -5,11 +5,14 @@ import Foundation
 /// region bounding boxes.
 ///
 /// Level `l` (0…16) has square cells of 2^(l−8) degrees (≈ 430 m at level 0 … 256° at 16). A
-/// region goes into the finest level whose cell is at least as large as its box (but not
-/// finer than the median region's level, fixed at each rebuild), so it occupies at most
-/// 2 × 2 cells (more only when its box is split by the antimeridian or is
-/// a full band around a pole). A point query visits one cell per populated level (2 × 2 when
-/// a margin is asked for).
+/// region's natural level is the finest whose cell is at least as large as its box (it then
+/// occupies at most 2 × 2 cells, more only when its box is split by the antimeridian or is a
+/// full band around a pole). Where it actually goes is chosen at each rebuild
+/// (``Placement``): sparse data is lifted into one level (one probe per query, short
+/// cells); dense data stays at its natural levels from the median's up, or is lowered one
+/// level below the median's (spanning up to 5 × 5 cells), whichever the estimated query cost
+/// favours within 8 entries per region. A point query visits one cell per populated level
+/// (2 × 2 when a margin is asked for).
 ///
 /// Each entry carries, besides the slot number, the part of the region's box that falls in
 /// its cell, quantised to 1/65,536 of the cell and rounded outwards (12 bytes per entry), so
@@ -24,8 +27,8 @@ import Foundation
 /// static part; the engine calls it when the overflow or the stale entries reach a quarter of
 /// the static size, so inserts and removals cost O(log n) amortised.
 ///
-/// Memory: 12 bytes per region-cell entry (≈ 2.3 entries per region) plus 16–32 bytes per
-/// occupied cell.
+/// Memory: 12 bytes per region-cell entry (≈ 2.3 entries per region at natural levels, up
+/// to 8 when lowered) plus 16–32 bytes per occupied cell.
 struct RegionIndex: Sendable {
     static let levelCount = 17
     static let slotBits: UInt64 = 26
