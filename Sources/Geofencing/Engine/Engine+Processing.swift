@@ -267,8 +267,7 @@ extension Engine {
                     safe.formIntersection(SafeRect.within(meters: nearestOutside, ofLatitude: lat, longitude: lon))
                 }
                 subjectStates[si].safe = safe
-                subjectStates[si].safeSlots.removeAll(keepingCapacity: true)
-                for c in cands { subjectStates[si].safeSlots.append(c.slot) }
+                subjectStates[si].setSafeSlots(cands)
                 setDeep(subject: si, within: safe, depth: nearestInside, accuracy: decidingAccuracy, lat: lat, lon: lon)
             } else {
                 subjectStates[si].safe = .empty

@@ -141,12 +141,22 @@ struct SubjectState: Sendable {
         }
     }
 
+    /// The rectangle's regions: the candidates' slots (none: no buffer kept, see `finish`).
+    @inline(__always) mutating func setSafeSlots(_ cands: [Engine.Candidate]) {
+        if cands.isEmpty {
+            safeSlots = []
+        } else {
+            safeSlots.removeAll(keepingCapacity: true)
+            for c in cands { safeSlots.append(c.slot) }
+        }
+    }
+
     /// After a fix that found nothing near and nothing tracked (its new rectangle, if one
     /// was computed, lists no region).
     @inline(__always) mutating func finishEmpty(newSafe: SafeRect?, lat: Double, lon: Double, time t: Double) {
         if let newSafe {
             safe = newSafe
-            safeSlots.removeAll(keepingCapacity: true)
+            safeSlots = []
         }
         settled = false
         deferred = false
@@ -164,7 +174,9 @@ struct SubjectState: Sendable {
         settled = tracks.count == slots.count && tracks.allSatisfy { tr in
             tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
         }
-        self.tracks = tracks
+        // An empty list gives its buffer back: an emptied buffer's header would be one
+        // more cache miss for every later fix that copies the (empty) array.
+        self.tracks = tracks.isEmpty ? [] : tracks
         refreshHints()
         usableStamp = stamp
         usableLat = lat
