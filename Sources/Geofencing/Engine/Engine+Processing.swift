@@ -58,14 +58,8 @@ extension Engine {
     public mutating func process(_ fix: LocationFix, subject handle: SubjectHandle,
                                  initialTrigger: InitialTrigger = [],
                                  into events: inout [TransitionEvent]) throws(GeofencingError) {
-        let si = Int(handle.rawValue)
-        guard si >= 0, si < subjectStates.count, subjectStates[si].name == fix.subject else {
-            throw .invalidFix(subject: fix.subject, field: "subject",
-                              reason: "does not match the subject handle \(handle.rawValue)")
-        }
-        if !fix.passesValidation { try fix.validate() }
         try withUnsafePointer(to: fix) { (fix) throws(GeofencingError) in
-            try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+            try process(fix, subject: handle, initialTrigger: initialTrigger, into: &events)
         }
     }
 
