@@ -17,6 +17,20 @@ struct RegionIndexTests {
         Set(regions.values.filter { $0.signedDistance(to: p) <= 0 }.map(\.identifier))
     }
 
+    /// Expects the engine's answer to equal brute force's at `points` random points in a
+    /// square of `span` metres around `base`; returns how many regions were found in all.
+    func probe(_ engine: Engine, _ live: [String: Region], around base: Coordinate, span: Double,
+               points: Int, rng: inout LCG) -> Int {
+        var hits = 0
+        for _ in 0..<points {
+            let p = Scene.point(base, north: (rng.next() - 0.5) * span, east: (rng.next() - 0.5) * span)
+            let got = Set(engine.regions(containing: p))
+            #expect(got == brute(live, p))
+            hits += got.count
+        }
+        return hits
+    }
+
     @Test("random circles, polygons, removals and replacements, near the antimeridian and the poles too",
           arguments: [(0.0, 0.0), (31.2, 121.5), (-16.5, 179.9), (89.0, 10.0)])
     func matchesBruteForce(lat: Double, lon: Double) throws {
@@ -51,14 +65,7 @@ struct RegionIndexTests {
             }
         }
         #expect(engine.regionCount == live.count)
-        var hits = 0
-        for _ in 0..<400 {
-            let p = Scene.point(base, north: (rng.next() - 0.5) * 44_000, east: (rng.next() - 0.5) * 44_000)
-            let got = Set(engine.regions(containing: p))
-            #expect(got == brute(live, p))
-            hits += got.count
-        }
-        #expect(hits > 100)
+        #expect(probe(engine, live, around: base, span: 44_000, points: 400, rng: &rng) > 100)
     }
 
     @Test("dense regions are lowered one level below the median's and still found exactly")
@@ -89,14 +96,7 @@ struct RegionIndexTests {
             }
         }
         #expect(engine.index.placement == placement)
-        var hits = 0
-        for _ in 0..<600 {
-            let p = Scene.point(base, north: (rng.next() - 0.5) * 9_000, east: (rng.next() - 0.5) * 9_000)
-            let got = Set(engine.regions(containing: p))
-            #expect(got == brute(live, p))
-            hits += got.count
-        }
-        #expect(hits > 2_000)
+        #expect(probe(engine, live, around: base, span: 9_000, points: 600, rng: &rng) > 2_000)
     }
 
     @Test("a huge circle around the pole and a small one are both found")
