@@ -2,19 +2,32 @@ import Benchmark
 import Foundation
 import Geofencing
 
-// Scenarios are built on first use (outside the measured region) and kept.
-enum Prepared {
+// Each scenario is built in its benchmark's setup (outside the measured region) and released
+// in its teardown, so that while one scenario is measured no other scenario's regions,
+// subjects or fixes are resident: each is measured as it would run alone.
+enum Scenario {
     static let countryBox = Box(sizeKm: 1_000)
     static let cityBox = Box(sizeKm: 50)
     static let polygonBox = Box(sizeKm: 100)
-    static let countryRegions = Scenarios.circles(count: 1_000_000, in: countryBox, seed: 1)
-    static let country = Replay(regions: countryRegions,
-                                fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: countryBox, seed: 2))
-    static let city = Replay(regions: Scenarios.circles(count: 100_000, in: cityBox, seed: 3),
-                             fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: cityBox, seed: 4))
-    static let polygons = Replay(regions: Scenarios.polygons(count: 100_000, in: polygonBox, seed: 5),
-                                 fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: polygonBox, seed: 6))
+    static func countryRegions() -> [Region] { Scenarios.circles(count: 1_000_000, in: countryBox, seed: 1) }
+    static func country() -> Replay {
+        Replay(regions: countryRegions(),
+               fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: countryBox, seed: 2))
+    }
+    static func city() -> Replay {
+        Replay(regions: Scenarios.circles(count: 100_000, in: cityBox, seed: 3),
+               fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: cityBox, seed: 4))
+    }
+    static func polygons() -> Replay {
+        Replay(regions: Scenarios.polygons(count: 100_000, in: polygonBox, seed: 5),
+               fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: polygonBox, seed: 6))
+    }
 }
+
+/// The running benchmark's scenario (set by its setup, cleared by its teardown; benchmarks
+/// run one at a time).
+nonisolated(unsafe) var current: Replay?
+nonisolated(unsafe) var currentRegions: [Region] = []
 
 let benchmarks: @Sendable () -> Void = {
     let throughput = Benchmark.Configuration(
@@ -22,28 +35,28 @@ let benchmarks: @Sendable () -> Void = {
         scalingFactor: .mega, maxDuration: .seconds(10), maxIterations: 3)
 
     Benchmark("country: 1M circles, fixes from 10k subjects", configuration: throughput) { benchmark in
-        let r = Prepared.country
+        let r = current!
         benchmark.startMeasurement()
         r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
-    } setup: { _ = Prepared.country }
+    } setup: { current = Scenario.country() } teardown: { current = nil }
 
     Benchmark("city: 100k circles in 50 km x 50 km", configuration: throughput) { benchmark in
-        let r = Prepared.city
+        let r = current!
         benchmark.startMeasurement()
         r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
-    } setup: { _ = Prepared.city }
+    } setup: { current = Scenario.city() } teardown: { current = nil }
 
     Benchmark("polygons: 100k polygons of 8-64 vertices", configuration: throughput) { benchmark in
-        let r = Prepared.polygons
+        let r = current!
         benchmark.startMeasurement()
         r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
-    } setup: { _ = Prepared.polygons }
+    } setup: { current = Scenario.polygons() } teardown: { current = nil }
 
     // Index build and memory: a fresh engine per iteration from the same 1M circles.
     // Memory: `memoryLeakedBytes` = bytes allocated and still held when the measurement stops
@@ -56,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
                                              .custom("engine estimate bytes per region", useScalingFactor: false)],
                                    timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(30),
                                    maxIterations: 3)) { benchmark in
-        let regions = Prepared.countryRegions
+        let regions = currentRegions
         let rss0 = residentBytes()
         benchmark.startMeasurement()
         var engine = Engine()
@@ -67,5 +80,5 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(.custom("engine estimate bytes per region", useScalingFactor: false),
                               engine.approximateRegionMemory / regions.count)
         blackHole(engine.regionCount)
-    } setup: { _ = Prepared.countryRegions }
+    } setup: { currentRegions = Scenario.countryRegions() } teardown: { currentRegions = [] }
 }
