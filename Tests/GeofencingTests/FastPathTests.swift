@@ -127,6 +127,24 @@ struct FastPathTests {
         #expect(engine.lastFix(of: "phone") == fixes[1])
     }
 
+    @Test("a batch whose later fixes have NaN or huge coordinates (prefetched before validation) applies the good ones and rejects the first bad one",
+          arguments: [Double.nan, 1e300, -.infinity])
+    func batchPrefetchesBadCoordinates(longitude: Double) throws {
+        var engine = Engine()
+        try engine.add(Scene.circle(radius: 200))
+        var fixes = (0..<8).map { Scene.fix(Scene.shanghai, north: 1_000 - Double($0) * 150, at: Double($0) * 10) }
+        fixes[6].coordinate = Coordinate(uncheckedLatitude: 31.2, longitude: longitude)
+        fixes[7].coordinate = Coordinate(uncheckedLatitude: longitude, longitude: 121.5)
+        let h = engine.handle(for: "phone")
+        var events: [TransitionEvent] = []
+        #expect(throws: GeofencingError.self) {
+            try engine.process(fixes[...], subjects: Array(repeating: h, count: fixes.count)[...], into: &events)
+        }
+        // A finite longitude is valid (it wraps), a latitude of 1e300 is not.
+        let applied = longitude.isFinite ? 6 : 5
+        #expect(engine.lastFix(of: "phone")?.timestamp == fixes[applied].timestamp)
+    }
+
     @Test("events appended to a buffer keep what it held and come in time order")
     func bufferAppends() throws {
         var engine = Engine(policy: .precise)

@@ -47,74 +47,67 @@ extension Engine {
         // Read-only copies for the prefetch stages (they share the buffers; processing does
         // not change the index or the regions, so nothing is copied).
         let view = index.prefetchView, hot = store.hot, ids = store.ids
-        // The subject records change as fixes are processed: their address is taken once
-        // and used only as a prefetch hint, never read through (were the array moved, a
-        // hint would merely miss).
+        // Addresses used only as prefetch hints, never read through: the region records and
+        // identifiers (kept alive by the copies above), and the subject records, which
+        // change as fixes are processed (were the array moved, a hint would merely miss).
+        let hotBase = hot.withUnsafeBufferPointer { $0.baseAddress }, hotCount = hot.count
+        let idsBase = ids.withUnsafeBufferPointer { $0.baseAddress }
         let states = subjectStates.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let stateCount = subjectStates.count
         let stateSize = SubjectState.hotBytes, stateStride = MemoryLayout<SubjectState>.stride
         // Through buffer pointers, so that a fix is passed on without being copied.
         try fixes.withUnsafeBufferPointer { (fixes) throws(GeofencingError) in
             try subjects.withUnsafeBufferPointer { (subjects) throws(GeofencingError) in
-                try hot.withUnsafeBufferPointer { (hot) throws(GeofencingError) in
-                    try ids.withUnsafeBufferPointer { (ids) throws(GeofencingError) in
-                        // Bit (i mod 64): fix i is expected inside its subject's safe
-                        // rectangle (found at stage 2, used at stage 3).
-                        var inRect: UInt64 = 0
-                        for j in 0..<(n + 3 * d) {
-                            // Stage 1: the subject's record (the part every fix reads).
-                            if j < n, let states, case let si = Int(subjects[j].rawValue), si >= 0, si < stateCount {
-                                prefetch(states + si * stateStride, bytes: stateSize)
+                // Bit (i mod 64): fix i is expected inside its subject's safe rectangle
+                // (found at stage 2, used at stage 3).
+                var inRect: UInt64 = 0
+                for j in 0..<(n + 3 * d) {
+                    // Stage 1: the subject's record (the part every fix reads).
+                    if j < n, let states, case let si = Int(subjects[j].rawValue), si >= 0, si < stateCount {
+                        prefetch(states + si * stateStride, bytes: stateSize)
+                    }
+                    // Stage 2: the index buckets (or, inside the safe rectangle, its region
+                    // list) and the track list (at the hinted addresses).
+                    if case let i = j - d, i >= 0, i < n,
+                       case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
+                        let p = fixes[i].coordinate
+                        let bit: UInt64 = 1 << UInt64(i & 63)
+                        if useSafeRects, subjectStates[si].usableStamp == stampCounter,
+                           subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude) {
+                            inRect |= bit
+                            if let slots = UnsafeRawPointer(bitPattern: subjectStates[si].hintSafeSlots) {
+                                // The buffer's header (its reference count) and its slots.
+                                cprefetch_read(slots - Engine.arrayHeaderBytes)
+                                cprefetch_read(slots)
                             }
-                            // Stage 2: the index buckets (or, inside the safe rectangle, its
-                            // region list) and the track list (at the hinted addresses).
-                            if case let i = j - d, i >= 0, i < n,
-                               case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
-                                let p = fixes[i].coordinate
-                                let bit: UInt64 = 1 << UInt64(i & 63)
-                                if useSafeRects, subjectStates[si].usableStamp == stampCounter,
-                                   subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude) {
-                                    inRect |= bit
-                                    if let slots = UnsafeRawPointer(bitPattern: subjectStates[si].hintSafeSlots) {
-                                        // The buffer's header (its reference count) and its slots.
-                                        cprefetch_read(slots - Engine.arrayHeaderBytes)
-                                        cprefetch_read(slots)
-                                    }
-                                } else {
-                                    inRect &= ~bit
-                                    if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
-                                        view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
-                                    }
-                                }
-                                if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
-                                    // Header and the first two tracks (a track is 80 bytes).
-                                    prefetch(tracks - Engine.arrayHeaderBytes, bytes: 2 * 64)
-                                }
-                            }
-                            // Stage 3: the cells' entries (or none, inside the safe rectangle),
-                            // and the records of the regions the fix will read (from the hints),
-                            // with the identifiers of those with a transition pending.
-                            if case let i = j - 2 * d, i >= 0, i < n,
-                               case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
-                                if inRect & (1 << UInt64(i & 63)) == 0 {
-                                    let p = fixes[i].coordinate
-                                    if abs(p.latitude) <= 90, abs(p.longitude) <= 540 {
-                                        view.prefetchEntries(lat: p.latitude, lon: p.longitude)
-                                    }
-                                }
-                                let slots = subjectStates[si].hintSlots
-                                let pending = subjectStates[si].hintPending
-                                for k in 0..<SubjectState.hintCapacity {
-                                    let s = Int(slots[k])
-                                    guard s >= 0, s < hot.count else { break }
-                                    cprefetch_read(hot.baseAddress! + s)
-                                    if pending & (1 << UInt8(k)) != 0 { cprefetch_read(ids.baseAddress! + s) }
-                                }
-                            }
-                            if case let i = j - 3 * d, i >= 0 {
-                                try process(fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger, into: &events)
-                            }
+                        } else {
+                            inRect &= ~bit
+                            view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
                         }
+                        if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
+                            // Header and the first two tracks (a track is 80 bytes).
+                            prefetch(tracks - Engine.arrayHeaderBytes, bytes: 2 * 64)
+                        }
+                    }
+                    // Stage 3: the cells' entries (or none, inside the safe rectangle), and the
+                    // records of the regions the fix will read (from the hints), with the
+                    // identifiers of those with a transition pending.
+                    if case let i = j - 2 * d, i >= 0, i < n,
+                       case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
+                        if inRect & (1 << UInt64(i & 63)) == 0 {
+                            view.prefetchEntries(lat: fixes[i].coordinate.latitude, lon: fixes[i].coordinate.longitude)
+                        }
+                        let slots = subjectStates[si].hintSlots
+                        let pending = subjectStates[si].hintPending
+                        for k in 0..<SubjectState.hintCapacity {
+                            let s = Int(slots[k])
+                            guard s >= 0, s < hotCount, let hotBase, let idsBase else { break }
+                            cprefetch_read(hotBase + s)
+                            if pending & (1 << UInt8(k)) != 0 { cprefetch_read(idsBase + s) }
+                        }
+                    }
+                    if case let i = j - 3 * d, i >= 0 {
+                        try process(fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger, into: &events)
                     }
                 }
             }

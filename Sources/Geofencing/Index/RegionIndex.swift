@@ -170,17 +170,10 @@ struct RegionIndex: Sendable {
     /// The most index entries per region a lowered placement may take (12 bytes each).
     static let maximumEntriesPerRegion = 8
 
-    /// Number of distinct cells in sorted packed (key, index) pairs.
-    static func cellCount(_ packed: [UInt64]) -> Int {
-        var cells = 0, last = UInt64.max
-        for p in packed where p >> slotBits != last { cells += 1; last = p >> slotBits }
-        return cells
-    }
-
-    /// The expected work of a point query, in entry scans, over sorted packed pairs: for
-    /// each populated level, one bucket probe (counted as ``probeCost`` entries) plus the
-    /// average run of its occupied cells.
-    static func queryCost(_ packed: [UInt64]) -> Double {
+    /// Over sorted packed (key, index) pairs: the number of distinct cells, and the expected
+    /// work of a point query in entry scans — for each populated level, one bucket probe
+    /// (counted as ``probeCost`` entries) plus the average run of its occupied cells.
+    static func cellStats(_ packed: [UInt64]) -> (cells: Int, queryCost: Double) {
         var cells = [Int](repeating: 0, count: levelCount), ents = [Int](repeating: 0, count: levelCount)
         var last = UInt64.max
         for p in packed {
@@ -190,7 +183,7 @@ struct RegionIndex: Sendable {
         }
         var cost = 0.0
         for l in 0..<levelCount where cells[l] > 0 { cost += probeCost + Double(ents[l]) / Double(cells[l]) }
-        return cost
+        return (cells.reduce(0, +), cost)
     }
 
     /// A bucket probe (usually a cache miss) counted in entry scans (about a nanosecond each).
@@ -227,7 +220,7 @@ struct RegionIndex: Sendable {
         median = min(median, RegionIndex.levelCount - 1)
         let spread = min(lifted, RegionIndex.firstCoarseLevel - 1)
         lifted = min(max(lifted, median), RegionIndex.firstCoarseLevel - 1)
-        func pack(_ placement: Placement) -> (packed: [UInt64], counts: [Int], cost: Double) {
+        func pack(_ placement: Placement) -> (packed: [UInt64], counts: [Int], cells: Int, cost: Double) {
             var packed: [UInt64] = []
             packed.reserveCapacity(slots.count * 3)
             var counts = [Int](repeating: 0, count: RegionIndex.levelCount)
@@ -241,12 +234,13 @@ struct RegionIndex: Sendable {
                 }
             }
             RadixSort.sort(&packed)
-            return (packed, counts, RegionIndex.queryCost(packed))
+            let stats = RegionIndex.cellStats(packed)
+            return (packed, counts, stats.cells, stats.queryCost)
         }
         // 1. Everything lifted into the level of the 97th-percentile region: one probe per
         //    query, taken whenever its cells stay short (sparse data: the country).
         var best = (placement: Placement(base: lifted, reach: 0), built: pack(Placement(base: lifted, reach: 0)))
-        if best.built.packed.count > RegionIndex.liftedCellLimit * RegionIndex.cellCount(best.built.packed) {
+        if best.built.packed.count > RegionIndex.liftedCellLimit * best.built.cells {
             // 2. Dense data (the city): each region at its own level, the finer ones lifted to
             //    the median's; or everything up to the 97th percentile lowered one level
             //    below the median's (a region then spans up to 5 × 5 cells, but a query scans
@@ -265,7 +259,7 @@ struct RegionIndex: Sendable {
             }
         }
         placement = best.placement
-        let (packed, counts, _) = best.built
+        let (packed, counts, _, _) = best.built
         var ents: [Entry] = []
         ents.reserveCapacity(packed.count)
         var cellKeys: [UInt64] = [], starts: [Int32] = []
@@ -463,9 +457,11 @@ struct RegionIndex: Sendable {
             }
         }
 
-        /// Calls `body` with the key of the point's cell on every populated level.
+        /// Calls `body` with the key of the point's cell on every populated level; nothing for
+        /// a coordinate out of range or NaN (the batch prefetches fixes not yet validated).
         @inline(__always)
         private func forEachPointKey(lat: Double, lon: Double, _ body: (UInt64) -> Void) {
+            guard abs(lat) <= 90, abs(lon) <= 540 else { return }
             var levels = levels
             while levels != 0 {
                 let l = levels.trailingZeroBitCount
