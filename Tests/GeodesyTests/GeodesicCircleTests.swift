@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import Geodesy
 
 @Suite("GeodesicCircle: exact inside tests with the chord bound")
@@ -29,6 +30,27 @@ struct GeodesicCircleTests {
             }
         }
         #expect(checked > 15_000)
+    }
+
+    @Test("the smallest radius of curvature is WGS84's, and the chord excess matches 2R·asin(c/2R) − c")
+    func chordExcessMatchesAsin() {
+        #expect(GeodesicCircle.minimumRadiusOfCurvature == Ellipsoid.wgs84.minimumRadiusOfCurvature)
+        let twoR = 2 * GeodesicCircle.minimumRadiusOfCurvature
+        var c = 1e-3
+        while c < twoR {
+            let direct = twoR * asin(min(1, c / twoR)) - c
+            let excess = GeodesicCircle.chordExcess(c)
+            // The direct form loses digits to cancellation: allow its rounding (≈ 2 ulp of c).
+            let allowance = 4 * c.ulp + 1e-12 * abs(direct)
+            #expect(abs(excess - direct) <= allowance, "c \(c): \(excess) vs \(direct)")
+            #expect(excess >= 0)
+            c *= 1.37
+        }
+        // Continuous where the series hands over to asin (0.05 · 2R).
+        let edge = 0.05 * twoR
+        #expect(abs(GeodesicCircle.chordExcess(edge.nextUp) - GeodesicCircle.chordExcess(edge)) < 1e-6)
+        // At short range it is the leading term c³ / 6(2R)².
+        #expect(abs(GeodesicCircle.chordExcess(100) / (100 * 100 * 100 / (6 * twoR * twoR)) - 1) < 1e-9)
     }
 
     @Test("the chord step alone is never wrong, and leaves undecided only a band of about r³/24R² around the boundary")

@@ -29,7 +29,11 @@ struct SafeRectTests {
 
     /// Subjects walking (1–40 m per fix), some standing still, some jumping, interleaved;
     /// every `changeEvery` fixes a region is added, removed or replaced.
-    static func compare(seed: UInt64, regionCount: Int, spread: Double, changeEvery: Int) throws -> Int {
+    /// With `policyEvery`, every that many rounds of fixes all engines switch between
+    /// their policy and one where fixes worse than a tenth of a region's size decide
+    /// nothing.
+    static func compare(seed: UInt64, regionCount: Int, spread: Double, changeEvery: Int,
+                        policyEvery: Int? = nil) throws -> Int {
         var rng = SplitMix64(seed: seed)
         var plain = Engine(policy: seed % 2 == 0 ? .precise : .coreLocation)
         plain.useSafeRects = false
@@ -57,6 +61,11 @@ struct SafeRectTests {
                 advanced += stepwise.advance(subject: f.subject,
                                              to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
                 advanced += try stepwise.process(f)
+            }
+            if let every = policyEvery, k % every == every - 1 {
+                var policy = plain.policy
+                policy.maximumAccuracyToSizeRatio = policy.maximumAccuracyToSizeRatio == 0.1 ? 1 : 0.1
+                plain.policy = policy; fast.policy = policy; stepwise.policy = policy
             }
             if k % changeEvery == changeEvery - 1 {
                 switch (k / changeEvery) % 3 {
@@ -95,6 +104,13 @@ struct SafeRectTests {
     @Test("dense regions: same events with and without safe rectangles", arguments: [UInt64(4), 5])
     func dense(seed: UInt64) throws {
         let hits = try SafeRectTests.compare(seed: seed, regionCount: 300, spread: 1_200, changeEvery: 23)
+        #expect(hits > 0)
+    }
+
+    @Test("dense regions, the policy switched back and forth: same events", arguments: [UInt64(6), 7])
+    func policySwitches(seed: UInt64) throws {
+        let hits = try SafeRectTests.compare(seed: seed, regionCount: 300, spread: 1_200, changeEvery: 1_000,
+                                             policyEvery: 3)
         #expect(hits > 0)
     }
 

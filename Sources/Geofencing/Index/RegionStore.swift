@@ -161,10 +161,9 @@ struct RegionStore: Sendable {
             let dx = cartesian.x - h.x, dy = cartesian.y - h.y, dz = cartesian.z - h.z
             let c = (dx * dx + dy * dy + dz * dz).squareRoot()
             if radius <= GeodesicCircle.chordBoundLimit {
-                let twoR = 2 * GeodesicCircle.minimumRadiusOfCurvature
-                let hi = twoR * asin(min(1, c / twoR))
-                let estimate = (c + hi) / 2 - radius
-                let error = (hi - c) / 2 + GeodesicCircle.roundingAllowance
+                let excess = GeodesicCircle.chordExcess(c)
+                let estimate = c + excess / 2 - radius
+                let error = excess / 2 + GeodesicCircle.roundingAllowance
                 if error <= 1e-3 * abs(estimate) { return estimate }
             }
             return GeodesicCircle(center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]),
