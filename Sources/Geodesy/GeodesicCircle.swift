@@ -64,7 +64,7 @@ public struct GeodesicCircle: Sendable, Hashable {
     /// chord bound). Up to 600 km the odd series of `asin` to its x¹¹ term is used: it omits
     /// less than 1e-11 m there, and it is also more precise than the difference of two
     /// nearly equal numbers for short chords; beyond, `asin` itself.
-    @inlinable
+    @inlinable @inline(__always)
     public static func chordExcess(_ c: Double) -> Double {
         let twoR = 2 * minimumRadiusOfCurvature
         let x = c / twoR

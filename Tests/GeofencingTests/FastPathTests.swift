@@ -79,6 +79,19 @@ struct FastPathTests {
         #expect(batch.subjects == single.subjects)
     }
 
+    @Test("a track is one cache line and keeps the sign of its last distance")
+    func trackLayout() {
+        #expect(MemoryLayout<Track>.size == 64)
+        var tr = Track(slot: 1, stamp: 1, state: .outside)
+        #expect(tr.lastSD.isNaN && tr.isIdle)
+        tr.lastSD = 1e-60          // below Float's range: still outside
+        #expect(tr.lastSD > 0 && tr.isIdle)
+        tr.lastSD = -1e-60
+        #expect(tr.lastSD <= 0 && !tr.isIdle)
+        tr.lastSD = 123.456_789
+        #expect(abs(tr.lastSD - 123.456_789) < 1e-5)
+    }
+
     @Test("a wrong handle is rejected and changes nothing")
     func wrongHandle() throws {
         var engine = Engine()

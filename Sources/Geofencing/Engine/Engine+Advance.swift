@@ -16,7 +16,7 @@ extension Engine {
         let si = Int(i)
         guard t.isFinite, t >= subjectStates[si].lastTime, !subjectStates[si].tracks.isEmpty else { return [] }
         var events: [TransitionEvent] = []
-        var last = subjectStates[si].recordedFix
+        var last = recordedFix(of: si)
         withUnsafePointer(to: &last) { advanceSubject(si, to: t, fix: $0, events: &events) }
         if events.count > 1 { Engine.sortByTime(&events) }
         return events

@@ -101,7 +101,7 @@ extension Engine {
         // full evaluation does it in its own pass over the tracks; so the previous fix is
         // rebuilt here only when something is due.
         if subjectStates[si].hasTracks, subjectStates[si].tracks.contains(where: { isDue($0, at: t, before: true) }) {
-            var previous = subjectStates[si].recordedFix
+            var previous = recordedFix(of: si)
             subjectStates[si].record(fix, time: t)
             withUnsafePointer(to: &previous) { previous in
                 if accuracy <= policy.maximumAccuracy {

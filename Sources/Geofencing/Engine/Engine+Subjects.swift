@@ -64,4 +64,14 @@ extension Engine {
         subjectStates[Int(i)] = SubjectState(name: subject)
         return true
     }
+
+    /// Subject `si`'s last fix, rebuilt from its record (there must be one). Reads the
+    /// fields one by one: a computed property of an array element copied the whole record
+    /// (retaining its arrays) to run.
+    @inline(__always)
+    func recordedFix(of si: Int) -> LocationFix {
+        SubjectState.fix(name: subjectStates[si].name, lat: subjectStates[si].lastLat, lon: subjectStates[si].lastLon,
+                         accuracy: subjectStates[si].lastAccuracy, time: subjectStates[si].lastTime,
+                         speed: subjectStates[si].lastSpeed, course: subjectStates[si].lastCourse)
+    }
 }
