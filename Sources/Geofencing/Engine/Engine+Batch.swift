@@ -85,7 +85,7 @@ extension Engine {
                             view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
                         }
                         if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
-                            // Header and the first two tracks (a track is 80 bytes).
+                            // Header and the first two tracks (a track is 64 bytes).
                             prefetch(tracks - Engine.arrayHeaderBytes, bytes: 2 * 64)
                         }
                     }
