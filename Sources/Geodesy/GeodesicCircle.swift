@@ -61,9 +61,9 @@ public struct GeodesicCircle: Sendable, Hashable {
 
     /// How much longer than a chord `c` (metres) the geodesic between its ends can be:
     /// `2R·asin(c / 2R) − c` with `R` = ``minimumRadiusOfCurvature`` (docs/geodesy.md, the
-    /// chord bound). Up to 600 km the odd series of `asin` to its x¹¹ term is used: it omits
-    /// less than 1e-11 m there, and it is also more precise than the difference of two
-    /// nearly equal numbers for short chords; beyond, `asin` itself.
+    /// chord bound). For chords up to 0.05 · 2R (≈ 634 km), the odd series of `asin` to its
+    /// x¹¹ term: it omits less than 1e-11 m there, and it is more precise than the
+    /// difference of two nearly equal numbers for short chords; beyond, `asin` itself.
     @inlinable @inline(__always)
     public static func chordExcess(_ c: Double) -> Double {
         let twoR = 2 * minimumRadiusOfCurvature

@@ -240,7 +240,7 @@ typealias FixRef = UnsafePointer<LocationFix>
 ///
 /// 64 bytes, one cache line (a city's subjects hold a dozen each, so the tracks are the
 /// largest part of the working set): fields ordered to leave no padding, and the last
-/// signed distance kept as a `Float` (about 7 digits: a micrometre at 100 m, which moves
+/// signed distance kept as a `Float` (about 7 digits: a few micrometres at 100 m, which moves
 /// an interpolated crossing time by well under a millisecond).
 struct Track: Sendable {
     var slot: Int32
