@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 extension Engine {
     /// The confirmed state of `subject` in the region `regionID` (Core Location's
@@ -53,7 +54,8 @@ extension Engine {
 
     /// The last fix accepted for `subject`.
     public func lastFix(of subject: String) -> LocationFix? {
-        subjectIndex[subject].flatMap { subjectStates[Int($0)].lastFix }
+        guard let i = subjectIndex[subject], !subjectStates[Int(i)].lastLat.isNaN else { return nil }
+        return recordedFix(of: Int(i))
     }
 
     /// Forgets everything about `subject` (its states become `unknown`, and its next fix may
@@ -65,13 +67,18 @@ extension Engine {
         return true
     }
 
-    /// Subject `si`'s last fix, rebuilt from its record (there must be one). Reads the
-    /// fields one by one: a computed property of an array element copied the whole record
-    /// (retaining its arrays) to run.
+    /// Subject `si`'s last fix, rebuilt from its recorded fields (there must be one; NaN
+    /// fields are absent ones). Reads the fields one by one: a computed property of an
+    /// array element copied the whole record (retaining its arrays) to run.
     @inline(__always)
     func recordedFix(of si: Int) -> LocationFix {
-        SubjectState.fix(name: subjectStates[si].name, lat: subjectStates[si].lastLat, lon: subjectStates[si].lastLon,
-                         accuracy: subjectStates[si].lastAccuracy, time: subjectStates[si].lastTime,
-                         speed: subjectStates[si].lastSpeed, course: subjectStates[si].lastCourse)
+        let accuracy = subjectStates[si].lastAccuracy, speed = subjectStates[si].lastSpeed
+        let course = subjectStates[si].lastCourse
+        return LocationFix(subject: subjectStates[si].name,
+                           coordinate: Coordinate(uncheckedLatitude: subjectStates[si].lastLat,
+                                                  longitude: subjectStates[si].lastLon),
+                           horizontalAccuracy: accuracy.isNaN ? nil : accuracy,
+                           timestamp: Date(timeIntervalSinceReferenceDate: subjectStates[si].lastTime),
+                           speed: speed.isNaN ? nil : speed, course: course.isNaN ? nil : course)
     }
 }

@@ -201,25 +201,6 @@ struct SubjectState: Sendable {
         usableTime = t
     }
 
-    /// The last fix given for this subject, if any.
-    var lastFix: LocationFix? { lastLat.isNaN ? nil : recordedFix }
-
-    /// The last fix given, rebuilt from its recorded fields (there must be one).
-    var recordedFix: LocationFix {
-        SubjectState.fix(name: name, lat: lastLat, lon: lastLon, accuracy: lastAccuracy, time: lastTime,
-                         speed: lastSpeed, course: lastCourse)
-    }
-
-    /// A fix from recorded fields (NaN: absent).
-    @inline(__always)
-    static func fix(name: String, lat: Double, lon: Double, accuracy: Double, time: Double, speed: Double,
-                    course: Double) -> LocationFix {
-        LocationFix(subject: name, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                    horizontalAccuracy: accuracy.isNaN ? nil : accuracy,
-                    timestamp: Date(timeIntervalSinceReferenceDate: time),
-                    speed: speed.isNaN ? nil : speed, course: course.isNaN ? nil : course)
-    }
-
     /// Remembers a validated fix of this subject taken at `time` (its timestamp).
     @inline(__always) mutating func record(_ fix: FixRef, time: Double) {
         lastTime = time
