@@ -92,6 +92,37 @@ struct FastPathTests {
         #expect(abs(tr.lastSD - 123.456_789) < 1e-5)
     }
 
+    @Test("more candidates and tracks than the reused memory holds, and engine copies that go their own ways")
+    func scratchGrowthAndCopies() throws {
+        // 150 concentric circles (more than the 64 of the engine's scratch lists): a walk
+        // from 1 km north to the centre enters all of them, the walk back leaves all.
+        let c = Scene.shanghai
+        let regions = (0..<150).map { Scene.circle("ring\($0)", c, radius: 200 + Double($0)) }
+        var engine = Engine(policy: .precise)
+        try engine.add(contentsOf: regions)
+        let inbound = stride(from: 1_000.0, through: 0, by: -25).enumerated().map { k, d in
+            Scene.fix(c, north: d, at: Double(k) * 5)
+        }
+        let t1 = Double(inbound.count) * 5
+        let outbound = stride(from: 0.0, through: 1_000, by: 25).enumerated().map { k, d in
+            Scene.fix(c, north: d, at: t1 + Double(k) * 5)
+        }
+        let entries = try Scene.run(&engine, inbound)
+        #expect(entries.count == 150 && entries.allSatisfy { $0.kind == .enter })
+        #expect(Set(entries.map(\.regionID)) == Set(regions.map(\.identifier)))
+
+        // A copy shares the engine's memory until it evaluates: each must then go its own way.
+        var copy = engine
+        var other = engine
+        _ = try Scene.run(&other, [Scene.fix(c, north: 5_000, at: t1)])   // far away: pending exits
+        let exits = try Scene.run(&engine, outbound)
+        let exitsOfCopy = try Scene.run(&copy, outbound)
+        #expect(exits.count == 150 && exits.allSatisfy { $0.kind == .exit })
+        #expect(exitsOfCopy == exits)
+        #expect(regions.allSatisfy { engine.state(of: "phone", in: $0.identifier) == .outside })
+        #expect(regions.allSatisfy { other.state(of: "phone", in: $0.identifier) == .inside })
+    }
+
     @Test("a wrong handle is rejected and changes nothing")
     func wrongHandle() throws {
         var engine = Engine()

@@ -176,9 +176,8 @@ extension Engine {
         //    subject has never been evaluated against) within the margin of. The closure only
         //    collects slots; distances are computed after the scan.
         //    Inside the safe rectangle, the candidates are the regions it lists.
-        var cands = scratch
-        scratch = []
-        cands.removeAll(keepingCapacity: true)
+        var cands = ScratchList(taking: &candidateScratch)
+        defer { cands.give(back: &candidateScratch) }
         var newSafe: SafeRect? = nil
         if fresh {
             index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
@@ -202,11 +201,9 @@ extension Engine {
             newSafe = safe
             subjectStates[si].countRectMiss()
         }
-        var tracks = subjectStates[si].tracks
-        if cands.isEmpty, tracks.isEmpty, !fresh {
+        if cands.isEmpty, !subjectStates[si].hasTracks, !fresh {
             // Nothing near and nothing tracked (the common case far from every region).
             subjectStates[si].finishEmpty(newSafe: newSafe, lat: lat, lon: lon, time: t)
-            scratch = cands
             return
         }
         let cart = CartesianPoint(p)
@@ -219,12 +216,12 @@ extension Engine {
         // still deciding in all of them.
         var nearestInside = Double.infinity
         var decidingAccuracy = Double.infinity
-        for i in cands.indices {
+        for i in 0..<cands.count {
             let slot = cands[i].slot
             let s = Int(slot)
             // The index has tested the box; stale entries of removed regions remain.
             guard store.isAlive(s) else { continue }
-            if multiCell, cands[0..<kept].contains(where: { $0.slot == slot }) { continue }
+            if multiCell, (0..<kept).contains(where: { cands[$0].slot == slot }) { continue }
             let sd = store.signedDistance(s, to: p, cartesian: cart)
             if newSafe != nil || hit {
                 let reach = store.reliableDistance(s, sd: sd, latitude: lat)
@@ -243,7 +240,7 @@ extension Engine {
             }
         }
         let allInside = kept == cands.count
-        if !allInside { cands.removeSubrange(kept...) }
+        cands.truncate(to: kept)
         if hit {
             // Still in the rectangle: move the settled shortcut's area to this fix.
             if allInside, nearestInside.isFinite {
@@ -268,13 +265,16 @@ extension Engine {
             }
         }
 
-        // 2. Tracked regions (inside, unknown, pending): always evaluated; first, tracks
-        //    skipped by the settled shortcut get the signed distance and time of the last
-        //    fix that skipped them.
+        // 2. Tracked regions (inside, unknown, pending): always evaluated, in place in a
+        //    scratch list (written back by `finish`); first, tracks skipped by the settled
+        //    shortcut get the signed distance and time of the last fix that skipped them.
+        var tracks = ScratchList(taking: &trackScratch)
+        defer { tracks.give(back: &trackScratch) }
+        subjectStates[si].tracks.withUnsafeBufferPointer { tracks.append(contentsOf: $0) }
         if subjectStates[si].deferred {
             let d = Coordinate(uncheckedLatitude: subjectStates[si].deferredLat, longitude: subjectStates[si].deferredLon)
             let dt = subjectStates[si].deferredTime
-            for r in tracks.indices {
+            for r in 0..<tracks.count {
                 let s = Int(tracks[r].slot)
                 guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }
                 tracks[r].lastSD = store.signedDistance(s, to: d)
@@ -282,36 +282,39 @@ extension Engine {
             }
             subjectStates[si].deferred = false
         }
-        subjectStates[si].tracks = []
         var w = 0
         for r in 0..<tracks.count {
-            var tr = tracks[r]
-            let s = Int(tr.slot)
-            guard store.isAlive(s), store.hot[s].stamp == tr.stamp else { continue }   // removed / replaced
-            if let due, isDue(tr, at: t, before: true) {
+            let s = Int(tracks[r].slot)
+            guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }   // removed / replaced
+            if let due, isDue(tracks[r], at: t, before: true) {
                 // What ran out before this fix (as `advanceSubject` would confirm it); a
                 // track left idle is dropped, and re-created below if the fix is inside.
-                confirmDue(&tr, at: t, before: true, fix: due, events: &events)
-                if tr.isIdle { continue }
+                confirmDue(&tracks[r], at: t, before: true, fix: due, events: &events)
+                if tracks[r].isIdle { continue }
             }
             var sd = Double.nan
-            for c in cands.indices where cands[c].slot == tr.slot {
+            let slot = tracks[r].slot
+            for c in 0..<cands.count where cands[c].slot == slot {
                 sd = cands[c].sd
                 cands[c].used = true
                 break
             }
             if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
-            step(&tr, sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
-            if !tr.isIdle { tracks[w] = tr; w += 1 }
+            step(&tracks[r], sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
+            if !tracks[r].isIdle {
+                if w != r { tracks[w] = tracks[r] }
+                w += 1
+            }
         }
-        if w < tracks.count { tracks.removeSubrange(w...) }
+        tracks.truncate(to: w)
 
         // 3. Candidates not tracked yet: outside (known) or unknown (new to this subject).
         let prevLat = subjectStates[si].usableLat, prevLon = subjectStates[si].usableLon
         let prevTime = subjectStates[si].usableTime
         let prev = Coordinate(uncheckedLatitude: prevLat, longitude: prevLon)
         var prevCart: CartesianPoint? = nil
-        for c in cands where !c.used {
+        for i in 0..<cands.count where !cands[i].used {
+            let c = cands[i]
             let s = Int(c.slot)
             let known = store.hot[s].stamp <= oldStamp
             var tr = Track(slot: c.slot, stamp: store.hot[s].stamp, state: known ? .outside : .unknown)
@@ -343,8 +346,7 @@ extension Engine {
             }
         }
 
-        subjectStates[si].finish(tracks: tracks, stamp: stampCounter, lat: lat, lon: lon, time: t)
-        scratch = cands
+        subjectStates[si].finish(tracks: tracks.buffer, stamp: stampCounter, lat: lat, lon: lon, time: t)
     }
 
     /// Sets the settled shortcut's area: the part of `rect` nearer to the fix than `depth`

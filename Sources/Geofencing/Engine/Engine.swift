@@ -66,8 +66,9 @@ public struct Engine: Sendable {
     var safeRectHits = 0
     /// How many of those also skipped their tracks (``skipSettled(subject:fix:time:events:)``).
     var settledSkips = 0
-    /// Reused buffer for the candidates of one fix.
-    var scratch: [Candidate] = []
+    /// Reused memory for the candidates and the tracks of one fix (``ScratchList``).
+    var candidateScratch = ScratchStorage<Candidate>(capacity: 64)
+    var trackScratch = ScratchStorage<Track>(capacity: 64)
 
     struct Candidate { var slot: Int32; var sd: Double; var used: Bool }
 

@@ -142,12 +142,12 @@ struct SubjectState: Sendable {
     }
 
     /// The rectangle's regions: the candidates' slots (none: no buffer kept, see `finish`).
-    @inline(__always) mutating func setSafeSlots(_ cands: [Engine.Candidate]) {
+    @inline(__always) mutating func setSafeSlots(_ cands: ScratchList<Engine.Candidate>) {
         if cands.isEmpty {
             safeSlots = []
         } else {
             safeSlots.removeAll(keepingCapacity: true)
-            for c in cands { safeSlots.append(c.slot) }
+            for i in 0..<cands.count { safeSlots.append(cands[i].slot) }
         }
     }
 
@@ -169,14 +169,20 @@ struct SubjectState: Sendable {
     /// After a full evaluation: stores the tracks, sets `settled` (the tracks are exactly the
     /// rectangle's regions, since an untracked one could be re-entered unseen, each inside
     /// with nothing under way), the hints, and the fix as the last usable one.
-    @inline(__always) mutating func finish(tracks: [Track], stamp: UInt64, lat: Double, lon: Double, time t: Double) {
+    @inline(__always) mutating func finish(tracks: UnsafeBufferPointer<Track>, stamp: UInt64, lat: Double, lon: Double,
+                                           time t: Double) {
         let slots = safeSlots
         settled = tracks.count == slots.count && tracks.allSatisfy { tr in
             tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
         }
-        // An empty list gives its buffer back: an emptied buffer's header would be one
-        // more cache miss for every later fix that copies the (empty) array.
-        self.tracks = tracks.isEmpty ? [] : tracks
+        if tracks.isEmpty {
+            // An empty list gives its buffer back: an emptied buffer's header would be one
+            // more cache miss for every later fix that copies the (empty) array.
+            self.tracks = []
+        } else {
+            self.tracks.removeAll(keepingCapacity: true)
+            self.tracks.append(contentsOf: tracks)
+        }
         refreshHints()
         usableStamp = stamp
         usableLat = lat
