@@ -40,6 +40,22 @@ struct EngineRulesTests {
         #expect(abs(Scene.seconds(events[1].crossedAt) - 600) < 2)
     }
 
+    @Test("events at the same time: exits, then entries, then dwells, whatever the regions' order",
+          arguments: [false, true])
+    func sameTimeOrder(northFirst: Bool) throws {
+        // Two neighbouring circles; a jump from the north one into the south one confirms the
+        // exit and the entry at the same fix. With dwell 0 the entry's dwell comes at once.
+        let south = Scene.circle("south", c, radius: 150, dwell: 0)
+        let north = Scene.circle("north", Scene.point(c, north: 400), radius: 150)
+        var engine = Engine(policy: .precise)
+        try engine.add(contentsOf: northFirst ? [north, south] : [south, north])
+        _ = try Scene.run(&engine, (0..<30).map { Scene.fix(c, north: 400, at: Double($0)) })
+        #expect(engine.state(of: "phone", in: "north") == .inside)
+        let events = try Scene.run(&engine, (30..<60).map { Scene.fix(c, at: Double($0)) })
+        #expect(events.map { "\($0.kind) \($0.regionID)" } == ["exit north", "enter south", "dwell south"])
+        #expect(Set(events.map(\.time)).count == 1)
+    }
+
     @Test("replacing a region by identifier resets its state and applies the new shape")
     func replacementResetsState() throws {
         var engine = Engine(policy: .precise)

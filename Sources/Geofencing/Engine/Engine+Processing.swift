@@ -2,7 +2,8 @@ import Foundation
 import Geodesy
 
 extension Engine {
-    /// Feeds one fix and returns the events it confirms, in time order.
+    /// Feeds one fix and returns the events it confirms, in time order (at equal times:
+    /// exits, then entries, then dwells).
     ///
     /// Before the fix is applied, pending transitions whose confirmation time has run out by
     /// `fix.timestamp` are confirmed (exactly as ``advance(subject:to:)`` would), so the
@@ -122,22 +123,30 @@ extension Engine {
         if events.count - first > 1 { Engine.sortByTime(&events, from: first) }
     }
 
-    /// Stable sort by `time` of `events[from...]` (insertion sort: a fix's events are few
-    /// and nearly in order).
+    /// Stable sort of `events[from...]` by time and, at equal times, exits before entries
+    /// before dwells (a subject crossing from one region into its neighbour leaves the one,
+    /// then enters the other; an entry's dwell comes after it). Insertion sort: a fix's
+    /// events are few and nearly in order.
     static func sortByTime(_ events: inout [TransitionEvent], from: Int = 0) {
-        var i = from + 1
-        while i < events.count {
-            let t = events[i].time
-            if t < events[i - 1].time {
-                let e = events[i]
+        guard events.count - from > 1 else { return }
+        // Moved bitwise (an assignment would retain and release each event's strings), and
+        // compared by their fields (an event passed whole is copied).
+        events.withUnsafeMutableBufferPointer { buf in
+            let base = buf.baseAddress!
+            var i = from + 1
+            while i < buf.count {
+                let t = base[i].time, rank = base[i].kind.timeOrder
                 var j = i
-                while j > from, events[j - 1].time > t {
-                    events[j] = events[j - 1]
+                while j > from, t < base[j - 1].time || (t == base[j - 1].time && rank < base[j - 1].kind.timeOrder) {
                     j -= 1
                 }
-                events[j] = e
+                if j < i {
+                    let e = (base + i).move()
+                    (base + j + 1).moveInitialize(from: base + j, count: i - j)
+                    (base + j).initialize(to: e)
+                }
+                i += 1
             }
-            i += 1
         }
     }
 
@@ -241,6 +250,9 @@ extension Engine {
         }
         let allInside = kept == cands.count
         cands.truncate(to: kept)
+        // In slot order, like the tracks, so that step 2 finds each track's candidate by a
+        // merge (the index lists a cell's regions in slot order already: one pass, no move).
+        cands.sortBySlot()
         if hit {
             // Still in the rectangle: move the settled shortcut's area to this fix.
             if allInside, nearestInside.isFinite {
@@ -283,6 +295,8 @@ extension Engine {
             subjectStates[si].deferred = false
         }
         var w = 0
+        var c = 0
+        var previous = Int32.min
         for r in 0..<tracks.count {
             let s = Int(tracks[r].slot)
             guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }   // removed / replaced
@@ -292,12 +306,25 @@ extension Engine {
                 confirmDue(&tracks[r], at: t, before: true, fix: due, events: &events)
                 if tracks[r].isIdle { continue }
             }
+            // Its candidate, if any: both lists are in slot order, so a merge finds it
+            // (a full search if the tracks were ever out of order).
             var sd = Double.nan
             let slot = tracks[r].slot
-            for c in 0..<cands.count where cands[c].slot == slot {
-                sd = cands[c].sd
-                cands[c].used = true
-                break
+            if slot > previous {
+                while c < cands.count, cands[c].slot < slot { c += 1 }
+                if c < cands.count, cands[c].slot == slot {
+                    sd = cands[c].sd
+                    cands[c].used = true
+                    c += 1
+                }
+                previous = slot
+            } else {
+                assertionFailure("tracks out of slot order")
+                for k in 0..<cands.count where cands[k].slot == slot {
+                    sd = cands[k].sd
+                    cands[k].used = true
+                    break
+                }
             }
             if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
             step(&tracks[r], sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
@@ -326,6 +353,8 @@ extension Engine {
             step(&tr, sd: c.sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
             if !tr.isIdle { tracks.append(tr) }
         }
+        // The new tracks (in slot order) into their places.
+        tracks.insertionSortBySlot(from: w)
 
         // 4. Initial exits for far regions that asked for them.
         if fresh, !initialExitLog.isEmpty {

@@ -110,3 +110,45 @@ struct ScratchList<Element> {
         ownsBase = true
     }
 }
+
+extension ScratchList where Element == Engine.Candidate {
+    /// Sorts by slot (insertion sort: the index's candidates come nearly in order, often
+    /// exactly, which costs one comparison each).
+    @inline(__always)
+    func sortBySlot() {
+        var i = 1
+        while i < count {
+            let x = base[i]
+            if x.slot < base[i - 1].slot {
+                var j = i
+                while j > 0, base[j - 1].slot > x.slot {
+                    base[j] = base[j - 1]
+                    j -= 1
+                }
+                base[j] = x
+            }
+            i += 1
+        }
+    }
+}
+
+extension ScratchList where Element == Track {
+    /// Moves each element from `start` on into its place among those before it, by slot
+    /// (the elements before `start` must be in slot order).
+    @inline(__always)
+    func insertionSortBySlot(from start: Int) {
+        var i = max(start, 1)
+        while i < count {
+            if base[i].slot < base[i - 1].slot {
+                let x = base[i]
+                var j = i
+                while j > 0, base[j - 1].slot > x.slot {
+                    base[j] = base[j - 1]
+                    j -= 1
+                }
+                base[j] = x
+            }
+            i += 1
+        }
+    }
+}

@@ -16,6 +16,15 @@ public struct TransitionEvent: Sendable, Hashable, Codable {
         case exit
         /// The subject has stayed inside for the region's dwell time.
         case dwell
+
+        /// Rank among events at the same time: exits, then entries, then dwells.
+        var timeOrder: Int {
+            switch self {
+            case .exit: 0
+            case .enter: 1
+            case .dwell: 2
+            }
+        }
     }
 
     public var kind: Kind
