@@ -43,11 +43,9 @@ public struct CartesianPoint: Sendable, Hashable {
         self.x = x; self.y = y; self.z = z
     }
 
-    /// e² of WGS84.
-    @usableFromInline static let wgs84E2: Double = {
-        let f = 1 / 298.257223563
-        return f * (2 - f)
-    }()
+    /// e² of WGS84, f(2 − f) with f = 1/298.257223563, as a literal (a computed initial
+    /// value would make every use a lazy-global check; a test pins it to the formula).
+    @usableFromInline static let wgs84E2: Double = 0.006_694_379_990_141_316_5
 
     /// Squared straight-line (chord) distance to `other`, m².
     @inlinable

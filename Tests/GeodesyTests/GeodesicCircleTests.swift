@@ -32,9 +32,10 @@ struct GeodesicCircleTests {
         #expect(checked > 15_000)
     }
 
-    @Test("the smallest radius of curvature is WGS84's, and the chord excess matches 2R·asin(c/2R) − c")
+    @Test("the smallest radius of curvature and e² are WGS84's, and the chord excess matches 2R·asin(c/2R) − c")
     func chordExcessMatchesAsin() {
         #expect(GeodesicCircle.minimumRadiusOfCurvature == Ellipsoid.wgs84.minimumRadiusOfCurvature)
+        #expect(CartesianPoint.wgs84E2 == Ellipsoid.wgs84.eccentricitySquared)
         let twoR = 2 * GeodesicCircle.minimumRadiusOfCurvature
         var c = 1e-3
         while c < twoR {

@@ -11,10 +11,10 @@ extension Engine {
     ///   ``HysteresisPolicy/minimumConfirmingFixes`` fixes.
     /// - The crossing time is interpolated between the last fix on the near side of the
     ///   boundary and the first on the far side (signed distances through zero).
-    mutating func step(_ tr: inout Track, sd: Double, accuracy: Double, time t: Double,
+    mutating func step(_ tr: inout Track, sd: Double, margins: FixMargins, time t: Double,
                        fix: FixRef, trigger: InitialTrigger, events: inout [TransitionEvent]) {
         let s = Int(tr.slot)
-        guard let m = policy.margin(accuracy: accuracy, regionSize: store.hot[s].size) else { return }
+        guard let m = margins.margin(regionSize: store.hot[s].size) else { return }
         let f = store.hot[s].flags
         switch tr.state {
         case .unknown:

@@ -216,6 +216,7 @@ extension Engine {
             return
         }
         let cart = CartesianPoint(p)
+        let margins = policy.margins(accuracy: accuracy)
         let multiCell = queryMargin > 0
         var kept = 0
         // The nearest boundary of a candidate the fix is outside of: until the subject has
@@ -327,7 +328,7 @@ extension Engine {
                 }
             }
             if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
-            step(&tracks[r], sd: sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
+            step(&tracks[r], sd: sd, margins: margins, time: t, fix: fix, trigger: trigger, events: &events)
             if !tracks[r].isIdle {
                 if w != r { tracks[w] = tracks[r] }
                 w += 1
@@ -350,7 +351,7 @@ extension Engine {
                 tr.lastSD = store.signedDistance(s, to: prev, cartesian: prevCart!)
                 tr.lastTime = prevTime
             }
-            step(&tr, sd: c.sd, accuracy: accuracy, time: t, fix: fix, trigger: trigger, events: &events)
+            step(&tr, sd: c.sd, margins: margins, time: t, fix: fix, trigger: trigger, events: &events)
             if !tr.isIdle { tracks.append(tr) }
         }
         // The new tracks (in slot order) into their places.

@@ -85,9 +85,44 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
         return m
     }
 
+    /// ``margin(accuracy:regionSize:)`` for one fix, its per-fix part worked out once (the
+    /// engine applies it to each region the fix is evaluated against).
+    @inlinable
+    func margins(accuracy: Double) -> FixMargins {
+        FixMargins(accuracy: accuracy, upper: upperMargin(accuracy: accuracy),
+                   ratio: maximumAccuracyToSizeRatio ?? .infinity, cap: maximumMarginFraction ?? .infinity)
+    }
+
     /// The largest margin any region can get for a fix of `accuracy` metres.
     @inlinable
     func upperMargin(accuracy: Double) -> Double {
         Swift.max(minimumMarginMeters, marginMeters ?? accuracyMultiplier * accuracy)
+    }
+}
+
+/// The margins of one fix (``HysteresisPolicy/margins(accuracy:)``): the same numbers as
+/// ``HysteresisPolicy/margin(accuracy:regionSize:)``, with the fix's part computed once and the
+/// absent limits as infinities.
+@usableFromInline
+struct FixMargins: Sendable {
+    @usableFromInline let accuracy: Double
+    @usableFromInline let upper: Double
+    @usableFromInline let ratio: Double
+    @usableFromInline let cap: Double
+
+    @inlinable
+    init(accuracy: Double, upper: Double, ratio: Double, cap: Double) {
+        self.accuracy = accuracy
+        self.upper = upper
+        self.ratio = ratio
+        self.cap = cap
+    }
+
+    /// The margin against a region of `size` metres (> 0), or `nil` when the fix decides
+    /// nothing there.
+    @inlinable @inline(__always)
+    func margin(regionSize size: Double) -> Double? {
+        if accuracy > ratio * size { return nil }
+        return Swift.min(upper, cap * size)
     }
 }
