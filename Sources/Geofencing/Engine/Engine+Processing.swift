@@ -254,6 +254,8 @@ extension Engine {
         // In slot order, like the tracks, so that step 2 finds each track's candidate by a
         // merge (the index lists a cell's regions in slot order already: one pass, no move).
         cands.sortBySlot()
+        // Whether the candidates are now exactly the rectangle's regions (for `settled`).
+        let candidatesAreSafeSlots = (hit && allInside) || (newSafe != nil && kept <= Engine.safeSlotLimit)
         if hit {
             // Still in the rectangle: move the settled shortcut's area to this fix.
             if allInside, nearestInside.isFinite {
@@ -376,7 +378,23 @@ extension Engine {
             }
         }
 
-        subjectStates[si].finish(tracks: tracks.buffer, stamp: stampCounter, lat: lat, lon: lon, time: t)
+        // Settled (the settled shortcut may take the next fix): the tracks are exactly the
+        // rectangle's regions — here the candidates, both lists in slot order — each inside
+        // with nothing under way (an untracked one could be re-entered unseen). Left false
+        // when this fix did not use or make a rectangle: the next fix in the rectangle is
+        // then evaluated in full and sets it (reading the rectangle's list was a cache miss).
+        var settled = false
+        if candidatesAreSafeSlots, tracks.count == cands.count {
+            settled = true
+            for k in 0..<tracks.count {
+                let tr = tracks[k]
+                if tr.slot != cands[k].slot || tr.state != .inside || tr.pendingCount != 0 || !tr.crossedAt.isNaN {
+                    settled = false
+                    break
+                }
+            }
+        }
+        subjectStates[si].finish(tracks: tracks.buffer, settled: settled, stamp: stampCounter, lat: lat, lon: lon, time: t)
     }
 
     /// Sets the settled shortcut's area: the part of `rect` nearer to the fix than `depth`

@@ -21,7 +21,8 @@ struct SubjectState: Sendable {
     var hintSlots = SIMD8<Int32>(repeating: -1)
     var hintPending: UInt8 = 0
     /// The tracks are exactly the regions of `safeSlots`, each inside with nothing pending
-    /// and no crossing under way (set after each full evaluation).
+    /// and no crossing under way (set after each full evaluation that used or made the
+    /// rectangle; false after one that did not).
     var settled = false
     /// Tracks skipped since the last full evaluation: their last signed distance and time
     /// are those at `deferredLat`, `deferredLon`, `deferredTime` (restored before they are
@@ -166,15 +167,12 @@ struct SubjectState: Sendable {
         refreshHints()
     }
 
-    /// After a full evaluation: stores the tracks, sets `settled` (the tracks are exactly the
-    /// rectangle's regions, since an untracked one could be re-entered unseen, each inside
-    /// with nothing under way), the hints, and the fix as the last usable one.
-    @inline(__always) mutating func finish(tracks: UnsafeBufferPointer<Track>, stamp: UInt64, lat: Double, lon: Double,
-                                           time t: Double) {
-        let slots = safeSlots
-        settled = tracks.count == slots.count && tracks.allSatisfy { tr in
-            tr.state == .inside && tr.pendingCount == 0 && tr.crossedAt.isNaN && slots.contains(tr.slot)
-        }
+    /// After a full evaluation: stores the tracks (in slot order), `settled` (see
+    /// ``Engine/evaluate(subject:fix:time:accuracy:trigger:due:events:)``), the hints, and
+    /// the fix as the last usable one.
+    @inline(__always) mutating func finish(tracks: UnsafeBufferPointer<Track>, settled: Bool, stamp: UInt64,
+                                           lat: Double, lon: Double, time t: Double) {
+        self.settled = settled
         if tracks.isEmpty {
             // An empty list gives its buffer back: an emptied buffer's header would be one
             // more cache miss for every later fix that copies the (empty) array.
