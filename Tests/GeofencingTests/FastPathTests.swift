@@ -123,6 +123,22 @@ struct FastPathTests {
         #expect(regions.allSatisfy { other.state(of: "phone", in: $0.identifier) == .inside })
     }
 
+    @Test("huge-page advice leaves an array's contents and capacity as they were")
+    func hugePageAdvice() {
+        var a: [Int64] = []
+        a.reserveCapacity(1 << 20)                       // 8 MiB: above the threshold
+        for i in 0..<(1 << 19) { a.append(Int64(i) &* 7) }
+        let capacity = a.capacity
+        HugePages.advise(&a)                             // on memory already written, too
+        #expect(a.capacity == capacity && a.count == 1 << 19)
+        #expect(a.indices.allSatisfy { a[$0] == Int64($0) &* 7 })
+        for i in (1 << 19)..<(1 << 20) { a.append(Int64(i) &* 7) }
+        #expect(a.capacity == capacity && a.last == Int64((1 << 20) - 1) &* 7)
+        var small = [1, 2, 3]
+        HugePages.advise(&small)
+        #expect(small == [1, 2, 3])
+    }
+
     @Test("a wrong handle is rejected and changes nothing")
     func wrongHandle() throws {
         var engine = Engine()

@@ -262,6 +262,7 @@ struct RegionIndex: Sendable {
         let (packed, counts, _, _) = best.built
         var ents: [Entry] = []
         ents.reserveCapacity(packed.count)
+        HugePages.advise(&ents)
         var cellKeys: [UInt64] = [], starts: [Int32] = []
         var last = UInt64.max
         for p in packed {
@@ -274,7 +275,10 @@ struct RegionIndex: Sendable {
         starts.append(Int32(ents.count))
         var cap = 2
         while Double(cap) < Double(cellKeys.count) * 1.4 { cap <<= 1 }
-        var t = [Cell](repeating: Cell(key: 0, start: 0, end: 0), count: cap)
+        var t: [Cell] = []
+        t.reserveCapacity(cap)
+        HugePages.advise(&t)
+        t.append(contentsOf: repeatElement(Cell(key: 0, start: 0, end: 0), count: cap))
         for (ci, k) in cellKeys.enumerated() {
             var h = RegionIndex.hash(k) & (cap - 1)
             while t[h].key != 0 { h = (h + 1) & (cap - 1) }

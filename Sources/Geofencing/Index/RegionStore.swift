@@ -59,6 +59,8 @@ struct RegionStore: Sendable {
         let total = ids.count + n
         ids.reserveCapacity(total); lat.reserveCapacity(total); lon.reserveCapacity(total)
         hot.reserveCapacity(total); dwell.reserveCapacity(total)
+        HugePages.advise(&hot)
+        HugePages.advise(&ids)
         table.reserve(n, ids: ids)
     }
 
