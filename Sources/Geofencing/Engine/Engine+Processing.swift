@@ -253,7 +253,7 @@ extension Engine {
         cands.truncate(to: kept)
         // In slot order, like the tracks, so that step 2 finds each track's candidate by a
         // merge (the index lists a cell's regions in slot order already: one pass, no move).
-        cands.sortBySlot()
+        cands.insertionSort { $0.slot }
         // Whether the candidates are now exactly the rectangle's regions (for `settled`).
         let candidatesAreSafeSlots = (hit && allInside) || (newSafe != nil && kept <= Engine.safeSlotLimit)
         if hit {
@@ -357,7 +357,7 @@ extension Engine {
             if !tr.isIdle { tracks.append(tr) }
         }
         // The new tracks (in slot order) into their places.
-        tracks.insertionSortBySlot(from: w)
+        tracks.insertionSort(from: w) { $0.slot }
 
         // 4. Initial exits for far regions that asked for them.
         if fresh, !initialExitLog.isEmpty {

@@ -111,38 +111,20 @@ struct ScratchList<Element> {
     }
 }
 
-extension ScratchList where Element == Engine.Candidate {
-    /// Sorts by slot (insertion sort: the index's candidates come nearly in order, often
-    /// exactly, which costs one comparison each).
+extension ScratchList {
+    /// Moves each element from `start` on into its place among those before it, in order of
+    /// `key` (those before `start` must be in order already): a stable insertion sort, one
+    /// comparison for each element already in place (the index's candidates come in slot
+    /// order, the new tracks are few).
     @inline(__always)
-    func sortBySlot() {
-        var i = 1
-        while i < count {
-            let x = base[i]
-            if x.slot < base[i - 1].slot {
-                var j = i
-                while j > 0, base[j - 1].slot > x.slot {
-                    base[j] = base[j - 1]
-                    j -= 1
-                }
-                base[j] = x
-            }
-            i += 1
-        }
-    }
-}
-
-extension ScratchList where Element == Track {
-    /// Moves each element from `start` on into its place among those before it, by slot
-    /// (the elements before `start` must be in slot order).
-    @inline(__always)
-    func insertionSortBySlot(from start: Int) {
+    func insertionSort(from start: Int = 1, by key: (Element) -> Int32) {
         var i = max(start, 1)
         while i < count {
-            if base[i].slot < base[i - 1].slot {
+            let k = key(base[i])
+            if k < key(base[i - 1]) {
                 let x = base[i]
                 var j = i
-                while j > 0, base[j - 1].slot > x.slot {
+                while j > 0, key(base[j - 1]) > k {
                     base[j] = base[j - 1]
                     j -= 1
                 }
