@@ -18,7 +18,7 @@ enum HugePages {
 
     /// Advises huge pages for `array`'s reserved storage (its whole capacity).
     static func advise<T>(_ array: inout [T]) {
-        #if os(Linux)
+        #if canImport(Glibc)
         let bytes = array.capacity * MemoryLayout<T>.stride
         guard bytes >= minimumBytes else { return }
         array.withUnsafeMutableBufferPointer { buffer in
