@@ -12,6 +12,9 @@ extension Engine {
     /// Used only to aim prefetch hints; were it wrong, a hint would merely miss.
     static let arrayHeaderBytes = 32
 
+    /// The most tracks of a subject the batch prefetches (a 1 KiB run).
+    static let prefetchedTracks = 16
+
     /// Feeds many fixes — `fixes[i]` of the subject behind `subjects[i]` — in order, appending
     /// the events each one confirms to `events`. The events are exactly those of calling
     /// ``process(_:subject:initialTrigger:into:)`` for each fix in turn; the difference is
@@ -85,8 +88,10 @@ extension Engine {
                             view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
                         }
                         if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
-                            // Header and the first two tracks (a track is 64 bytes).
-                            prefetch(tracks - Engine.arrayHeaderBytes, bytes: 2 * 64)
+                            // Header and the tracks (every fix reads them all), up to 16.
+                            let count = min(Int(subjectStates[si].hintTrackCount), Engine.prefetchedTracks)
+                            prefetch(tracks - Engine.arrayHeaderBytes,
+                                     bytes: Engine.arrayHeaderBytes + count * MemoryLayout<Track>.stride)
                         }
                     }
                     // Stage 3: the cells' entries (or none, inside the safe rectangle), and the

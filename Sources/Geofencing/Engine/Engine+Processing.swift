@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 import Geodesy
 
@@ -101,7 +102,7 @@ extension Engine {
         // first, with the subject's previous fix in their events (``advanceSubject``). A
         // full evaluation does it in its own pass over the tracks; so the previous fix is
         // rebuilt here only when something is due.
-        if subjectStates[si].hasTracks, subjectStates[si].tracks.contains(where: { isDue($0, at: t, before: true) }) {
+        if subjectStates[si].hasTracks, scanTracks(of: si, dueBefore: t) {
             var previous = recordedFix(of: si)
             subjectStates[si].record(fix, time: t)
             withUnsafePointer(to: &previous) { previous in
@@ -121,6 +122,29 @@ extension Engine {
         }
         // Confirmations that ran out before the fix come before its own events (all at `t`).
         if events.count - first > 1 { Engine.sortByTime(&events, from: first) }
+    }
+
+    /// Whether any of subject `si`'s tracks has something due before `t`
+    /// (``isDue(_:at:before:)``). On the way, as every track is read here anyway, it requests
+    /// what evaluating the fix will read that the batch's hints did not cover: the region
+    /// records of the tracks past ``SubjectState/hintCapacity``, and the identifiers of the
+    /// regions with a transition pending (an event needs them). The index query and the
+    /// candidates come first, so these misses overlap them.
+    @inline(__always)
+    func scanTracks(of si: Int, dueBefore t: Double) -> Bool {
+        let hot = store.hot.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let ids = store.ids.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let hotStride = MemoryLayout<RegionStore.Hot>.stride, idStride = MemoryLayout<String>.stride
+        return subjectStates[si].tracks.withUnsafeBufferPointer { tracks in
+            var due = false
+            for r in 0..<tracks.count {
+                let s = Int(tracks[r].slot)
+                if r >= SubjectState.hintCapacity, let hot { prefetch(hot + s * hotStride, bytes: hotStride) }
+                if tracks[r].pendingCount > 0, let ids { cprefetch_read(ids + s * idStride) }
+                if !due, isDue(tracks[r], at: t, before: true) { due = true }
+            }
+            return due
+        }
     }
 
     /// Stable sort of `events[from...]` by time and, at equal times, exits before entries
@@ -188,9 +212,15 @@ extension Engine {
         var cands = ScratchList(taking: &candidateScratch)
         defer { cands.give(back: &candidateScratch) }
         var newSafe: SafeRect? = nil
+        // Each candidate's region record is requested as the index names it, so that its
+        // miss overlaps the rest of the scan instead of stalling the distance loop below (a
+        // hint only: the address is never read through).
+        let hotBase = store.hot.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let hotStride = MemoryLayout<RegionStore.Hot>.stride
         if fresh {
             index.query(lat: lat, lon: lon, dLat: span.lat, dLon: span.lon) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
+                if let hotBase { prefetch(hotBase + Int(slot) * hotStride, bytes: hotStride) }
             }
             subjectStates[si].safe = .empty
         } else if hit {
@@ -201,11 +231,13 @@ extension Engine {
             if subjectStates[si].rectPause > 0 { subjectStates[si].rectPause -= 1 }
             index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
+                if let hotBase { prefetch(hotBase + Int(slot) * hotStride, bytes: hotStride) }
             }
         } else {
             var safe = SafeRect.everything
             index.pointQuery(lat: lat, lon: lon, safe: &safe) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
+                if let hotBase { prefetch(hotBase + Int(slot) * hotStride, bytes: hotStride) }
             }
             newSafe = safe
             subjectStates[si].countRectMiss()

@@ -39,6 +39,8 @@ struct SubjectState: Sendable {
     /// miss each, for a buffer emptied but kept).
     private(set) var hasTracks = false
     private(set) var hasSafeSlots = false
+    /// How many tracks `hintTracks` holds (up to 255; in what was padding before `hintTracks`).
+    var hintTrackCount: UInt8 = 0
     var hintTracks: UInt = 0
     var hintSafeSlots: UInt = 0
     /// Regions with a stamp up to this one have been evaluated for this subject.
@@ -106,6 +108,7 @@ struct SubjectState: Sendable {
         hintSlots = slots
         hintPending = pending
         hintTracks = hasTracks ? tracks.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } : 0
+        hintTrackCount = UInt8(min(tracks.count, 255))
         hintSafeSlots = hasSafeSlots ? safeSlots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } : 0
     }
 
