@@ -398,22 +398,8 @@ struct RegionIndex: Sendable {
     /// `overflow` is true) its dynamic entries.
     @inline(__always)
     private func forEachEntry(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (Entry) -> Void) {
-        table.withUnsafeBufferPointer { table in
-            var h = RegionIndex.hash(k, shift: tableShift)
-            while true {
-                let cell = table[h]
-                if cell.key == 0 { break }
-                if cell.key == k + 1 {
-                    entries.withUnsafeBufferPointer { entries in
-                        for i in Int(cell.start)..<Int(cell.end) { body(entries[i]) }
-                    }
-                    break
-                }
-                h = (h + 1) & tableMask
-            }
-        }
-        if hasOverflow, let more = overflow[k] {
-            for e in more { body(e) }
+        forEachRun(inCell: k, overflow: hasOverflow) { run in
+            for e in run { body(e) }
         }
     }
 
