@@ -123,6 +123,7 @@ public struct GeofenceServer: Sendable {
         addStreamRoutes(to: v1)
         addEventRoutes(to: v1)
         addWebhookRoutes(to: v1)
+        addIngestRoutes(to: router)
         return router
     }
 

@@ -5,7 +5,7 @@ import Hummingbird
 extension GeofenceServer {
     /// `/v1/devices/{id}/locations` (ingest) and `/v1/devices/{id}/state`.
     func addDeviceRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let hub = self.hub, config = self.configuration, clock = self.clock, metrics = self.metrics
+        let hub = self.hub, config = self.configuration
 
         v1.post("devices/:id/locations") { request, context -> Response in
             let tenant = try context.requireTenant()
@@ -18,11 +18,8 @@ extension GeofenceServer {
             case .object(let o) where o["fixes"] != nil: prefix = "fixes"
             default: prefix = "body"
             }
-            switch try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: prefix, now: clock()) {
+            switch try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: prefix) {
             case .committed(let events):
-                metrics.fixes.increment(by: fixes.count)
-                metrics.batches.increment()
-                metrics.events.increment(by: events.count)
                 if events.isEmpty {
                     // The common answer, written directly: what `.json` gives for it, byte for byte.
                     return Response(status: .ok, headers: [.contentType: "application/json"],
@@ -58,5 +55,17 @@ extension GeofenceServer {
             }
             return .json(.object(o))
         }
+    }
+
+    /// The one ingestion path of every protocol (the JSON API, OwnTracks, OsmAnd): runs the
+    /// tenant's engine over `fixes` and commits them with their events.
+    func ingest(tenant: String, device: String, fixes: [LocationFix], fieldPrefix: String) async throws -> IngestResult {
+        let result = try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: clock())
+        if case .committed(let events) = result {
+            metrics.fixes.increment(by: fixes.count)
+            metrics.batches.increment()
+            metrics.events.increment(by: events.count)
+        }
+        return result
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One OwnTracks HTTP-mode request, read into the server's own fix format.
+///
+/// The OwnTracks apps POST each message they would publish over MQTT as one JSON object
+/// (booklet, "HTTP" and "JSON" chapters). Only `_type: "location"` carries a fix:
+///
+/// ```json
+/// {"_type":"location","lat":48.85833,"lon":2.29513,"tst":1497476456,"acc":12,"vel":4,"cog":270,"tid":"JJ"}
+/// ```
+///
+/// `lat`, `lon` (degrees) and `tst` (Unix seconds) are required; `acc` (metres), `vel` (km/h)
+/// and `cog` (degrees) are optional. Every other message type (`transition`, `waypoint`,
+/// `lwt`, `status`, a zero-length body sent when a friend is removed, …) is acknowledged and
+/// ignored, as the apps expect. Encrypted payloads are refused: the server has no key for them.
+struct OwnTracksMessage {
+    /// The fix, or `nil` for a message without one.
+    let fix: ProtocolFix?
+    /// The tracker id (`tid`), used for the device name when the request does not name one.
+    let trackerID: String?
+    /// The MQTT-style topic (`owntracks/USER/DEVICE`), when the app sends one.
+    let topic: String?
+
+    /// How OwnTracks' field names map to the server's, for problem answers that name the
+    /// field as the client sent it.
+    static let fieldNames: [String: String] = [
+        "latitude": "lat", "longitude": "lon", "timestamp": "tst",
+        "horizontalAccuracy": "acc", "speed": "vel", "course": "cog",
+    ]
+
+    /// Reads a request body (`nil` or empty: no message).
+    init(body: ServerJSON?) throws(Problem) {
+        guard let body else {
+            fix = nil
+            trackerID = nil
+            topic = nil
+            return
+        }
+        let o = try JSONObjectReader(body, path: "")
+        guard let type = o.fields["_type"] else {
+            throw Problem.badRequest(field: "_type", detail: "_type is required (an OwnTracks message names its type)")
+        }
+        guard case .string(let kind) = type else {
+            throw Problem.badRequest(field: "_type", detail: "_type must be a string, not \(type.typeName)")
+        }
+        if kind == "encrypted" {
+            throw Problem.badRequest(field: "_type",
+                                     detail: "encrypted OwnTracks payloads are not supported: turn off encryption in the app's settings")
+        }
+        trackerID = try o.has("tid") ? o.string("tid") : nil
+        topic = try o.has("topic") ? o.string("topic") : nil
+        guard kind == "location" else {
+            fix = nil
+            return
+        }
+        var fields: [String: ServerJSON] = [
+            "latitude": .number(try o.number("lat")),
+            "longitude": .number(try o.number("lon")),
+            "timestamp": .number(try o.number("tst")),
+        ]
+        if let accuracy = try o.optionalNumber("acc") { fields["horizontalAccuracy"] = .number(accuracy) }
+        // The apps send -1 (or nothing) when the platform has no speed or course.
+        if let kmh = try o.optionalNumber("vel"), kmh >= 0 { fields["speed"] = .number(kmh / 3.6) }
+        if let course = try o.optionalNumber("cog"), course >= 0 { fields["course"] = .number(course) }
+        fix = ProtocolFix(json: .object(fields), fieldNames: Self.fieldNames)
+    }
+
+    /// The device this message reports for: `USER/DEVICE` from the `X-Limit-U` / `X-Limit-D`
+    /// headers or the `u` / `d` query parameters the apps add, else from the topic, else the
+    /// Basic-auth user with the tracker id. `nil` when nothing names a device.
+    func deviceName(user: String?, device: String?, basicUser: String?) -> String? {
+        if let user, let device, !user.isEmpty, !device.isEmpty { return "\(user)/\(device)" }
+        if let topic {
+            let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count >= 3, parts[0] == "owntracks", !parts[1].isEmpty, !parts[2].isEmpty {
+                return "\(parts[1])/\(parts[2])"
+            }
+        }
+        if let device, !device.isEmpty { return (user ?? basicUser).map { "\($0)/\(device)" } ?? device }
+        if let trackerID, !trackerID.isEmpty { return (user ?? basicUser).map { "\($0)/\(trackerID)" } ?? trackerID }
+        return nil
+    }
+}
