@@ -1052,6 +1052,520 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/ingest/owntracks": {
+      "post": {
+        "summary": "Report a location from the OwnTracks app (HTTP mode)",
+        "description": "One OwnTracks message. Only _type location carries a fix (lat, lon, tst required; acc in metres, vel in km/h, cog in degrees optional); every other type and an empty body are acknowledged with [] and change nothing. The device is USER/DEVICE from the X-Limit-U and X-Limit-D headers (or the u and d query parameters, the topic owntracks/USER/DEVICE, or the Basic user with the tid). Same validation, events and webhooks as POST /v1/devices/{id}/locations; problems name OwnTracks' fields.",
+        "security": [
+          {
+            "apiKey": []
+          },
+          {
+            "basicKey": []
+          },
+          {
+            "keyQuery": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "X-Limit-U",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 128
+            },
+            "description": "OwnTracks user name"
+          },
+          {
+            "name": "X-Limit-D",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 128
+            },
+            "description": "OwnTracks device name"
+          },
+          {
+            "name": "u",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 128
+            },
+            "description": "User name, when the headers are absent"
+          },
+          {
+            "name": "d",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 128
+            },
+            "description": "Device name, when the headers are absent"
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/OwnTracksMessage"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Acknowledged: an empty array (no commands for the app)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "maxItems": 0
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/ingest/osmand": {
+      "get": {
+        "summary": "Report a location in the OsmAnd protocol (Traccar Client, OsmAnd)",
+        "description": "Parameters in the query string, a form body (POST) or Traccar Client's JSON body. Same validation, events and webhooks as POST /v1/devices/{id}/locations; problems name the protocol's parameter. Answers an empty 200.",
+        "security": [
+          {
+            "apiKey": []
+          },
+          {
+            "basicKey": []
+          },
+          {
+            "keyQuery": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            },
+            "description": "Device identifier (or deviceid); required unless the body carries it"
+          },
+          {
+            "name": "deviceid",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            },
+            "description": "Device identifier, when id is absent"
+          },
+          {
+            "name": "lat",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": -90,
+              "maximum": 90
+            },
+            "description": "Latitude in degrees"
+          },
+          {
+            "name": "lon",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": -180,
+              "maximum": 180
+            },
+            "description": "Longitude in degrees"
+          },
+          {
+            "name": "location",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "LATITUDE,LONGITUDE instead of lat and lon"
+          },
+          {
+            "name": "timestamp",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Unix seconds (below 2^31) or milliseconds, RFC 3339, or yyyy-MM-dd HH:mm:ss UTC; absent: the time of arrival"
+          },
+          {
+            "name": "accuracy",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": 0
+            },
+            "description": "Horizontal accuracy in metres"
+          },
+          {
+            "name": "hdop",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": 0
+            },
+            "description": "Horizontal dilution of precision, used as hdop x 5 m when accuracy is absent"
+          },
+          {
+            "name": "speed",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            },
+            "description": "Speed in knots; negative means unknown"
+          },
+          {
+            "name": "bearing",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            },
+            "description": "Course in degrees; negative means unknown"
+          },
+          {
+            "name": "heading",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            },
+            "description": "Course in degrees, when bearing is absent"
+          },
+          {
+            "name": "valid",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "enum": [
+                "true",
+                "false",
+                "1",
+                "0"
+              ]
+            },
+            "description": "false or 0: the app distrusts the fix; acknowledged, not used"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Accepted (an empty body)"
+          },
+          "400": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "summary": "Report a location in the OsmAnd protocol (Traccar Client, OsmAnd)",
+        "description": "Parameters in the query string, a form body (POST) or Traccar Client's JSON body. Same validation, events and webhooks as POST /v1/devices/{id}/locations; problems name the protocol's parameter. Answers an empty 200.",
+        "security": [
+          {
+            "apiKey": []
+          },
+          {
+            "basicKey": []
+          },
+          {
+            "keyQuery": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            },
+            "description": "Device identifier (or deviceid); required unless the body carries it"
+          },
+          {
+            "name": "deviceid",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256
+            },
+            "description": "Device identifier, when id is absent"
+          },
+          {
+            "name": "lat",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": -90,
+              "maximum": 90
+            },
+            "description": "Latitude in degrees"
+          },
+          {
+            "name": "lon",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": -180,
+              "maximum": 180
+            },
+            "description": "Longitude in degrees"
+          },
+          {
+            "name": "location",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "LATITUDE,LONGITUDE instead of lat and lon"
+          },
+          {
+            "name": "timestamp",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Unix seconds (below 2^31) or milliseconds, RFC 3339, or yyyy-MM-dd HH:mm:ss UTC; absent: the time of arrival"
+          },
+          {
+            "name": "accuracy",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": 0
+            },
+            "description": "Horizontal accuracy in metres"
+          },
+          {
+            "name": "hdop",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number",
+              "minimum": 0
+            },
+            "description": "Horizontal dilution of precision, used as hdop x 5 m when accuracy is absent"
+          },
+          {
+            "name": "speed",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            },
+            "description": "Speed in knots; negative means unknown"
+          },
+          {
+            "name": "bearing",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            },
+            "description": "Course in degrees; negative means unknown"
+          },
+          {
+            "name": "heading",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            },
+            "description": "Course in degrees, when bearing is absent"
+          },
+          {
+            "name": "valid",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "enum": [
+                "true",
+                "false",
+                "1",
+                "0"
+              ]
+            },
+            "description": "false or 0: the app distrusts the fix; acknowledged, not used"
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string"
+                }
+              }
+            },
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/TraccarLocation"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Accepted (an empty body)"
+          },
+          "400": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Problem (RFC 9457)",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1060,6 +1574,17 @@ enum OpenAPIDocument {
         "type": "http",
         "scheme": "bearer",
         "description": "A tenant API key from `geofence serve create-key`"
+      },
+      "basicKey": {
+        "type": "http",
+        "scheme": "basic",
+        "description": "HTTP Basic authentication with the API key as the password (the user name is free; OwnTracks sends its user there)"
+      },
+      "keyQuery": {
+        "type": "apiKey",
+        "in": "query",
+        "name": "key",
+        "description": "The API key as a query parameter, for apps configured with a URL only (Traccar Client). It can end up in logs: use only over TLS and where nothing else is possible."
       }
     },
     "schemas": {
@@ -1448,6 +1973,125 @@ enum OpenAPIDocument {
           "nextAttemptAt": {
             "type": "string",
             "format": "date-time"
+          }
+        }
+      },
+      "OwnTracksMessage": {
+        "type": "object",
+        "required": [
+          "_type"
+        ],
+        "properties": {
+          "_type": {
+            "type": "string",
+            "description": "location carries a fix; other types are acknowledged and ignored; encrypted is refused"
+          },
+          "lat": {
+            "type": "number",
+            "minimum": -90,
+            "maximum": 90
+          },
+          "lon": {
+            "type": "number",
+            "minimum": -180,
+            "maximum": 180
+          },
+          "tst": {
+            "type": "integer",
+            "description": "Unix seconds"
+          },
+          "acc": {
+            "type": "number",
+            "minimum": 0,
+            "description": "metres"
+          },
+          "vel": {
+            "type": "number",
+            "description": "km/h; negative means unknown"
+          },
+          "cog": {
+            "type": "number",
+            "description": "degrees; negative means unknown"
+          },
+          "tid": {
+            "type": "string"
+          },
+          "topic": {
+            "type": "string"
+          }
+        }
+      },
+      "TraccarLocation": {
+        "type": "object",
+        "required": [
+          "device_id",
+          "location"
+        ],
+        "properties": {
+          "device_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256
+          },
+          "location": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/TraccarFix"
+              },
+              {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "$ref": "#/components/schemas/TraccarFix"
+                }
+              }
+            ]
+          }
+        }
+      },
+      "TraccarFix": {
+        "type": "object",
+        "required": [
+          "coords"
+        ],
+        "properties": {
+          "timestamp": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "coords": {
+            "type": "object",
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "properties": {
+              "latitude": {
+                "type": "number",
+                "minimum": -90,
+                "maximum": 90
+              },
+              "longitude": {
+                "type": "number",
+                "minimum": -180,
+                "maximum": 180
+              },
+              "accuracy": {
+                "type": "number",
+                "description": "metres; negative means unknown"
+              },
+              "speed": {
+                "type": "number",
+                "description": "m/s; negative means unknown"
+              },
+              "heading": {
+                "type": "number",
+                "description": "degrees; negative means unknown"
+              },
+              "altitude": {
+                "type": "number"
+              }
+            }
           }
         }
       }
