@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RegionMonitoring", targets: ["RegionMonitoring"]),
         .library(name: "RegionPlanner", targets: ["RegionPlanner"]),
         .library(name: "GeofenceServer", targets: ["GeofenceServer"]),
+        .library(name: "CoreLocationBridge", targets: ["CoreLocationBridge"]),
         .executable(name: "geofence", targets: ["geofence"]),
     ],
     dependencies: [
@@ -34,6 +35,9 @@ let package = Package(
         .target(name: "Geofencing", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats", "RegionPlanner"]),
         .target(name: "RegionPlanner", dependencies: ["Geodesy", "Geofencing"]),
+        // Core Location behind the monitoring API; the files in Apple/ compile only where
+        // Core Location exists (type-checked on Linux by Tests/AppleTypeCheck).
+        .target(name: "CoreLocationBridge", dependencies: ["Geodesy", "Geofencing"]),
         .target(
             name: "GeofenceServer",
             dependencies: [
@@ -67,6 +71,7 @@ let package = Package(
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner"]),
         .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
+        .testTarget(name: "CoreLocationBridgeTests", dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy"]),
         .testTarget(
             name: "GeofenceServerTests",
             dependencies: [

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.1
+// Type-checks CoreLocationBridge's Apple-only files on Linux against a stub of the Core
+// Location declarations they use (CoreLocationStub/, Apple's signatures with a link to each
+// page). The stub module is named CoreLocation, so `canImport(CoreLocation)` holds here and
+// the files compile as they would on an iPhone. `.ci/run` builds this package; nothing runs.
+import PackageDescription
+
+let package = Package(
+    name: "AppleTypeCheck",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [.package(name: "Geofence", path: "../..")],
+    targets: [
+        .target(name: "CoreLocation", path: "CoreLocationStub"),
+        // `Apple` is a link to ../../Sources/CoreLocationBridge/Apple: the very files that ship.
+        .target(
+            name: "CoreLocationBridgeApple",
+            dependencies: ["CoreLocation", .product(name: "CoreLocationBridge", package: "Geofence")],
+            path: "Apple",
+            swiftSettings: [.define("APPLE_TYPECHECK")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
