@@ -32,7 +32,7 @@ from server import Server  # noqa: E402
 CENTRE = (121.4900, 31.2400)
 ZOOM = 15
 RADIUS = 300
-WIDTH, HEIGHT = 1200, 760
+WIDTH, HEIGHT = 1200, 900   # the window; headless Chromium's viewport is about 1200 × 760
 
 
 # MARK: Colour classes (the dashboard's palette over its background, see map.js COLORS)
@@ -183,7 +183,8 @@ def check_draw_circle(s):
     status, _, f = s.server.api("GET", "/v1/regions/bund")
     assert status == 200 and f["properties"]["radius"] == RADIUS and f["properties"]["owner"] == "browser-test", f
     lon, lat = f["geometry"]["coordinates"]
-    assert abs(lon - CENTRE[0]) < 2e-5 and abs(lat - CENTRE[1]) < 2e-5, f"centre {lon}, {lat} is not where it was clicked"
+    # Within about a pixel (4 m) of the point clicked: clicks land on whole CSS pixels.
+    assert abs(lon - CENTRE[0]) < 6e-5 and abs(lat - CENTRE[1]) < 5e-5, f"centre {lon}, {lat} is not where it was clicked"
     shot = s.screenshot()
     inside = s.pixel(*offset_metres(*CENTRE, -150, 60), shot)
     outside = s.pixel(*offset_metres(*CENTRE, -600, 60), shot)
@@ -194,8 +195,8 @@ def check_draw_circle(s):
 
 def check_problem_shown(s):
     s.d.find_element(By.ID, "draw-circle").click()
-    s.click_map(*offset_metres(*CENTRE, 0, 800))
-    s.click_map(*offset_metres(*CENTRE, 100, 800))
+    s.click_map(*offset_metres(*CENTRE, 700, -500))
+    s.click_map(*offset_metres(*CENTRE, 800, -500))
     s.wait(lambda: s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the region form")
     s.d.find_element(By.ID, "f-id").send_keys("bad-circle")
     r = s.d.find_element(By.ID, "f-radius")
@@ -226,17 +227,22 @@ def check_enter_event_live(s):
     s.wait(lambda: s.d.find_elements(By.CSS_SELECTOR, '#event-list .event[data-event="enter"][data-device="phone-1"][data-region="bund"]'),
            timeout=2.0, what="the enter event in the list")
     in_list = time.monotonic() - sent
-    # On the map: the device's marker where the event happened, the region drawn as occupied.
-    def drawn():
-        shot = s.screenshot()
-        return is_device_red(s.pixel(*device_at, shot)) and is_occupied_green(s.pixel(*offset_metres(*CENTRE, -150, 60), shot))
-    s.wait(drawn, timeout=max(0.2, 2.0 - in_list), what="the device and the occupied region on the map")
+    # On the map: the device's marker where the event happened, the region drawn as occupied —
+    # timed on the canvas's own pixels (cheap to poll), then confirmed on a screenshot.
+    region_at = offset_metres(*CENTRE, -150, 60)
+    def canvas_pixel(lon, lat):
+        return tuple(s.js("""const [x, y] = window.geofenceDashboard.screenOf(arguments[0], arguments[1]);
+            const c = document.getElementById('map'), r = window.devicePixelRatio;
+            return Array.from(c.getContext('2d').getImageData(Math.round(x * r), Math.round(y * r), 1, 1).data).slice(0, 3);""", lon, lat))
+    s.wait(lambda: is_device_red(canvas_pixel(*device_at)) and is_occupied_green(canvas_pixel(*region_at)),
+           timeout=max(0.1, 2.0 - in_list), what="the device and the occupied region on the map")
     on_map = time.monotonic() - sent
     shot = s.screenshot()
-    dev, reg = s.pixel(*device_at, shot), s.pixel(*offset_metres(*CENTRE, -150, 60), shot)
-    print(f"    enter event in the list after {in_list * 1000:.0f} ms, on the map after {on_map * 1000:.0f} ms "
-          f"(screenshot decode included); device pixel {dev}, region pixel {reg}")
-    assert on_map < 2.0
+    dev, reg = s.pixel(*device_at, shot), s.pixel(*region_at, shot)
+    print(f"    enter event in the list after {in_list * 1000:.0f} ms, on the map after {on_map * 1000:.0f} ms; "
+          f"screenshot: device pixel {dev}, region pixel {reg}")
+    assert is_device_red(dev), f"the screenshot shows {dev} where the device is, not its red"
+    assert is_occupied_green(reg), f"the screenshot shows {reg} in the region, not the occupied green"
 
 
 def check_device_details(s):
@@ -245,12 +251,13 @@ def check_device_details(s):
     s.wait(lambda: s.text("details-title") == "phone-1", what="the device's details")
     body = s.wait(lambda: "bund" in s.text("details-body") and s.text("details-body"), what="the device's state")
     assert "Inside" in body and "bund" in body, body
-    assert "enter" in body, f"the device's last events are missing: {body}"
+    assert "enter" in body.lower(), f"the device's last events are missing: {body}"
 
 
 def check_delete_region(s):
     before = s.loads()
-    s.d.find_element(By.ID, "details-close").click()
+    if s.d.find_element(By.ID, "details").is_displayed():
+        s.d.find_element(By.ID, "details-close").click()
     s.click_map(*offset_metres(*CENTRE, -150, 60))
     s.wait(lambda: s.text("details-title") == "bund", what="the region's details")
     s.wait(lambda: "phone-1" in s.text("details-body"), what="the region's state per device")
@@ -403,6 +410,9 @@ def main():
                 failed += 1
                 print(f"FAIL {check.__name__}: {e}", flush=True)
                 traceback.print_exc()
+                # Leave no form open or drawing tool on for the next check.
+                driver.execute_script("const d = document.getElementById('region-dialog'); if (d && d.open) d.close();"
+                                      "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));")
                 try:
                     shot = os.path.join(server.dir, f"{check.__name__}.png")
                     driver.save_screenshot(shot)

@@ -86,8 +86,13 @@ async function startDashboard() {
   });
   state.editor = new Editor(state.map, { api: state.api, onSaved: regionSaved, showProblem: toast });
   bindControls();
+  // The view in the address (#map=zoom/lat/lon) wins; otherwise fit the content once the
+  // recent events have placed the devices. The address follows the view only from then on.
+  const fromHash = restoreViewFromHash();
   const recent = await loadRecentEvents().catch((e) => { toast(e); return 0; });
-  if (!restoreViewFromHash()) await fitToContent();
+  if (!fromHash) await fitToContent();
+  state.viewReady = true;
+  scheduleViewLoad();
   state.stream = state.api.stream(recent, handleEvent, (text, live) => {
     $('live').textContent = text;
     $('live').classList.toggle('on', live);
@@ -132,6 +137,7 @@ async function fitToContent() {
 }
 
 function scheduleViewLoad() {
+  if (!state.viewReady) return;
   clearTimeout(state.viewTimer);
   state.viewTimer = setTimeout(loadViewport, 120);
   const [lon, lat] = state.map.center();

@@ -4,6 +4,12 @@
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
 
 const TILE = 256;
+
+// The hemisphere letter of a graticule line; none on the equator or the prime meridian.
+function hemisphere(x, negative, positive, step) {
+  if (Math.abs(x) < step / 2) return '';
+  return x < 0 ? negative : positive;
+}
 export const COLORS = {
   background: '#eef2f6', grid: 'rgba(100, 116, 139, 0.18)', gridLabel: '#64748b',
   region: 'rgba(37, 99, 235, 0.20)', regionStroke: '#2563eb',
@@ -230,12 +236,12 @@ export class MapView {
     for (let lon = Math.ceil(w / step) * step; lon <= e; lon += step) {
       const [x] = this.toScreen(project(lon, 0)[0], 0);
       ctx.moveTo(Math.round(x) + 0.5, 0); ctx.lineTo(Math.round(x) + 0.5, this.height);
-      ctx.fillText(`${Math.abs(lon).toFixed(digits)}°${lon < 0 ? 'W' : 'E'}`, x + 3, this.height - 6);
+      ctx.fillText(`${Math.abs(lon).toFixed(digits)}°${hemisphere(lon, 'W', 'E', step)}`, x + 3, this.height - 6);
     }
     for (let lat = Math.ceil(s / step) * step; lat <= n; lat += step) {
       const [, y] = this.toScreen(0, project(0, lat)[1]);
       ctx.moveTo(0, Math.round(y) + 0.5); ctx.lineTo(this.width, Math.round(y) + 0.5);
-      ctx.fillText(`${Math.abs(lat).toFixed(digits)}°${lat < 0 ? 'S' : 'N'}`, 4, y - 3);
+      ctx.fillText(`${Math.abs(lat).toFixed(digits)}°${hemisphere(lat, 'S', 'N', step)}`, 4, y - 3);
     }
     ctx.stroke();
   }
