@@ -355,7 +355,7 @@ def make_screenshot(s, path):
                   "properties": {"id": "depot", "zone": "logistics"}})
     s.server.api("POST", "/v1/regions/import", {"type": "FeatureCollection", "features": feats})
     now = time.time() - 600
-    walks = {"courier-7": [(-2600, 2400), (-2300, 1500), (-2000, 1300), (-1500, 1000), (-1500, 1000)],
+    walks = {"courier-7": [(-2600, 2400), (-2300, 1500), (-2000, 1300), (-1700, 1150), (-1300, 1150), (-1300, 1150)],
              "phone-1": [(2200, -900), (1400, -400), (1100, -300), (600, -100), (60, -30), (60, -30)],
              "van-12": [(-900, -1800), (-1300, -900), (-1400, -600), (-1400, -600)]}
     for dev, pts in walks.items():
@@ -364,11 +364,11 @@ def make_screenshot(s, path):
             lon, lat = offset_metres(*base, e, n)
             fixes.append({"latitude": lat, "longitude": lon, "timestamp": iso(now + i * 40), "horizontalAccuracy": 8})
         s.server.api("POST", f"/v1/devices/{dev}/locations", {"fixes": fixes})
-    s.open(base[0] - 0.008, base[1] + 0.002, 14.2)
+    s.open(*offset_metres(*base, -1000, 350), 14.35)
     s.wait(lambda: s.loads() >= 1, what="a load")
     s.wait(lambda: len(s.d.find_elements(By.CSS_SELECTOR, "#event-list .event")) > 3, what="events")
-    s.click_map(*offset_metres(*base, -300, 0))
-    s.wait(lambda: "Devices" in s.text("details-body"), what="details")
+    s.click_map(*offset_metres(*base, -120, 80))
+    s.wait(lambda: "DEVICES" in s.text("details-body").upper(), what="details")
     time.sleep(2.2)   # let the event flashes fade before the picture
     s.d.save_screenshot(path)
     print(f"    wrote {path} ({os.path.getsize(path):,} bytes)")

@@ -10,6 +10,8 @@ const KEY = 'geofence.apiKey';
 const REGION_PAGE = 1000;   // regions per viewport request (the server's largest page)
 const EVENTS_KEPT = 200;
 const TRACK_POINTS = 100;
+const POLLED_DEVICES = 20;  // devices whose last fix is re-read every POLL_MS (most recent first)
+const POLL_MS = 5000;
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -93,6 +95,7 @@ async function startDashboard() {
   if (!fromHash) await fitToContent();
   state.viewReady = true;
   scheduleViewLoad();
+  setInterval(pollDevices, POLL_MS);
   state.stream = state.api.stream(recent, handleEvent, (text, live) => {
     $('live').textContent = text;
     $('live').classList.toggle('on', live);
@@ -108,6 +111,7 @@ function bindControls() {
   $('draw-polygon').addEventListener('click', () => state.editor.start('polygon'));
   $('sign-out').addEventListener('click', signOut);
   $('details-close').addEventListener('click', () => select(null));
+  window.addEventListener('hashchange', restoreViewFromHash);   // a pasted link, back / forward
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !$('region-dialog').open) {
       if (state.editor.active) state.editor.cancel(); else select(null);
@@ -232,6 +236,26 @@ function moveDevice(d, lon, lat, time) {
   const last = d.track[d.track.length - 1];
   if (!last || last[0] !== d.u || last[1] !== d.v) d.track.push([d.u, d.v]);
   if (d.track.length > TRACK_POINTS) d.track.shift();
+}
+
+// The stream tells where devices crossed a boundary; between events their last fixes come
+// from /v1/devices/{id}/state, read for the most recently active devices (there is no
+// endpoint listing every device, so devices appear on the map with their first event).
+async function pollDevices() {
+  if (document.hidden || !state.api || state.polling) return;
+  state.polling = true;
+  try {
+    const recent = [...state.devices.values()].sort((a, b) => (a.time < b.time ? 1 : -1)).slice(0, POLLED_DEVICES);
+    for (const d of recent) {
+      const s = await state.api.get(`/v1/devices/${encodeURIComponent(d.id)}/state`).catch(() => null);
+      if (!s || !s.lastFix) continue;
+      moveDevice(d, s.lastFix.longitude, s.lastFix.latitude, s.lastFix.timestamp);
+      d.inside = new Set(s.inside);
+    }
+    markOccupied();
+  } finally {
+    state.polling = false;
+  }
 }
 
 function handleEvent(e, { quiet = false } = {}) {
