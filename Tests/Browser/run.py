@@ -290,6 +290,25 @@ def check_polygon_with_hole(s):
     assert is_background(hole_px), f"the polygon's hole shows {hole_px}"
 
 
+def check_keyboard_polygon(s):
+    """Draws a polygon with the keyboard only: Tab to the tool, Enter at the crosshair, arrows
+    to move the map between vertices, Shift+Enter to finish, then the form."""
+    tool = s.d.find_element(By.ID, "draw-polygon")
+    s.js("arguments[0].focus()", tool)
+    ActionChains(s.d).send_keys(Keys.ENTER).perform()                 # the tool, by keyboard
+    assert tool.get_attribute("aria-pressed") == "true"
+    assert s.d.switch_to.active_element.get_attribute("id") == "map", "drawing does not focus the map"
+    for k in [Keys.ENTER, Keys.ARROW_RIGHT, Keys.ENTER, Keys.ARROW_DOWN, Keys.ENTER]:
+        ActionChains(s.d).send_keys(k).perform()
+    ActionChains(s.d).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT).perform()
+    s.wait(lambda: s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the region form")
+    ActionChains(s.d).send_keys("keyboard-triangle", Keys.ENTER).perform()   # focus starts in the id field
+    s.wait(lambda: s.server.api("GET", "/v1/regions/keyboard-triangle")[0] == 200, what="the polygon to be stored")
+    f = s.server.api("GET", "/v1/regions/keyboard-triangle")[2]
+    assert f["geometry"]["type"] == "Polygon" and len(f["geometry"]["coordinates"][0]) == 4, f
+    assert s.server.api("DELETE", "/v1/regions/keyboard-triangle")[0] == 204
+
+
 def check_scale(s, count):
     """Imports `count` circles (50–500 m, seeded) over 2° × 2° around Shanghai, then measures the
     first paint of a city-sized view and a pan."""
@@ -334,7 +353,20 @@ def check_scale(s, count):
     shot = os.path.join(s.server.dir, "city-100k.png")
     s.d.save_screenshot(shot)
     print(f"    screenshot of the city view: {shot}")
-    for name, load in (("first paint", first), ("pan (key)", pan_key), ("pan (drag)", pan_drag)):
+    # The server's side alone: every region scanned, one returned.
+    t = time.monotonic()
+    status, _, answer = s.server.api("GET", "/v1/regions?bbox=-180,-90,180,90&limit=1")
+    scan = time.monotonic() - t
+    assert status == 200 and answer["matched"] >= count, answer
+    print(f"    GET /v1/regions?bbox=(the world)&limit=1 over {answer['matched']:,} regions: {scan * 1000:.0f} ms")
+    # Zoomed out to the whole 2° × 2° box: capped at one page, and the map says so.
+    n = s.loads()
+    s.open(121.5, 31.2, 8)
+    more = s.wait_for_load(n)
+    coverage = s.text("coverage")
+    print(f"    zoomed out: {more['paintMs']:.0f} ms from request to painted, {more['regions']:,} of {more['matched']:,}; shown: “{coverage}”")
+    assert more["regions"] == 1000 and more["matched"] > 1000 and "zoom in" in coverage, (more, coverage)
+    for name, load in (("first paint", first), ("pan (key)", pan_key), ("pan (drag)", pan_drag), ("zoomed out", more)):
         assert load["paintMs"] < 1000, f"{name} took {load['paintMs']:.0f} ms"
     assert since_nav < 3000, f"the page took {since_nav:.0f} ms to its first paint"
 
@@ -400,7 +432,8 @@ def main():
             make_screenshot(s, args.screenshot)
             return 0
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
-                  check_enter_event_live, check_device_details, check_delete_region, check_polygon_with_hole]
+                  check_enter_event_live, check_device_details, check_delete_region, check_polygon_with_hole,
+                  check_keyboard_polygon]
         if args.regions:
             checks.append(lambda s: check_scale(s, args.regions))
             checks[-1].__name__ = f"check_scale_{args.regions}_regions"

@@ -159,6 +159,31 @@ struct DashboardTests {
         }
     }
 
+    @Test("paging a bbox by after gives every overlapping region once, in id order")
+    func bboxPagesEverything() async throws {
+        try await Harness.run { h in
+            let key = try await h.key("acme")
+            var rng = SystemRandomNumberGenerator()
+            let ids = (0..<300).map { i in "z\(UInt32.random(in: 0...UInt32.max, using: &rng))-\(i)" }
+            let inside = ids.enumerated().map { circleFeature($0.element, lat: 10 + Double($0.offset % 17) * 0.01, lon: 20, radius: 50) }
+            let outside = (0..<50).map { circleFeature("out-\($0)", lat: -10, lon: 20, radius: 50) }
+            let r = try await h.call(.POST, "/v1/regions/import", key: key,
+                                     body: #"{"type":"FeatureCollection","features":[\#((inside + outside).joined(separator: ","))]}"#)
+            #expect(r.status == 200, "\(r)")
+            var seen: [String] = []
+            var after: String? = nil
+            for _ in 0..<100 {
+                let q = after.map { "&after=\($0)" } ?? ""
+                let page = try await h.call(.GET, "/v1/regions?bbox=19,9,21,11&limit=7\(q)", key: key)
+                #expect(page["matched"]?.number == 300)
+                seen += Self.ids(page)
+                guard let next = page["next"]?.string else { break }
+                after = next
+            }
+            #expect(seen == ids.sorted())
+        }
+    }
+
     @Test("bbox sees changes at once and only the caller's tenant")
     func bboxFollowsChanges() async throws {
         try await Harness.run { h in

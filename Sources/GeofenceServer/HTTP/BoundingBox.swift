@@ -122,21 +122,64 @@ struct BoundingBoxPage: Sendable {
 }
 
 extension BoundingBoxPage {
-    /// Picks the page from every region overlapping the box: ids greater than `after`, the
-    /// `limit` smallest, in id order. O(n + k log k) for n regions in the tenant and k on the
-    /// page (a bounded max-heap would not beat sorting k ≤ 1,000 ids).
+    /// Picks the page from every region overlapping the box: ids after `after`, the `limit`
+    /// smallest, in id order. A zoomed-out map overlaps most of a tenant (100,000 regions,
+    /// 1,000 a page), so this keeps a bounded max-heap of the `limit` smallest instead of
+    /// sorting every candidate: O(m + k log k · log(m/k)) comparisons for m candidates after
+    /// the cursor and k = `limit`, against O(m log m) (≈ 10× fewer at m = 100,000, k = 1,000).
     static func select(_ candidates: [Region], after: String?, limit: Int) -> BoundingBoxPage {
-        var page = candidates
-        if let after { page.removeAll { $0.identifier <= after } }
-        let matched = candidates.count
-        guard page.count > limit else {
-            page.sort { $0.identifier < $1.identifier }
-            return BoundingBoxPage(regions: page, matched: matched, next: nil)
+        func less(_ a: Int, _ b: Int) -> Bool { candidates[a].identifier < candidates[b].identifier }
+        var heap = BoundedMaxHeap(capacity: limit)
+        var eligible = 0
+        for i in candidates.indices {
+            if let after, candidates[i].identifier <= after { continue }
+            eligible += 1
+            heap.offer(i, less)
         }
-        page.sort { $0.identifier < $1.identifier }
-        let chosen = Array(page.prefix(limit))
-        return BoundingBoxPage(regions: chosen, matched: matched, next: chosen.last?.identifier)
+        let chosen = heap.sorted(less).map { candidates[$0] }
+        return BoundingBoxPage(regions: chosen, matched: candidates.count,
+                               next: eligible > limit ? chosen.last?.identifier : nil)
     }
+}
+
+/// The `capacity` smallest of the integers offered (indices, compared by a caller's order),
+/// in a binary max-heap: an offer larger than the largest kept costs one comparison.
+struct BoundedMaxHeap {
+    let capacity: Int
+    private(set) var items: [Int] = []
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        items.reserveCapacity(min(self.capacity, 4_096))
+    }
+
+    mutating func offer(_ x: Int, _ less: (Int, Int) -> Bool) {
+        if items.count < capacity {
+            items.append(x)
+            var c = items.count - 1
+            while c > 0 {
+                let p = (c - 1) / 2
+                guard less(items[p], items[c]) else { break }
+                items.swapAt(p, c)
+                c = p
+            }
+        } else if capacity > 0, less(x, items[0]) {
+            items[0] = x
+            var p = 0
+            while true {
+                let l = 2 * p + 1, r = l + 1
+                var m = p
+                if l < items.count, less(items[m], items[l]) { m = l }
+                if r < items.count, less(items[m], items[r]) { m = r }
+                if m == p { break }
+                items.swapAt(p, m)
+                p = m
+            }
+        }
+    }
+
+    /// The kept items, smallest first.
+    func sorted(_ less: (Int, Int) -> Bool) -> [Int] { items.sorted(by: less) }
 }
 
 extension TenantRuntime {
