@@ -254,6 +254,32 @@ def check_device_details(s):
     assert "enter" in body.lower(), f"the device's last events are missing: {body}"
 
 
+def check_edit_region(s):
+    """Changes a region's properties through its details' Edit form (PUT /v1/regions/{id})."""
+    if s.d.find_element(By.ID, "details").is_displayed():
+        s.d.find_element(By.ID, "details-close").click()
+    s.click_map(*offset_metres(*CENTRE, -150, 60))
+    s.wait(lambda: s.text("details-title") == "bund", what="the region's details")
+    s.wait(lambda: "phone-1" in s.text("details-body"), what="the region's state per device")
+    assert "inside\nphone-1" in s.text("details-body").lower() or "inside phone-1" in s.text("details-body").lower(), \
+        f"the region's details do not show phone-1 inside: {s.text('details-body')}"
+    s.wait(lambda: [b for b in s.d.find_elements(By.CSS_SELECTOR, "#details-body .actions button") if b.text == "Edit"],
+           what="the Edit button")[0].click()
+    s.wait(lambda: s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the region form")
+    assert s.d.find_element(By.ID, "f-id").get_attribute("readonly") is not None, "the id of an existing region is editable"
+    s.d.find_element(By.ID, "f-exit").click()                    # no exit notifications
+    dwell = s.d.find_element(By.ID, "f-dwell")
+    dwell.clear()
+    dwell.send_keys("120")
+    s.d.find_element(By.ID, "form-save").click()
+    s.wait(lambda: not s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the form to close")
+    status, _, f = s.server.api("GET", "/v1/regions/bund")
+    p = f["properties"]
+    assert status == 200 and p.get("notifyOnExit") is False and p.get("dwell") == 120 and p["radius"] == RADIUS \
+        and p["owner"] == "browser-test", f
+    s.wait(lambda: "120 s" in s.text("details-body"), what="the details to show the new dwell")
+
+
 def check_delete_region(s):
     before = s.loads()
     if s.d.find_element(By.ID, "details").is_displayed():
@@ -262,7 +288,7 @@ def check_delete_region(s):
     s.wait(lambda: s.text("details-title") == "bund", what="the region's details")
     s.wait(lambda: "phone-1" in s.text("details-body"), what="the region's state per device")
     body = s.text("details-body")
-    assert "inside" in body and "owner" in body, body
+    assert "owner" in body and "120 s" in body, body
     button = s.d.find_element(By.ID, "delete-region")
     button.click()
     assert "again" in button.text, button.text
@@ -432,7 +458,7 @@ def main():
             make_screenshot(s, args.screenshot)
             return 0
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
-                  check_enter_event_live, check_device_details, check_delete_region, check_polygon_with_hole,
+                  check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
                   check_keyboard_polygon]
         if args.regions:
             checks.append(lambda s: check_scale(s, args.regions))

@@ -22,11 +22,26 @@ struct DashboardAssets: Sendable {
         "json": "application/json",
     ]
 
-    /// Reads every file of `Resources/Dashboard` (one level, by name).
+    /// The resource bundle's `Resources/Dashboard` folder: SwiftPM puts the bundle
+    /// (`Geofence_GeofenceServer.resources`) beside the executable, where `swift build`,
+    /// `swift run` and `swift test` leave it and where an installation must copy it. Looked up
+    /// here rather than through `Bundle.module`, which stops the process when the bundle is
+    /// missing: a server without its dashboard files still serves the API.
+    static func folder() -> URL? {
+        let bundle = "Geofence_GeofenceServer.resources"
+        var candidates = [Bundle.main.bundleURL.appendingPathComponent(bundle)]
+        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            candidates.append(exe.deletingLastPathComponent().appendingPathComponent(bundle))
+        }
+        return candidates.map { $0.appendingPathComponent("Resources/Dashboard") }
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
+    }
+
+    /// Reads every file of `Resources/Dashboard` (one level, by name); none when the folder
+    /// is missing.
     static func load() -> DashboardAssets {
         var files: [String: Asset] = [:]
-        guard let root = Bundle.module.url(forResource: "Resources", withExtension: nil)?.appendingPathComponent("Dashboard"),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
+        guard let root = folder(), let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
             return DashboardAssets(files: [:])
         }
         for name in names {
@@ -64,6 +79,9 @@ extension GeofenceServer {
         var config: [String: ServerJSON] = ["tileURL": tileURL.map(ServerJSON.string) ?? .null]
         config["tileAttribution"] = configuration.dashboardTileAttribution.map(ServerJSON.string) ?? .null
         var files = DashboardAssets.load().files
+        if files["index.html"] == nil {
+            logger.warning("dashboard files not found beside the executable (Geofence_GeofenceServer.resources); / answers 404")
+        }
         files["config.json"] = DashboardAssets.asset(ServerJSON.object(config).encoded(), contentType: "application/json")
         let assets = DashboardAssets(files: files)
         let policy = Self.dashboardPolicy(tileOrigin: tileURL.flatMap(Self.origin))
