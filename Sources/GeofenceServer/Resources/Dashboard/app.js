@@ -270,16 +270,27 @@ function handleEvent(e, { quiet = false } = {}) {
   const [u, v] = project(e.longitude, e.latitude);
   state.map.flash(u, v, COLORS[e.event] || COLORS.device);
   markOccupied();
-  renderEventList(e.id);
+  scheduleEventList(e.id);
   const s = state.selected;
   if (s && ((s.type === 'device' && s.id === e.device) || (s.type === 'region' && s.id === e.region))) showDetails(s);
 }
 
+// A burst of events (a replayed backlog, a busy tenant) redraws the list at most every 150 ms.
+function scheduleEventList(freshID) {
+  (state.freshIDs ||= new Set()).add(freshID);
+  if (state.listTimer) return;
+  state.listTimer = setTimeout(() => {
+    state.listTimer = 0;
+    renderEventList(state.freshIDs);
+    state.freshIDs = new Set();
+  }, 150);
+}
+
 const VERB = { enter: 'entered', exit: 'left', dwell: 'dwells in' };
 
-function renderEventList(freshID) {
+function renderEventList(fresh = new Set()) {
   const list = $('event-list');
-  list.replaceChildren(...state.events.slice(0, EVENTS_KEPT).map((e) => el('li', { class: e.id === freshID ? 'fresh' : '' },
+  list.replaceChildren(...state.events.slice(0, EVENTS_KEPT).map((e) => el('li', { class: fresh.has(e.id) ? 'fresh' : '' },
     el('button', { type: 'button', class: 'event', 'data-event': e.event, 'data-device': e.device, 'data-region': e.region,
       onclick: () => { select({ type: 'device', id: e.device }); centreOn(e.longitude, e.latitude); } },
     el('span', { class: `badge ${e.event}` }, e.event),

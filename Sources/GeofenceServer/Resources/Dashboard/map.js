@@ -241,7 +241,7 @@ export class MapView {
     for (let lat = Math.ceil(s / step) * step; lat <= n; lat += step) {
       const [, y] = this.toScreen(0, project(0, lat)[1]);
       ctx.moveTo(0, Math.round(y) + 0.5); ctx.lineTo(this.width, Math.round(y) + 0.5);
-      ctx.fillText(`${Math.abs(lat).toFixed(digits)}°${hemisphere(lat, 'S', 'N', step)}`, 4, y - 3);
+      if (y > 112) ctx.fillText(`${Math.abs(lat).toFixed(digits)}°${hemisphere(lat, 'S', 'N', step)}`, 4, y - 3);
     }
     ctx.stroke();
   }
@@ -344,6 +344,7 @@ export class MapView {
   }
 
   flash(u, v, color) {
+    if (this.flashes.length >= 64) this.flashes.shift();   // a burst of events: the newest 64
     this.flashes.push({ u, v, color, start: performance.now() });
     this.requestRender();
   }
