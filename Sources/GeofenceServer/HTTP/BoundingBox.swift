@@ -186,8 +186,8 @@ extension TenantRuntime {
     /// Every region of the tenant whose bounding box overlaps `box`, in no particular order.
     ///
     /// Cost: one pass over the tenant's regions in memory (no store query) under the tenant's
-    /// lock, O(regions in the tenant): about 10 ms per 100,000 circles (docs/server.md,
-    /// "Dashboard"). The caller sorts and pages the result after the lock is released.
+    /// lock, O(regions in the tenant): 0.1–0.2 s per 100,000 circles in a debug build
+    /// (docs/server.md, "Dashboard"). The caller pages the result after the lock is released.
     func regions(overlapping box: BoundingBox) async throws -> [Region] {
         try await enter()
         defer { release() }
