@@ -159,6 +159,8 @@ def check_sign_in(s):
     s.wait(lambda: s.d.find_element(By.ID, "app").is_displayed(), what="the dashboard")
     s.wait_for_load(0)
     assert s.server.key not in s.d.current_url, "the key is in the URL"
+    urls = s.js("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert urls and not any(s.server.key in u for u in urls), "the key is in a request's URL"
     assert s.js("return sessionStorage.getItem('geofence.apiKey')") == s.server.key
     s.wait(lambda: s.text("live") == "Live", what="the live stream")
 
@@ -335,6 +337,26 @@ def check_keyboard_polygon(s):
     assert s.server.api("DELETE", "/v1/regions/keyboard-triangle")[0] == 204
 
 
+def check_stream_survives_restart(s):
+    """The server restarts under the open page: the stream reconnects from the last id and the
+    next event arrives, once."""
+    s.server.restart()
+    s.wait(lambda: s.text("live") == "Live", timeout=20, what="the stream to reconnect")
+    lon, lat = offset_metres(*CENTRE, 0, -900)          # the yard of check_polygon_with_hole
+    inside = offset_metres(lon, lat, 200, 0)
+    now = time.time()
+    fixes = [{"latitude": lat + 0.05, "longitude": lon, "timestamp": iso(now - 40), "horizontalAccuracy": 10}] + \
+            [{"latitude": inside[1], "longitude": inside[0], "timestamp": iso(now - 30 + 10 * i), "horizontalAccuracy": 10} for i in range(2)]
+    status, _, answer = s.server.api("POST", "/v1/devices/phone-2/locations", {"fixes": fixes})
+    assert status == 200 and [e["event"] for e in answer["events"]] == ["enter"], answer
+    sel = '#event-list .event[data-device="phone-2"][data-region="yard"]'
+    s.wait(lambda: s.d.find_elements(By.CSS_SELECTOR, sel), timeout=10, what="the event after the restart")
+    time.sleep(0.5)
+    assert len(s.d.find_elements(By.CSS_SELECTOR, sel)) == 1, "the event is listed twice"
+    enters = s.d.find_elements(By.CSS_SELECTOR, '#event-list .event[data-device="phone-1"][data-event="enter"]')
+    assert len(enters) == 1, f"the events before the restart were repeated ({len(enters)} enters of phone-1)"
+
+
 def check_scale(s, count):
     """Imports `count` circles (50–500 m, seeded) over 2° × 2° around Shanghai, then measures the
     first paint of a city-sized view and a pan."""
@@ -459,7 +481,7 @@ def main():
             return 0
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
                   check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
-                  check_keyboard_polygon]
+                  check_keyboard_polygon, check_stream_survives_restart]
         if args.regions:
             checks.append(lambda s: check_scale(s, args.regions))
             checks[-1].__name__ = f"check_scale_{args.regions}_regions"

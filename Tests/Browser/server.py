@@ -25,7 +25,15 @@ class Server:
     def start(self):
         self.key = subprocess.run([self.binary, "serve", "create-key", "--tenant", "browser", "--database", self.db],
                                   check=True, capture_output=True, text=True, timeout=60).stdout.strip().splitlines()[-1]
-        self.log = open(os.path.join(self.dir, "server.log"), "w")
+        return self.launch()
+
+    def restart(self):
+        """Stops the server and starts it again on the same port and file (same keys)."""
+        self.stop()
+        return self.launch()
+
+    def launch(self):
+        self.log = open(os.path.join(self.dir, "server.log"), "a")
         self.proc = subprocess.Popen([self.binary, "serve", "--port", str(self.port), "--database", self.db],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60

@@ -83,6 +83,22 @@ struct DashboardTests {
         }
     }
 
+    @Test("a configuration file sets the tile template and attribution, and refuses a bad template")
+    func tileConfigFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.json"), bad = dir.appendingPathComponent("bad.json")
+        try Data(#"{"dashboardTileURL":"https://t.example/{z}/{x}/{y}.png","dashboardTileAttribution":"© contributors"}"#.utf8).write(to: good)
+        try Data(#"{"dashboardTileURL":"https://t.example/{z}.png"}"#.utf8).write(to: bad)
+        var c = ServerConfiguration()
+        try c.apply(configFile: good.path)
+        #expect(c.dashboardTileURL == "https://t.example/{z}/{x}/{y}.png")
+        #expect(c.dashboardTileAttribution == "© contributors")
+        var d = ServerConfiguration()
+        #expect { try d.apply(configFile: bad.path) } throws: { ($0 as? ConfigurationError)?.key == "dashboardTileURL" }
+    }
+
     // MARK: bbox
 
     /// Circles of 100 m: two in Shanghai, one in Paris; two of 200 m 0.001° (106 m) each side of
