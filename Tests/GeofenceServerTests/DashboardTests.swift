@@ -65,7 +65,7 @@ struct DashboardTests {
             let config = try await h.call(.GET, "/dashboard/config.json", key: nil)
             #expect(config["tileURL"]?.string == "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png")
             let policy = try #require(config.header("Content-Security-Policy"))
-            #expect(policy.contains("img-src 'self' data: https://tiles.example.org:8443;"))
+            #expect(policy.contains("img-src 'self' https://tiles.example.org:8443;"))
             #expect(policy.contains("connect-src 'self';"))
         }
         try await Harness.run { h in

@@ -63,7 +63,7 @@ extension GeofenceServer {
     /// from this origin only (no inline script or style, no eval), images also from the tile
     /// server's origin when one is configured, no framing, no plugins.
     static func dashboardPolicy(tileOrigin: String?) -> String {
-        let img = ["'self'", "data:"] + (tileOrigin.map { [$0] } ?? [])
+        let img = ["'self'"] + (tileOrigin.map { [$0] } ?? [])
         return "default-src 'self'; script-src 'self'; style-src 'self'; img-src \(img.joined(separator: " ")); "
             + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
     }
