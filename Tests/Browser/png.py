@@ -65,3 +65,12 @@ def decode(data):
         rows.append(line)
         prev = line
     return Image(width, height, channels, rows)
+
+
+def encode_solid(width, height, rgb):
+    """A PNG of one colour (for the test's tile server)."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgb) * width
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))

@@ -357,6 +357,55 @@ def check_stream_survives_restart(s):
     assert len(enters) == 1, f"the events before the restart were repeated ({len(enters)} enters of phone-1)"
 
 
+TILE_COLOUR = (250, 236, 196)
+
+
+def check_tiles(s):
+    """A second server configured with a tile URL template: the page draws the tiles (their
+    colour in the screenshot where no region is), shows the attribution, and the tile server
+    sees well-formed z/x/y requests — allowed by the policy's img-src, which names its origin."""
+    import http.server
+    import threading
+    requests = []
+    tile = png.encode_solid(256, 256, TILE_COLOUR)
+
+    class Tiles(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            requests.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(tile)))
+            self.end_headers()
+            self.wfile.write(tile)
+
+        def log_message(self, *args):
+            pass
+
+    tiles = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Tiles)
+    threading.Thread(target=tiles.serve_forever, daemon=True).start()
+    config = os.path.join(s.server.dir, "tiles.json")
+    with open(config, "w") as f:
+        json.dump({"dashboardTileURL": f"http://127.0.0.1:{tiles.server_address[1]}/{{z}}/{{x}}/{{y}}.png",
+                   "dashboardTileAttribution": "Tiles: test server"}, f)
+    other = Server(s.server.binary, ["--config", config]).start()
+    try:
+        status, headers, _ = other.raw("/")
+        assert f"img-src 'self' http://127.0.0.1:{tiles.server_address[1]};" in headers["Content-Security-Policy"], headers
+        t = Session(other, s.d)
+        t.open(*CENTRE, ZOOM)
+        t.sign_in(other.key)
+        t.wait(lambda: t.loads() >= 1, what="a viewport load")
+        t.wait(lambda: requests, what="tile requests")
+        t.wait(lambda: t.pixel(*offset_metres(*CENTRE, 400, 300)) == TILE_COLOUR, timeout=5, what="the tiles on the map")
+        assert t.text("attribution") == "Tiles: test server"
+        assert all(len(r.strip("/").split("/")) == 3 and r.endswith(".png") and r.strip("/").split("/")[0] == str(ZOOM)
+                   for r in requests), requests
+        print(f"    {len(requests)} tiles requested, e.g. {requests[0]}")
+    finally:
+        other.stop()
+        tiles.shutdown()
+
+
 def check_scale(s, count):
     """Imports `count` circles (50–500 m, seeded) over 2° × 2° around Shanghai, then measures the
     first paint of a city-sized view and a pan."""
@@ -481,7 +530,7 @@ def main():
             return 0
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
                   check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
-                  check_keyboard_polygon, check_stream_survives_restart]
+                  check_keyboard_polygon, check_stream_survives_restart, check_tiles]
         if args.regions:
             checks.append(lambda s: check_scale(s, args.regions))
             checks[-1].__name__ = f"check_scale_{args.regions}_regions"

@@ -11,8 +11,9 @@ import urllib.request
 
 
 class Server:
-    def __init__(self, binary):
+    def __init__(self, binary, extra=()):
         self.binary = binary
+        self.extra = list(extra)      # more `geofence serve` arguments, e.g. ["--config", PATH]
         self.dir = tempfile.mkdtemp(prefix="geofence-browser-")
         self.db = os.path.join(self.dir, "geofence.sqlite")
         with socket.socket() as s:
@@ -34,7 +35,7 @@ class Server:
 
     def launch(self):
         self.log = open(os.path.join(self.dir, "server.log"), "a")
-        self.proc = subprocess.Popen([self.binary, "serve", "--port", str(self.port), "--database", self.db],
+        self.proc = subprocess.Popen([self.binary, "serve", "--port", str(self.port), "--database", self.db] + self.extra,
                                      stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
