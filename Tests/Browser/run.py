@@ -337,6 +337,28 @@ def check_keyboard_polygon(s):
     assert s.server.api("DELETE", "/v1/regions/keyboard-triangle")[0] == 204
 
 
+def check_keyboard_circle(s):
+    """A circle by keyboard: Enter at the crosshair for the centre, an arrow key to move the map,
+    Enter for the edge; the form's radius is the distance the map moved."""
+    def centre():
+        z, lat, lon = s.js("return location.hash").split("=")[1].split("/")
+        return float(lon), float(lat)
+    tool = s.d.find_element(By.ID, "draw-circle")
+    s.js("arguments[0].focus()", tool)
+    ActionChains(s.d).send_keys(Keys.ENTER).perform()
+    ActionChains(s.d).send_keys(Keys.ENTER).perform()
+    a = centre()
+    ActionChains(s.d).send_keys(Keys.ARROW_RIGHT).perform()
+    s.wait(lambda: centre() != a, what="the map to move")
+    b = centre()
+    ActionChains(s.d).send_keys(Keys.ENTER).perform()
+    s.wait(lambda: s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the region form")
+    radius = float(s.d.find_element(By.ID, "f-radius").get_attribute("value"))
+    moved = math.hypot((b[0] - a[0]) * 111_320 * math.cos(math.radians(a[1])), (b[1] - a[1]) * 110_574)
+    s.d.find_element(By.ID, "form-cancel").click()
+    assert abs(radius - moved) < max(3, 0.01 * moved), f"radius {radius} m, the map moved {moved:.0f} m"
+
+
 def check_stream_survives_restart(s):
     """The server restarts under the open page: the stream reconnects from the last id and the
     next event arrives, once."""
@@ -530,7 +552,7 @@ def main():
             return 0
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
                   check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
-                  check_keyboard_polygon, check_stream_survives_restart, check_tiles]
+                  check_keyboard_polygon, check_keyboard_circle, check_stream_survives_restart, check_tiles]
         if args.regions:
             checks.append(lambda s: check_scale(s, args.regions))
             checks[-1].__name__ = f"check_scale_{args.regions}_regions"

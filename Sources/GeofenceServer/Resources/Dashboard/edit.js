@@ -58,7 +58,8 @@ export class Editor {
 
   hint() {
     const text = this.mode === 'circle'
-      ? (this.points.length ? 'Click (or press Enter) to set the radius.' : 'Click the centre of the circle, or press Enter to use the crosshair.')
+      ? (this.points.length ? 'Click the edge (or move the map and press Enter at the crosshair) to set the radius.'
+        : 'Click the centre of the circle, or press Enter to use the crosshair.')
       : `Click the vertices (${this.points.length} so far); Enter adds the crosshair; double-click, “Finish” or Shift+Enter closes the polygon.`;
     $('hint-text').textContent = text;
     $('hint-finish').hidden = this.mode !== 'polygon';
@@ -114,8 +115,9 @@ export class Editor {
       const [lon, lat] = this.points[0];
       const edge = this.points[1];
       const view = this.map.bbox();
-      const radius = edge ? distance(lon, lat, edge[0], edge[1])
-        : distance(view[0], lat, view[2], lat) / 6;
+      // No edge, or one on the centre (Enter twice without moving): a sixth of the view's width.
+      const drawn = edge ? distance(lon, lat, edge[0], edge[1]) : 0;
+      const radius = drawn >= 1 ? drawn : distance(view[0], lat, view[2], lat) / 6;
       this.geometry = { type: 'Point', coordinates: [round(lon), round(lat)] };
       this.map.draft = { rings: [projectRing(circleRing(lon, lat, radius))], open: false, points: [] };
       this.openForm(null, Math.max(1, Math.round(radius)));
