@@ -99,6 +99,7 @@ public struct GeofenceServer: Sendable {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: logger, metrics: metrics))
         router.get("health") { _, _ -> Response in .json(.object(["status": .string("ok")])) }
+        addDashboardRoutes(to: router)
 
         let metrics = self.metrics, keys = self.keys, token = configuration.metricsToken
         router.get("metrics") { request, _ -> Response in

@@ -41,6 +41,12 @@ public struct ServerConfiguration: Sendable {
     public var regionSyncInterval: Duration = .seconds(1)
     /// Timeout of one webhook request.
     public var webhookTimeout: Duration = .seconds(10)
+    /// The dashboard's map tiles: a URL template with `{z}`, `{x}`, `{y}` (256-pixel Web
+    /// Mercator tiles, e.g. `https://tiles.example.org/{z}/{x}/{y}.png`). `nil` (the default):
+    /// no tiles — the dashboard draws regions on a plain background and needs no internet.
+    public var dashboardTileURL: String? = nil
+    /// Attribution text shown under the tiles (most tile servers' terms require one).
+    public var dashboardTileAttribution: String? = nil
 
     public init() {}
 
@@ -48,7 +54,7 @@ public struct ServerConfiguration: Sendable {
     /// `database`, `allowedWebhookHosts`, `maxBodyBytes`, `maxBatchSize`, `metricsToken`,
     /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
-    /// `regionSyncIntervalMilliseconds`.
+    /// `regionSyncIntervalMilliseconds`, `dashboardTileURL`, `dashboardTileAttribution`.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -73,6 +79,8 @@ public struct ServerConfiguration: Sendable {
         }
         if let n = try wrap("maxBodyBytes", { () throws(Problem) in try o.optionalNumber("maxBodyBytes") }) { maxBodyBytes = Int(n) }
         if let n = try wrap("maxBatchSize", { () throws(Problem) in try o.optionalNumber("maxBatchSize") }) { maxBatchSize = Int(n) }
+        if let t = try wrap("dashboardTileURL", { () throws(Problem) in try o.optionalString("dashboardTileURL") }) { dashboardTileURL = t }
+        if let t = try wrap("dashboardTileAttribution", { () throws(Problem) in try o.optionalString("dashboardTileAttribution") }) { dashboardTileAttribution = t }
         if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) { metricsToken = t }
         if let p = try wrap("profile", { () throws(Problem) in try o.optionalString("profile") }) {
             switch p {
@@ -109,6 +117,11 @@ public struct ServerConfiguration: Sendable {
         guard maxBatchSize >= 1 else { throw ConfigurationError(key: "maxBatchSize", reason: "must be at least 1") }
         guard webhookRetry.maxAttempts >= 1 else { throw ConfigurationError(key: "webhookRetry.maxAttempts", reason: "must be at least 1") }
         guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
+        if let t = dashboardTileURL {
+            guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {
+                throw ConfigurationError(key: "dashboardTileURL", reason: "must be an http(s) URL template with {z}, {x} and {y}")
+            }
+        }
     }
 }
 

@@ -93,6 +93,17 @@ enum OpenAPIDocument {
         "summary": "List regions, ordered by id",
         "parameters": [
           {
+            "name": "bbox",
+            "in": "query",
+            "required": false,
+            "description": "Only regions whose bounding box overlaps this box: `minLon,minLat,maxLon,maxLat` in degrees (west, south, east, north, as in RFC 7946). A west edge east of the east edge crosses the antimeridian. Answered from the tenant's regions in memory; the page then also carries `matched`, how many regions overlap in all. 400 naming `bbox` unless four finite numbers with latitudes in [-90, 90], minLat <= maxLat and longitudes in [-180, 180].",
+            "schema": {
+              "type": "string",
+              "pattern": "^[^,]+,[^,]+,[^,]+,[^,]+$"
+            },
+            "example": "121.40,31.15,121.60,31.30"
+          },
+          {
             "name": "after",
             "in": "query",
             "required": false,
@@ -1768,6 +1779,10 @@ enum OpenAPIDocument {
               "string",
               "null"
             ]
+          },
+          "matched": {
+            "type": "integer",
+            "description": "With `bbox` only: how many regions overlap the box, over all pages"
           }
         }
       },

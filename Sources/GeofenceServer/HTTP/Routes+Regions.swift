@@ -47,6 +47,9 @@ extension GeofenceServer {
             let tenant = try context.requireTenant()
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
             let after = request.uri.queryParameters.get("after").map { String($0) }
+            if let bbox = request.uri.queryParameters.get("bbox") {     // BoundingBox.swift
+                return try await GeofenceServer.regionsPage(bbox: String(bbox), after: after, limit: limit, runtime: hub.runtime(tenant))
+            }
             let page = try await store.listRegions(tenant: tenant, after: after, limit: limit)
             var o: [String: ServerJSON] = ["regions": .array(page.map(\.feature))]
             o["next"] = page.count == limit ? .string(page.last!.id) : .null

@@ -1,0 +1,486 @@
+// The dashboard: sign-in, the map's data (regions by viewport, devices, live events),
+// details, and editing through /v1. Everything the user sees comes from the API; the key
+// lives in sessionStorage and travels only in the Authorization header.
+import { Api, ApiProblem } from './api.js';
+import { MapView, COLORS } from './map.js';
+import { project, circleRing, projectRing, ringsBounds, formatDistance } from './geo.js';
+import { Editor } from './edit.js';
+
+const KEY = 'geofence.apiKey';
+const REGION_PAGE = 1000;   // regions per viewport request (the server's largest page)
+const EVENTS_KEPT = 200;
+const TRACK_POINTS = 100;
+const POLLED_DEVICES = 20;  // devices whose last fix is re-read every POLL_MS (most recent first)
+const POLL_MS = 5000;
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+};
+
+const state = {
+  api: null, map: null, editor: null, stream: null,
+  built: new Map(),        // region id -> drawable (rings in unit coordinates), reused across loads
+  devices: new Map(),      // id -> {id, u, v, lon, lat, track, inside: Set, time}
+  events: [],              // newest first
+  selected: null,
+  viewLoad: null, viewTimer: 0,
+  stats: { loads: [] },
+};
+window.geofenceDashboard = state.stats;   // read by the browser test and by curious operators
+state.stats.screenOf = (lon, lat) => state.map.toScreen(...project(lon, lat));   // map → canvas pixels
+
+// MARK: Sign-in
+
+async function signIn(key) {
+  const api = new Api(key);
+  try {
+    await api.get('/v1/regions?limit=1');
+  } catch (e) {
+    sessionStorage.removeItem(KEY);
+    const msg = e instanceof ApiProblem && e.status === 401
+      ? 'The server did not accept this API key (401 Unauthorized). Check that it was copied whole, or create one with “geofence serve create-key --tenant NAME”.'
+      : `Could not reach the server: ${e.message}`;
+    showSignIn(msg);
+    return;
+  }
+  sessionStorage.setItem(KEY, key);
+  state.api = api;
+  $('sign-in').hidden = true;
+  $('app').hidden = false;
+  $('session').hidden = false;
+  await startDashboard();
+}
+
+function showSignIn(message) {
+  $('app').hidden = true;
+  $('session').hidden = true;
+  $('sign-in').hidden = false;
+  $('sign-in-error').textContent = message || '';
+  $('api-key').value = '';
+  $('api-key').focus();
+}
+
+function signOut() {
+  sessionStorage.removeItem(KEY);
+  if (state.stream) state.stream.stop();
+  location.hash = '';
+  location.reload();
+}
+
+// MARK: Start
+
+async function startDashboard() {
+  const config = await fetch('/dashboard/config.json').then((r) => r.json()).catch(() => ({}));
+  if (config.tileAttribution) { $('attribution').textContent = config.tileAttribution; $('attribution').hidden = false; }
+  state.map = new MapView($('map'), {
+    tileURL: config.tileURL || null,
+    onViewChange: scheduleViewLoad,
+    onClick: (u, v, x, y, e) => (state.editor.active ? state.editor.click(u, v, x, y) : select(state.map.hitTest(x, y))),
+    onPointerMove: (x, y) => state.editor.pointer(x, y),
+  });
+  state.editor = new Editor(state.map, { api: state.api, onSaved: regionSaved, showProblem: toast });
+  bindControls();
+  // The view in the address (#map=zoom/lat/lon) wins; otherwise fit the content once the
+  // recent events have placed the devices. The address follows the view only from then on.
+  const fromHash = restoreViewFromHash();
+  const recent = await loadRecentEvents().catch((e) => { toast(e); return 0; });
+  if (!fromHash) await fitToContent();
+  state.viewReady = true;
+  scheduleViewLoad();
+  setInterval(pollDevices, POLL_MS);
+  state.stream = state.api.stream(recent, handleEvent, (text, live) => {
+    $('live').textContent = text;
+    $('live').classList.toggle('on', live);
+    if (text === 'Key rejected') showSignIn('The API key was revoked or is no longer valid (401).');
+  });
+}
+
+function bindControls() {
+  $('zoom-in').addEventListener('click', () => state.map.zoomAt(1));
+  $('zoom-out').addEventListener('click', () => state.map.zoomAt(-1));
+  $('fit').addEventListener('click', () => fitToContent());
+  $('draw-circle').addEventListener('click', () => state.editor.start('circle'));
+  $('draw-polygon').addEventListener('click', () => state.editor.start('polygon'));
+  $('sign-out').addEventListener('click', signOut);
+  $('details-close').addEventListener('click', () => select(null));
+  window.addEventListener('hashchange', restoreViewFromHash);   // a pasted link, back / forward
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !$('region-dialog').open) {
+      if (state.editor.active) state.editor.cancel(); else select(null);
+    }
+  });
+}
+
+// MARK: View and regions
+
+function restoreViewFromHash() {
+  const m = /^#map=([\d.]+)\/(-?[\d.]+)\/(-?[\d.]+)$/.exec(location.hash);
+  if (!m) return false;
+  state.map.setView(+m[3], +m[2], +m[1]);
+  return true;
+}
+
+// Fits the view to the tenant's regions (the first page by id) and recent events.
+async function fitToContent() {
+  let rings = [];
+  try {
+    const page = await state.api.get(`/v1/regions?limit=${REGION_PAGE}`);
+    rings = page.regions.map((f) => drawable(f)).filter(Boolean).map((r) => Float64Array.from(r.bounds));
+  } catch (e) { toast(e); }
+  for (const d of state.devices.values()) rings.push(Float64Array.from([d.u, d.v]));
+  if (!rings.length) { state.map.setView(0, 20, 2); return; }
+  state.map.fit(ringsBounds(rings));
+}
+
+function scheduleViewLoad() {
+  if (!state.viewReady) return;
+  clearTimeout(state.viewTimer);
+  state.viewTimer = setTimeout(loadViewport, 120);
+  const [lon, lat] = state.map.center();
+  history.replaceState(null, '', `#map=${state.map.zoom.toFixed(2)}/${lat.toFixed(5)}/${lon.toFixed(5)}`);
+}
+
+// Regions overlapping the view (plus a quarter of it on each side, so a short pan needs
+// nothing new), at most REGION_PAGE of them; the server says how many match in all.
+async function loadViewport() {
+  if (state.viewLoad) state.viewLoad.abort();
+  const controller = new AbortController();
+  state.viewLoad = controller;
+  const started = performance.now();
+  let page;
+  try {
+    page = await state.api.regionsIn(state.map.bbox(0.25), REGION_PAGE, controller.signal);
+  } catch (e) {
+    if (e.name !== 'AbortError') toast(e);
+    return;
+  }
+  const received = performance.now();
+  const regions = [];
+  for (const f of page.regions) { const r = drawable(f); if (r) regions.push(r); }
+  state.map.regions = regions;
+  markOccupied();
+  const shown = regions.length, matched = page.matched ?? shown;
+  $('coverage').textContent = matched > shown
+    ? `${shown.toLocaleString()} of ${matched.toLocaleString()} regions in view shown — zoom in to see all`
+    : `${shown.toLocaleString()} region${shown === 1 ? '' : 's'} in view`;
+  $('coverage').classList.toggle('more', matched > shown);
+  requestAnimationFrame(() => {
+    state.map.render();
+    const painted = performance.now();
+    state.stats.loads.push({ regions: shown, matched, fetchMs: received - started, paintMs: painted - started, drawMs: state.map.lastPaint });
+    if (state.stats.loads.length > 50) state.stats.loads.shift();
+    state.stats.lastPaintedAt = painted;
+  });
+}
+
+// A region feature as the map draws it: rings in unit Mercator coordinates, cached by id
+// until the feature changes.
+function drawable(f) {
+  const id = f.properties && f.properties.id !== undefined ? String(f.properties.id) : String(f.id);
+  const g = f.geometry;
+  const key = `${g.type}:${JSON.stringify(g.coordinates).length}:${g.coordinates.flat(3).slice(0, 4).join(',')}:${f.properties.radius ?? ''}`;
+  const cached = state.built.get(id);
+  if (cached && cached.key === key) { cached.feature = f; return cached; }
+  let rings;
+  if (g.type === 'Point') {
+    rings = [projectRing(circleRing(g.coordinates[0], g.coordinates[1], f.properties.radius))];
+  } else if (g.type === 'Polygon') {
+    rings = g.coordinates.map(projectRing);
+  } else if (g.type === 'MultiPolygon') {
+    rings = g.coordinates.flatMap((p) => p.map(projectRing));
+  } else return null;
+  const r = { id, key, feature: f, rings, bounds: ringsBounds(rings), occupied: false };
+  if (state.built.size > 50000) state.built.clear();
+  state.built.set(id, r);
+  return r;
+}
+
+function markOccupied() {
+  const occupied = new Set();
+  for (const d of state.devices.values()) for (const id of d.inside) occupied.add(id);
+  for (const r of state.map.regions) r.occupied = occupied.has(r.id);
+  state.map.requestRender();
+}
+
+// MARK: Events and devices
+
+async function loadRecentEvents() {
+  const { items, last } = await state.api.tail('/v1/events', 'events', (e) => e.cursor, EVENTS_KEPT);
+  for (const e of items) handleEvent(e, { quiet: true });
+  renderEventList();
+  return last;
+}
+
+function device(id) {
+  let d = state.devices.get(id);
+  if (!d) {
+    d = { id, u: 0, v: 0, lon: 0, lat: 0, track: [], inside: new Set(), time: '' };
+    state.devices.set(id, d);
+    state.map.devices = state.devices;
+  }
+  return d;
+}
+
+function moveDevice(d, lon, lat, time) {
+  [d.u, d.v] = project(lon, lat);
+  d.lon = lon; d.lat = lat;
+  if (time) d.time = time;
+  const last = d.track[d.track.length - 1];
+  if (!last || last[0] !== d.u || last[1] !== d.v) d.track.push([d.u, d.v]);
+  if (d.track.length > TRACK_POINTS) d.track.shift();
+}
+
+// The stream tells where devices crossed a boundary; between events their last fixes come
+// from /v1/devices/{id}/state, read for the most recently active devices (there is no
+// endpoint listing every device, so devices appear on the map with their first event).
+async function pollDevices() {
+  if (document.hidden || !state.api || state.polling) return;
+  state.polling = true;
+  try {
+    const recent = [...state.devices.values()].sort((a, b) => (a.time < b.time ? 1 : -1)).slice(0, POLLED_DEVICES);
+    for (const d of recent) {
+      const s = await state.api.get(`/v1/devices/${encodeURIComponent(d.id)}/state`).catch(() => null);
+      if (!s || !s.lastFix) continue;
+      moveDevice(d, s.lastFix.longitude, s.lastFix.latitude, s.lastFix.timestamp);
+      d.inside = new Set(s.inside);
+    }
+    markOccupied();
+  } finally {
+    state.polling = false;
+  }
+}
+
+function handleEvent(e, { quiet = false } = {}) {
+  if (state.events.some((x) => x.id === e.id)) return;
+  state.events.unshift(e);
+  if (state.events.length > EVENTS_KEPT) state.events.pop();
+  const d = device(e.device);
+  moveDevice(d, e.longitude, e.latitude, e.time);
+  if (e.event === 'enter' || e.event === 'dwell') d.inside.add(e.region);
+  if (e.event === 'exit') d.inside.delete(e.region);
+  if (quiet) return;
+  const [u, v] = project(e.longitude, e.latitude);
+  state.map.flash(u, v, COLORS[e.event] || COLORS.device);
+  markOccupied();
+  scheduleEventList(e.id);
+  const s = state.selected;
+  if (s && ((s.type === 'device' && s.id === e.device) || (s.type === 'region' && s.id === e.region))) showDetails(s);
+}
+
+// A burst of events (a replayed backlog, a busy tenant) redraws the list at most every 150 ms.
+function scheduleEventList(freshID) {
+  (state.freshIDs ||= new Set()).add(freshID);
+  if (state.listTimer) return;
+  state.listTimer = setTimeout(() => {
+    state.listTimer = 0;
+    renderEventList(state.freshIDs);
+    state.freshIDs = new Set();
+  }, 150);
+}
+
+const VERB = { enter: 'entered', exit: 'left', dwell: 'dwells in' };
+
+function renderEventList(fresh = new Set()) {
+  const list = $('event-list');
+  list.replaceChildren(...state.events.slice(0, EVENTS_KEPT).map((e) => el('li', { class: fresh.has(e.id) ? 'fresh' : '' },
+    el('button', { type: 'button', class: 'event', 'data-event': e.event, 'data-device': e.device, 'data-region': e.region,
+      onclick: () => { select({ type: 'device', id: e.device }); centreOn(e.longitude, e.latitude); } },
+    el('span', { class: `badge ${e.event}` }, e.event),
+    el('span', { class: 'what' }, el('strong', {}, e.device), ` ${VERB[e.event] || e.event} `, el('strong', {}, e.region)),
+    el('time', { datetime: e.time }, formatTime(e.time))))));
+  $('event-count').textContent = state.events.length ? `${state.events.length} recent` : 'none yet';
+  $('events-empty').hidden = state.events.length > 0;
+}
+
+function formatTime(t) {
+  const d = new Date(t);
+  if (Number.isNaN(d.getTime())) return t;
+  return d.toISOString().replace('T', ' ').slice(0, 19) + 'Z';
+}
+
+function centreOn(lon, lat) {
+  const [u, v] = project(lon, lat);
+  const [x, y] = state.map.toScreen(u, v);
+  if (x < 40 || y < 40 || x > state.map.width - 40 || y > state.map.height - 40) {
+    state.map.u = u; state.map.v = v; state.map.changed();
+  }
+}
+
+// MARK: Selection and details
+
+function select(target) {
+  state.selected = target;
+  state.map.selected = target;
+  state.map.requestRender();
+  if (!target) { $('details').hidden = true; return; }
+  showDetails(target);
+}
+
+async function showDetails(target) {
+  const box = $('details-body');
+  $('details').hidden = false;
+  try {
+    if (target.type === 'region') await regionDetails(target.id, box);
+    else await deviceDetails(target.id, box);
+  } catch (e) {
+    if (e instanceof ApiProblem && e.status === 404) {
+      box.replaceChildren(el('p', { class: 'muted' }, e.detail));
+    } else toast(e);
+  }
+}
+
+function row(label, value) { return el('div', { class: 'row' }, el('dt', {}, label), el('dd', {}, value)); }
+
+async function regionDetails(id, box) {
+  const f = await state.api.get(`/v1/regions/${encodeURIComponent(id)}`);
+  if (!state.selected || state.selected.id !== id) return;
+  const p = f.properties, g = f.geometry;
+  $('details-title').textContent = id;
+  $('details-kind').textContent = 'Region';
+  const shape = g.type === 'Point'
+    ? `Circle, radius ${formatDistance(p.radius)} around ${g.coordinates[1].toFixed(5)}, ${g.coordinates[0].toFixed(5)}`
+    : g.type === 'Polygon'
+      ? `Polygon, ${g.coordinates[0].length - 1} vertices${g.coordinates.length > 1 ? `, ${g.coordinates.length - 1} hole(s)` : ''}`
+      : `MultiPolygon, ${g.coordinates.length} parts`;
+  const meta = Object.entries(p).filter(([k]) => !['id', 'radius', 'notifyOnEntry', 'notifyOnExit', 'dwell'].includes(k));
+  // State per device: the devices seen recently, asked of the server (at most 25).
+  const known = [...state.devices.values()].sort((a, b) => (a.time < b.time ? 1 : -1)).slice(0, 25);
+  const states = await Promise.all(known.map((d) => state.api
+    .get(`/v1/devices/${encodeURIComponent(d.id)}/state?regions=${encodeURIComponent(id)}`)
+    .then((s) => [d.id, s.regions ? s.regions[id] : null]).catch(() => [d.id, null])));
+  const events = state.events.filter((e) => e.region === id).slice(0, 10);
+  const editBtn = el('button', { type: 'button', onclick: () => state.editor.edit(f) }, 'Edit');
+  const delBtn = el('button', { type: 'button', class: 'danger', id: 'delete-region' }, 'Delete');
+  delBtn.addEventListener('click', async () => {
+    if (!delBtn.classList.contains('confirm')) {
+      delBtn.classList.add('confirm'); delBtn.textContent = 'Click again to delete';
+      return;
+    }
+    try {
+      await state.api.delete(`/v1/regions/${encodeURIComponent(id)}`);
+      state.built.delete(id);
+      state.map.regions = state.map.regions.filter((r) => r.id !== id);
+      select(null);
+      toastInfo(`Region “${id}” deleted.`);
+      loadViewport();
+    } catch (e) { toast(e); }
+  });
+  box.replaceChildren(
+    el('dl', {}, row('Shape', shape),
+      row('Notifies on', [p.notifyOnEntry === false ? null : 'entry', p.notifyOnExit === false ? null : 'exit'].filter(Boolean).join(', ') || 'nothing'),
+      p.dwell !== undefined ? row('Dwell', `${p.dwell} s`) : null,
+      ...meta.map(([k, v]) => row(k, String(v)))),
+    el('div', { class: 'actions' }, editBtn, delBtn,
+      el('button', { type: 'button', onclick: () => zoomToRegion(id) }, 'Zoom to')),
+    el('h3', {}, 'Devices'),
+    states.length ? el('ul', { class: 'states' }, states.map(([d, s]) => el('li', {},
+      el('span', { class: `state ${s || 'unknown'}` }, s || 'unknown'), ' ', d))) : el('p', { class: 'muted' }, 'No device has reported yet.'),
+    el('h3', {}, 'Last events'), eventTable(events),
+    el('h3', {}, 'Webhook deliveries'), await deliveriesFor(events));
+}
+
+async function deviceDetails(id, box) {
+  const s = await state.api.get(`/v1/devices/${encodeURIComponent(id)}/state`);
+  if (!state.selected || state.selected.id !== id) return;
+  const d = device(id);
+  const fix = s.lastFix;
+  moveDevice(d, fix.longitude, fix.latitude, fix.timestamp);
+  d.inside = new Set(s.inside);
+  markOccupied();
+  $('details-title').textContent = id;
+  $('details-kind').textContent = 'Device';
+  const events = state.events.filter((e) => e.device === id).slice(0, 10);
+  box.replaceChildren(
+    el('dl', {},
+      row('Last fix', formatTime(fix.timestamp)),
+      row('Position', `${fix.latitude.toFixed(6)}, ${fix.longitude.toFixed(6)}`),
+      fix.horizontalAccuracy !== undefined ? row('Accuracy', `±${fix.horizontalAccuracy} m`) : null,
+      row('Inside', s.inside.length ? s.inside.join(', ') : 'no region'),
+      s.pending.length ? row('Pending', s.pending.join(', ')) : null),
+    el('div', { class: 'actions' }, el('button', { type: 'button', onclick: () => centreOn(fix.longitude, fix.latitude) }, 'Show on map')),
+    el('h3', {}, 'Last events'), eventTable(events),
+    el('h3', {}, 'Webhook deliveries'), await deliveriesFor(events));
+}
+
+function eventTable(events) {
+  if (!events.length) return el('p', { class: 'muted' }, 'None among the recent events.');
+  return el('ul', { class: 'mini-events' }, events.map((e) => el('li', {},
+    el('span', { class: `badge ${e.event}` }, e.event), ' ', `${e.device} · ${e.region} · `, el('time', {}, formatTime(e.time)))));
+}
+
+// The deliveries of `events` to each of the tenant's webhooks (the last 500 per webhook).
+async function deliveriesFor(events) {
+  if (!events.length) return el('p', { class: 'muted' }, 'No events, so no deliveries.');
+  let hooks;
+  try { hooks = (await state.api.get('/v1/webhooks')).webhooks; } catch (e) { return el('p', { class: 'muted' }, e.message); }
+  if (!hooks.length) return el('p', { class: 'muted' }, 'No webhooks registered.');
+  const ids = new Set(events.map((e) => e.id));
+  const rows = [];
+  for (const h of hooks.slice(0, 5)) {
+    const { items } = await state.api.tail(`/v1/webhooks/${encodeURIComponent(h.id)}/deliveries`, 'deliveries', (x) => x.id, 500)
+      .catch(() => ({ items: [] }));
+    for (const x of items.filter((x) => ids.has(x.eventId))) {
+      rows.push(el('li', {}, el('span', { class: `state ${x.state}` }, x.state), ` ${h.url} · ${x.attempts} attempt(s)`,
+        x.lastStatus ? ` · HTTP ${x.lastStatus}` : '', x.lastError ? ` · ${x.lastError}` : ''));
+    }
+  }
+  return rows.length ? el('ul', { class: 'states' }, rows) : el('p', { class: 'muted' }, 'No deliveries of these events yet.');
+}
+
+function zoomToRegion(id) {
+  const r = state.built.get(id);
+  if (r) state.map.fit(r.bounds);
+}
+
+function regionSaved(feature) {
+  state.built.delete(String(feature.properties.id));
+  const r = drawable(feature);
+  if (r && !state.map.regions.some((x) => x.id === r.id)) state.map.regions.push(r);
+  else if (r) state.map.regions = state.map.regions.map((x) => (x.id === r.id ? r : x));
+  state.map.requestRender();
+  select({ type: 'region', id: r.id });
+  toastInfo(`Region “${r.id}” saved.`);
+  loadViewport();
+}
+
+// MARK: Messages
+
+let toastTimer = 0;
+function toast(e) {
+  const t = $('toast');
+  const title = e instanceof ApiProblem ? `${e.title}${e.status ? ` (${e.status})` : ''}` : 'Error';
+  t.replaceChildren(el('strong', {}, title), el('span', {}, ` ${e.detail || e.message}`),
+    e.field ? el('code', {}, e.field) : null);
+  t.className = 'toast error';
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 8000);
+}
+
+function toastInfo(text) {
+  const t = $('toast');
+  t.replaceChildren(el('span', {}, text));
+  t.className = 'toast info';
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 3000);
+}
+
+// MARK: Boot
+
+$('sign-in-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const key = $('api-key').value.trim();
+  if (key) signIn(key);
+});
+const saved = sessionStorage.getItem(KEY);
+if (saved) signIn(saved); else showSignIn();
+
