@@ -15,10 +15,13 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     var unregisterCalls: [String] = []
     var maximumRegistered = 0
     var updates = false
+    /// Refuse every registration (a device that cannot monitor them).
+    var refuseAll = false
 
     init(slotCapacity: Int = 20) { self.slotCapacity = slotCapacity }
 
     func register(_ region: Region) throws(SlotMonitorError) {
+        if refuseAll { throw .rejected(identifier: region.identifier, reason: "refused by the test") }
         if regions[region.identifier] == nil, regions.count >= slotCapacity {
             throw .slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
         }
@@ -114,7 +117,7 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
         let catalogue = try Self.shops(5_000, seed: 3)
         let monitor = RecordingMonitor()
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
-                                        sizing: Self.sizing)
+                                        sizing: Self.sizing, allowsHybrid: false)
         try await planner.start(at: Self.fix(Self.frame.coordinate(15_000, 15_000)))
         let pinned = try #require(monitor.regions.keys.first { $0.hasPrefix("a.") })
         monitor.states[pinned] = .inside
@@ -222,17 +225,14 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
                                         sizing: Self.sizing, allowsHybrid: false)
         try await planner.start(at: Self.fix(Self.frame.coordinate(5_000, 5_000)))
-        // Another part of the app took the slots behind the planner's back.
-        for i in 0..<20 where monitor.regions.count < 20 {
-            try monitor.register(.circle(identifier: "foreign-\(i)", center: Self.frame.origin, radius: 100))
-        }
+        monitor.refuseAll = true
         do {
             _ = try await planner.observe(Self.fix(Self.frame.coordinate(20_000, 20_000), at: 3_000))
             Issue.record("expected a registration to fail")
         } catch {
-            guard case let .registrationFailed(_, underlying) = error,
-                  case .slotLimitExceeded(let capacity, _) = underlying else { Issue.record("\(error)"); return }
-            #expect(capacity == 20)
+            guard case let .registrationFailed(id, underlying) = error,
+                  case .rejected(let refused, let reason) = underlying else { Issue.record("\(error)"); return }
+            #expect(id == refused && id.hasPrefix("a.") && reason == "refused by the test")
         }
         #expect(monitor.regions.count <= 20)
     }

@@ -35,7 +35,7 @@ import Testing
     @Test("too close an unregistered region gives no guaranteed radius; nothing unregistered gives infinity")
     func limits() {
         #expect(drive.radius(nearestUnregistered: 900) == nil)
-        #expect(drive.radius(nearestUnregistered: 1_300) == nil, "920 + 240 + the 82 m minimum radius + its margin")
+        #expect(drive.radius(nearestUnregistered: 1_200) == nil, "920 + 240 leave 39 m: less than the 82 m minimum radius plus its margin")
         #expect(drive.radius(nearestUnregistered: -50) == nil)
         #expect(drive.radius(nearestUnregistered: .infinity) == .infinity)
     }
