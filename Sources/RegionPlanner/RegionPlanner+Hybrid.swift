@@ -72,7 +72,7 @@ extension RegionPlanner {
         for id in registered.keys.sorted() {
             guard let r = region(for: id) else { continue }
             let s = await monitor.state(of: id)
-            guard s != .unknown, policy.decidedSide(of: r, at: x) == s else { continue }
+            guard s != .unknown, settled(r, s, at: x) else { continue }
             await monitor.unregister(identifier: id)
             registered[id] = nil
             statistics.removals += 1
@@ -98,8 +98,8 @@ extension RegionPlanner {
         guard let subject else { return }
         for id in Array(soft.identifiers) {
             guard let r = soft.region(id), r.signedDistance(to: x.coordinate) > 1.5 * workingRadius,
-                  soft.state(of: id, subject: subject) == .outside,
-                  policy.decidedSide(of: r, at: x) == .outside else { continue }
+                  soft.state(of: id, subject: subject) == .outside, !soft.isPending(id, subject: subject),
+                  settled(r, .outside, at: x) else { continue }
             soft.remove(id)
         }
     }
@@ -115,7 +115,7 @@ extension RegionPlanner {
         var keep = Set<String>()
         for id in registered.keys {
             guard let r = region(for: id) else { continue }
-            if r.signedDistance(to: x.coordinate) <= c { keep.insert(id); continue }
+            if r.signedDistance(to: x.coordinate) <= c || !settled(r, .outside, at: x) { keep.insert(id); continue }
             if await monitor.state(of: id) == .inside { keep.insert(id) }
         }
         let (candidates, _) = nearestCandidates(at: x.coordinate, count: k + 1 + keep.count)
@@ -130,16 +130,16 @@ extension RegionPlanner {
         for cand in toRegister {
             let side = policy.decidedSide(of: cand.region, at: x)
             let needed: RegionState = soft.contains(cand.id) ? soft.state(of: cand.id, subject: subject) : .outside
-            guard needed != .unknown, side == needed else { return false }
+            guard needed != .unknown, side == needed, !soft.isPending(cand.id, subject: subject) else { return false }
         }
         for id in soft.identifiers where !keep.contains(id) {
             guard let r = soft.region(id), soft.state(of: id, subject: subject) == .outside,
-                  policy.decidedSide(of: r, at: x) == .outside else { return false }
+                  !soft.isPending(id, subject: subject), settled(r, .outside, at: x) else { return false }
         }
         for id in registered.keys where !keep.contains(id) {
             guard let r = region(for: id) else { continue }
             let state = await monitor.state(of: id)
-            guard state == .outside, policy.decidedSide(of: r, at: x) == .outside else { return false }
+            guard state == .outside, settled(r, .outside, at: x) else { return false }
         }
         for id in registered.keys where !keep.contains(id) {
             await monitor.unregister(identifier: id)

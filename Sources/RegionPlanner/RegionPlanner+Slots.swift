@@ -57,9 +57,13 @@ extension RegionPlanner {
         let c = sizing.registrationClearance
         let k = usableSlots - 1
         var keep = Set<String>()
+        // Regions the subject may be in, near, or about to be confirmed in stay registered.
         for id in registered.keys {
             guard let r = region(for: id) else { continue }
-            if r.signedDistance(to: x.coordinate) <= c { keep.insert(id); continue }
+            if r.signedDistance(to: x.coordinate) <= c || (path == .beforeMonitor && !settled(r, .outside, at: x)) {
+                keep.insert(id)
+                continue
+            }
             if await monitor.state(of: id) == .inside { keep.insert(id) }
         }
         let (candidates, _) = nearestCandidates(at: x.coordinate, count: k + 1 + keep.count)

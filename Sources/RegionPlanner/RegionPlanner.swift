@@ -304,6 +304,15 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
         Geodesic.wgs84.inverse(a, b).distance
     }
 
+    /// Whether `x` and the fix before it both decide `region` on `side`: then nothing is
+    /// pending for it at `x` in any engine that saw both (the earlier fix cancelled any run
+    /// towards the other side, and `x` starts none), so it can change hands at `x`.
+    func settled(_ region: Region, _ side: RegionState, at x: LocationFix) -> Bool {
+        guard policy.decidedSide(of: region, at: x) == side else { return false }
+        guard let p = track.previous, p != x, p.timestamp <= x.timestamp else { return true }
+        return policy.decidedSide(of: region, at: p) == side
+    }
+
     func setUpdates(_ on: Bool) async {
         guard on != updatesRequested else { return }
         updatesRequested = on

@@ -88,6 +88,12 @@ struct SoftEvaluator: Sendable {
         return cohort.engine.state(of: subject, in: id)
     }
 
+    /// Whether a transition of `id` is pending for `subject` (seen past the margin, not confirmed).
+    func isPending(_ id: String, subject: String) -> Bool {
+        guard let c = owner[id], let cohort = cohorts[c] else { return false }
+        return cohort.engine.pendingRegions(of: subject).contains(id)
+    }
+
     /// Every region's state for `subject` (for the planner's saved state).
     func states(subject: String) -> [String: RegionState] {
         var out: [String: RegionState] = [:]

@@ -30,7 +30,7 @@ import Testing
     static func exact(_ r: PlannerHarness.Result, minimumEvents: Int = 100) {
         #expect(r.missed.isEmpty, "missed: \(r.missed.sorted { $0.time < $1.time }.prefix(5))")
         #expect(r.extra.isEmpty, "extra: \(r.extra.sorted { $0.time < $1.time }.prefix(5))")
-        #expect(r.planned == r.reference)
+        #expect(r.planned.count == r.reference.count, "no event twice")
         #expect(r.crossedAtDifferences == 0)
         #expect(r.reference.count >= minimumEvents, "the drive must cross regions")
         #expect(r.maximumRegistered <= 20)
@@ -130,11 +130,12 @@ import Testing
     func relaunch() async throws {
         let n = Self.route1s.fixes.count
         var options = PlannerHarness.Options()
-        options.relaunchBefore = [n / 5, n / 2, 4 * n / 5]
+        options.relaunchInSlotMode = [n / 5, n / 2, 4 * n / 5]
         let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
                                              fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
                                              policy: .coreLocation, sizing: Drive.sizing1s, options: options)
-        print(Self.summary("uniform, 1 s, three relaunches, events only", r))
+        print(Self.summary("uniform, 1 s, three relaunches, events only", r) + ", relaunched before \(r.relaunchedBefore)")
+        #expect(r.relaunchedBefore.count == 3)
         Self.exact(r)
     }
 

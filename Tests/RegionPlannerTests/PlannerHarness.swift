@@ -29,6 +29,9 @@ struct PlannerHarness {
         var delivery: Delivery = .eventsOnly
         var edits: [Int: [Edit]] = [:]
         var relaunchBefore: Set<Int> = []
+        /// Relaunch at the first of these fixes (or after) where the planner is in slot mode and
+        /// waits for no fix (hybrid state is not restored exactly, docs/planner.md).
+        var relaunchInSlotMode: [Int] = []
         var allowsHybrid = true
         var slots = 20
     }
@@ -47,6 +50,8 @@ struct PlannerHarness {
         /// Fixes the app received outside hybrid mode (re-plan probes).
         var probeFixes: Int
         var stalledAtEnd: Bool
+        /// Fixes before which a slot-mode relaunch happened.
+        var relaunchedBefore: [Int] = []
         /// Indices of the fixes at which the monitor confirmed the re-plan region's exit.
         var replanExitIndices: [Int]
 
@@ -82,6 +87,8 @@ struct PlannerHarness {
         var notices: [PlannerNotice] = []
         var wakeUps = 0, probeFixes = 0
         var replanExits: [Int] = []
+        var pendingSlotRelaunches = options.relaunchInSlotMode.sorted()
+        var relaunched: [Int] = []
         func take(_ events: [PlannerEvent]) {
             for p in events where p.kind != .dwell {
                 let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
@@ -107,7 +114,16 @@ struct PlannerHarness {
                     try await planner.removeAll(from: "biz.", identifiersStartingWith: start)
                 }
             }
-            if options.relaunchBefore.contains(i) {
+            var relaunch = options.relaunchBefore.contains(i)
+            if let next = pendingSlotRelaunches.first, i >= next {
+                let status = await planner.status
+                if status.mode == .slots && !status.locationUpdatesRequested {
+                    relaunch = true
+                    pendingSlotRelaunches.removeFirst()
+                    relaunched.append(i)
+                }
+            }
+            if relaunch {
                 notices += await planner.takeNotices()
                 let statistics = await planner.statistics
                 planner = try makePlanner()
@@ -144,6 +160,6 @@ struct PlannerHarness {
                       stalledAtEnd: plan == nil || (status.mode == .slots && !status.locationUpdatesRequested
                                                     && plan!.radius.isFinite
                                                     && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
-                      replanExitIndices: replanExits)
+                      relaunchedBefore: relaunched, replanExitIndices: replanExits)
     }
 }
