@@ -277,8 +277,14 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
         return sizing.adapted(toFixInterval: observed)
     }
 
-    /// An interval this long is a gap, not a fix interval.
-    var gapThreshold: Double { max(30, 4 * sizing.maximumFixInterval) }
+    /// An interval this long is a gap, not a fix interval: four times the longer of the stated
+    /// interval and the median of the recent ones (so a steady 60 s cadence is an interval,
+    /// a 10-minute tunnel among 1 s fixes is a gap), and at least 30 s.
+    var gapThreshold: Double {
+        let recent = track.recentIntervals.sorted()
+        let median = recent.isEmpty ? 0 : recent[recent.count / 2]
+        return max(30, 4 * max(sizing.maximumFixInterval, median))
+    }
 
     func plannerEvent(_ e: TransitionEvent) -> PlannerEvent? {
         guard let (source, id) = resolve(e.regionID) else { return nil }
