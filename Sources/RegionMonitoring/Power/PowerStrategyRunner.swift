@@ -24,6 +24,9 @@ import RegionPlanner
 ///   the device's own count (``DeviceActivity/wakeUps`` + relaunches: an event inside a running
 ///   wake window does not wake the app again). Each catalogue event and each tier download is
 ///   one upload. The first plan is made while the app is in the foreground (not a wake-up).
+///   After each re-plan event the planner asks for one fix (priced as an isolated GPS fix);
+///   in hybrid mode (``PowerStrategy/hybridRegions(slots:)``) the GPS runs and the app stays
+///   awake (``PowerUsage/continuousSeconds``).
 ///
 /// Deterministic: no clock is read; cost O(fixes × regions monitored).
 public enum PowerStrategyRunner {
@@ -97,10 +100,13 @@ public enum PowerStrategyRunner {
         try await planner.start(at: first)
         await device.setAppState(.suspended)
         var events = 0
+        var probes = 0
         for fix in scenario.fixes {
             clock.now = fix.timestamp
             // Continuous updates (hybrid mode, or a re-plan waiting for a fix) reach the app first.
             if slotMonitor.locationUpdatesRequested {
+                // Outside hybrid mode this is the one GPS fix a re-plan asks for.
+                if await planner.status.mode == .slots { probes += 1 }
                 events += try await planner.observe(fix).filter { !parents.contains($0.identifier) && $0.kind != .dwell }.count
             }
             try? await device.receive(.fix(fix))
@@ -114,7 +120,8 @@ public enum PowerStrategyRunner {
         let statistics = await planner.statistics
         let downloads = statistics.loaderCalls
         let duration = scenario.durationSeconds
-        let usage = PowerUsage(networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
+        let usage = PowerUsage(gpsFixes: probes,
+                               networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
                                wakeUps: activity.wakeUps + activity.relaunches,
                                uploads: events + downloads, durationSeconds: duration,
                                continuousSeconds: statistics.hybridSeconds)
