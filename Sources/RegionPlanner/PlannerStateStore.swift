@@ -68,9 +68,15 @@ public struct FilePlannerStore: PlannerStateStore {
         url = directory.appendingPathComponent(monitorName + ".planner.json")
     }
 
+    /// Infinite radii and distances (every entry registered) are written as strings.
+    static let infinity = JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+
     public func load() throws -> PlannerSnapshot? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let snapshot = try JSONDecoder().decode(PlannerSnapshot.self, from: Data(contentsOf: url))
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let snapshot = try decoder.decode(PlannerSnapshot.self, from: Data(contentsOf: url))
         guard snapshot.version == PlannerSnapshot.currentVersion else {
             throw PlannerError.invalidConfiguration(field: "store", reason: "unsupported planner state version \(snapshot.version) in \(url.path)")
         }
@@ -79,6 +85,8 @@ public struct FilePlannerStore: PlannerStateStore {
 
     public func save(_ snapshot: PlannerSnapshot) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try JSONEncoder().encode(snapshot).write(to: url, options: .atomic)
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = Self.infinity
+        try encoder.encode(snapshot).write(to: url, options: .atomic)
     }
 }
