@@ -115,7 +115,7 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     ///   - workingLimit: most regions in the hybrid working set (bounds the work per fix).
     ///   - allowsHybrid: `false` keeps slot mode even where it cannot keep the guarantee.
     ///   - store: where the planner's state is saved for ``restore()``.
-    ///   - now: the clock for tier cache expiry.
+    ///   - now: the clock for tier cache expiry and for refusing fixes stamped in the future.
     /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``.
     public init(monitor: Monitor, sources: [PlannerSource], sizing: ReplanSizing,
                 policy: HysteresisPolicy = .coreLocation, slots: Int? = nil,
@@ -179,7 +179,7 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     /// before the monitor processes that fix. Planner-owned regions the monitor still holds
     /// from an earlier run are removed first (use ``restore()`` to continue one instead).
     public func start(at fix: LocationFix) async throws(PlannerError) {
-        do { try fix.validate() } catch { throw .invalidFix(error) }
+        try checkFix(fix)
         isEnabled = true
         subject = fix.subject
         try await reconcile(keeping: [])
@@ -213,7 +213,7 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     /// fix. Returns the catalogue events the planner's own engine confirmed (hybrid mode).
     public func observe(_ fix: LocationFix) async throws(PlannerError) -> [PlannerEvent] {
         guard isEnabled else { return [] }
-        do { try fix.validate() } catch { throw .invalidFix(error) }
+        try checkFix(fix)
         let verdict = track.consider(fix, consecutive: updatesRequested)
         guard verdict != .stale else { return [] }
         subject = subject ?? fix.subject
@@ -271,6 +271,20 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     }
 
     // MARK: Helpers
+
+    /// How far ahead of the planner's clock a fix may be stamped (clock skew).
+    static var futureTolerance: TimeInterval { 3_600 }
+
+    /// Validates a fix; one stamped more than an hour ahead of the clock is refused, so that a
+    /// single absurd timestamp (1e20) cannot make every later real fix look stale.
+    func checkFix(_ fix: LocationFix) throws(PlannerError) {
+        do { try fix.validate() } catch { throw .invalidFix(error) }
+        let ahead = fix.timestamp.timeIntervalSince(now())
+        guard ahead <= Self.futureTolerance else {
+            throw .invalidFix(.invalidFix(subject: fix.subject, field: "timestamp",
+                                          reason: "is \(String(format: "%.0f", ahead)) s ahead of the clock (at most \(Int(Self.futureTolerance)) s)"))
+        }
+    }
 
     var effectiveSizing: ReplanSizing {
         let observed = track.recentIntervals.filter { $0 < gapThreshold }.max() ?? 0

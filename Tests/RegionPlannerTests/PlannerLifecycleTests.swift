@@ -141,4 +141,46 @@ import Testing
         let broken = try Self.planner(monitor, store: store)
         await #expect(throws: PlannerError.self) { _ = try await broken.restore() }
     }
+
+    @Test("a delayed event carrying an old fix re-plans at the newest fix, not at the old one")
+    func delayedEvent() async throws {
+        let monitor = RecordingMonitor()
+        let planner = try Self.planner(monitor)
+        try await planner.start(at: Self.fix(15_000, 15_000, at: 0))
+        _ = try await planner.observe(Self.fix(15_400, 15_000, at: 200))           // the app knows this fix
+        // The re-plan region's exit, delivered late, carries a fix from before it.
+        _ = try await planner.handle(PlannerBehaviourTests.exitEvent(Planner.replanIdentifier, at: Self.frame.coordinate(15_300, 15_000)))
+        #expect(monitor.updates, "asks for the next fix")
+        _ = try await planner.observe(Self.fix(15_410, 15_000, at: 201))            // 10 m/s: within the 15 m/s bound
+        let center = await planner.plan?.center
+        let statistics = await planner.statistics
+        #expect(center == Self.frame.coordinate(15_410, 15_000), "\(String(describing: center)) \(statistics)")
+    }
+
+    @Test("absurd fixes are refused with a typed error naming the field, and change nothing")
+    func absurdFixes() async throws {
+        let monitor = RecordingMonitor()
+        let planner = try Self.planner(monitor)
+        try await planner.start(at: Self.fix(15_000, 15_000, at: 0))
+        let plan = await planner.plan
+        var nan = Self.fix(15_000, 15_000, at: 10)
+        nan.coordinate = Coordinate(uncheckedLatitude: .nan, longitude: 13)
+        var future = Self.fix(15_000, 15_000, at: 1e20)
+        future.subject = String(repeating: "x", count: 100_000)
+        var lying = Self.fix(15_000, 15_000, at: 11)
+        lying.horizontalAccuracy = -.infinity
+        for bad in [nan, future, lying] {
+            do {
+                _ = try await planner.observe(bad)
+                Issue.record("accepted \(bad.timestamp)")
+            } catch {
+                guard case let .invalidFix(.invalidFix(_, field, _)) = error else { Issue.record("\(error)"); continue }
+                #expect(["latitude", "timestamp", "horizontalAccuracy"].contains(field))
+            }
+        }
+        #expect(await planner.plan == plan)
+        // A real fix still counts afterwards.
+        _ = try await planner.observe(Self.fix(40_000, 40_000, at: 10_000))
+        #expect(await planner.plan?.center == Self.frame.coordinate(40_000, 40_000))
+    }
 }
