@@ -3,7 +3,7 @@ import Geodesy
 import Geofencing
 import RegionMonitoring
 
-/// The energy comparison behind `geofence simulate --power`: three strategies on the bundled
+/// The energy comparison behind `geofence simulate --power`: four strategies on the bundled
 /// drive and walk, priced by a ``PowerModel`` (docs/power.md reproduces its table).
 ///
 /// ```swift
@@ -14,7 +14,8 @@ import RegionMonitoring
 ///
 /// Strategies (``PowerStrategy``): continuous GPS reporting every ``reportingInterval``
 /// seconds; region monitoring of the 19 nearest regions plus a re-plan region (RegionPlanner
-/// on a `Monitor` through ``MonitorSlotMonitor``); a few large parent regions whose children
+/// on a `Monitor` through ``MonitorSlotMonitor``), in slots only and with hybrid mode in dense
+/// areas; a few large parent regions whose children
 /// are downloaded on entry (tiers). The dense variants add ``syntheticPlaces`` seeded circles to each track. Deterministic: the same build prints the same table.
 public struct PowerComparison: Sendable {
     /// The cost model.
