@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner"]),
-        .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "Geofencing", "Geodesy"]),
+        .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "RegionMonitoring", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
         .testTarget(name: "CoreLocationBridgeTests", dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy"]),
         .testTarget(

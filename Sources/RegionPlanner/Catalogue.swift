@@ -33,7 +33,7 @@ public struct Catalogue: Sendable {
     public init() {}
 
     /// Builds a catalogue; every region is validated.
-    /// - Throws: ``PlannerError/invalidEntry(index:identifier:reason:)`` or
+    /// - Throws: ``PlannerError/invalidEntry(index:identifier:underlying:)`` or
     ///   ``PlannerError/duplicateIdentifier(_:index:)`` naming the entry's position.
     public init(_ entries: [CatalogueEntry]) throws(PlannerError) {
         slots.reserveCapacity(entries.count)
@@ -43,7 +43,7 @@ public struct Catalogue: Sendable {
         radii.reserveCapacity(entries.count)
         for (i, e) in entries.enumerated() {
             do { try e.region.validate() } catch {
-                throw .invalidEntry(index: i, identifier: e.identifier, reason: error.description)
+                throw .invalidEntry(index: i, identifier: e.identifier, underlying: error)
             }
             guard slots.updateValue(.base(Int32(i)), forKey: e.identifier) == nil else {
                 throw .duplicateIdentifier(e.identifier, index: i)
@@ -82,10 +82,10 @@ public struct Catalogue: Sendable {
     }
 
     /// Adds an entry, replacing one with the same identifier.
-    /// - Throws: ``PlannerError/invalidEntry(index:identifier:reason:)`` (index 0) for an invalid region.
+    /// - Throws: ``PlannerError/invalidEntry(index:identifier:underlying:)`` (index 0) for an invalid region.
     public mutating func insert(_ entry: CatalogueEntry) throws(PlannerError) {
         do { try entry.region.validate() } catch {
-            throw .invalidEntry(index: 0, identifier: entry.identifier, reason: error.description)
+            throw .invalidEntry(index: 0, identifier: entry.identifier, underlying: error)
         }
         remove(entry.identifier)
         let cap = entry.region.boundingCircle

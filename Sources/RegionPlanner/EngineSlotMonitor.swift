@@ -3,56 +3,81 @@ import Geofencing
 
 /// A ``SlotMonitor`` backed by a `Geofencing.Engine` for one subject, with a hard slot limit:
 /// the 21st registration (by default) throws ``SlotMonitorError/slotLimitExceeded(capacity:identifier:)``.
+/// It stands for the operating system's region monitoring: it outlives the planner (an app
+/// relaunch discards the planner, not this).
 ///
 /// ```swift
 /// let monitor = EngineSlotMonitor(subject: "phone", policy: .coreLocation)
-/// let planner = try RegionPlanner(monitor: monitor, sources: [shops])
-/// try await planner.start(at: firstFix.coordinate)
+/// let planner = try RegionPlanner(monitor: monitor, sources: [shops], sizing: sizing)
+/// try await planner.start(at: firstFix)
 /// for fix in fixes {
+///     if monitor.locationUpdatesEnabled { delivered += try await planner.observe(fix) }
 ///     for event in try monitor.process(fix) { delivered += try await planner.handle(event) }
 /// }
 /// ```
 ///
-/// `maximumRegistered` records the most regions ever registered at once, so a test can
-/// show the limit held. Synchronous underneath; one task at a time.
-public final class EngineSlotMonitor: SlotMonitor {
+/// `maximumRegistered` records the most regions ever registered at once, so a test can show
+/// the limit held. Sendable: every stored property is read and written under `lock` only, and
+/// each method holds it for its whole body, so calls from several tasks are serialised.
+public final class EngineSlotMonitor: SlotMonitor, @unchecked Sendable {
     public let slotCapacity: Int
     /// The subject whose fixes are processed.
     public let subject: String
-    /// The engine holding the registered regions.
-    public private(set) var engine: Engine
-    /// The most regions registered at the same time so far.
-    public private(set) var maximumRegistered = 0
+    private let lock = NSLock()
+    private var _engine: Engine
+    private var _maximumRegistered = 0
+    private var _locationUpdates = false
+    private var _updateSwitches = 0
 
     public init(subject: String, policy: HysteresisPolicy, slotCapacity: Int = 20) {
         self.subject = subject
         self.slotCapacity = slotCapacity
-        self.engine = Engine(policy: policy)
+        self._engine = Engine(policy: policy)
     }
 
-    public func register(_ region: Region) throws {
-        if engine.region(identifier: region.identifier) == nil, engine.regionCount >= slotCapacity {
-            throw SlotMonitorError.slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
+    /// A copy of the engine holding the registered regions.
+    public var engine: Engine { lock.withLock { _engine } }
+    /// The most regions registered at the same time so far.
+    public var maximumRegistered: Int { lock.withLock { _maximumRegistered } }
+    /// Whether the planner has asked for continuous location updates.
+    public var locationUpdatesEnabled: Bool { lock.withLock { _locationUpdates } }
+    /// How many times continuous updates were switched on.
+    public var locationUpdateStarts: Int { lock.withLock { _updateSwitches } }
+
+    public func register(_ region: Region) throws(SlotMonitorError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if _engine.region(identifier: region.identifier) == nil, _engine.regionCount >= slotCapacity {
+            throw .slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
         }
-        do { try engine.add(region) } catch {
-            throw SlotMonitorError.rejected(identifier: region.identifier, reason: error.description)
+        do { try _engine.add(region) } catch {
+            throw .invalidRegion(identifier: region.identifier, underlying: error)
         }
-        maximumRegistered = max(maximumRegistered, engine.regionCount)
+        _maximumRegistered = max(_maximumRegistered, _engine.regionCount)
     }
 
     public func unregister(identifier: String) {
-        engine.remove(identifier: identifier)
+        lock.withLock { _ = _engine.remove(identifier: identifier) }
     }
 
     public func state(of identifier: String) -> RegionState {
-        engine.state(of: subject, in: identifier)
+        lock.withLock { _engine.state(of: subject, in: identifier) }
     }
 
     /// Identifiers currently registered.
-    public var registeredIdentifiers: [String] { engine.regionIdentifiers }
+    public var registeredIdentifiers: [String] { lock.withLock { _engine.regionIdentifiers } }
+
+    public func setLocationUpdates(_ enabled: Bool) {
+        lock.withLock {
+            if enabled, !_locationUpdates { _updateSwitches += 1 }
+            _locationUpdates = enabled
+        }
+    }
 
     /// Feeds a fix to the engine and returns the events it confirms.
-    public func process(_ fix: LocationFix) throws -> [TransitionEvent] {
-        try engine.process(fix)
+    public func process(_ fix: LocationFix) throws(GeofencingError) -> [TransitionEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try _engine.process(fix)
     }
 }

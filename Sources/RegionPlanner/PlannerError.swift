@@ -1,9 +1,11 @@
 import Foundation
+import Geofencing
 
-/// Everything the planner refuses, with what the caller needs to fix it.
+/// Everything the planner refuses, with what the caller needs to fix it; failures of other
+/// components keep their own error (`underlying`), not a string.
 public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A catalogue entry failed validation; `index` is its position in the input.
-    case invalidEntry(index: Int, identifier: String, reason: String)
+    case invalidEntry(index: Int, identifier: String, underlying: GeofencingError)
     /// Two catalogue entries share an identifier.
     case duplicateIdentifier(String, index: Int)
     /// Two sources' prefixes clash (one is a prefix of the other, or reuses the planner's own).
@@ -11,24 +13,48 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A configuration value is unusable.
     case invalidConfiguration(field: String, reason: String)
     /// The monitor refused a registration (slot limit, unsupported region, ...).
-    case registrationFailed(identifier: String, reason: String)
+    case registrationFailed(identifier: String, underlying: SlotMonitorError)
     /// The tier loader failed for a parent; its children stay unloaded.
-    case loaderFailed(parent: String, reason: String)
+    case loaderFailed(parent: String, underlying: UnderlyingError)
     /// A loaded child names another parent than the one it was loaded for.
     case childOfWrongParent(child: String, parent: String)
+    /// A fix handed to ``RegionPlanner/observe(_:)`` or ``RegionPlanner/start(at:)`` is invalid.
+    case invalidFix(GeofencingError)
+    /// No source has this prefix.
+    case unknownSource(String)
+    /// The state store failed to load or save the planner's state.
+    case storeFailed(UnderlyingError)
     /// ``RegionPlanner/start(at:)`` has not been called, or the planner is switched off.
     case notRunning
 
     public var description: String {
         switch self {
-        case let .invalidEntry(i, id, reason): "catalogue entry \(i) ('\(id)'): \(reason)"
+        case let .invalidEntry(i, id, underlying): "catalogue entry \(i) ('\(id)'): \(underlying)"
         case let .duplicateIdentifier(id, i): "catalogue entry \(i): identifier '\(id)' already used"
         case let .prefixClash(a, b): "source prefixes '\(a)' and '\(b)' clash: one starts with the other"
         case let .invalidConfiguration(field, reason): "configuration \(field): \(reason)"
-        case let .registrationFailed(id, reason): "monitor refused '\(id)': \(reason)"
-        case let .loaderFailed(parent, reason): "loading the children of '\(parent)' failed: \(reason)"
+        case let .registrationFailed(id, underlying): "monitor refused '\(id)': \(underlying)"
+        case let .loaderFailed(parent, underlying): "loading the children of '\(parent)' failed: \(underlying)"
         case let .childOfWrongParent(child, parent): "loaded child '\(child)' does not name '\(parent)' as its parent"
+        case let .invalidFix(underlying): "invalid fix: \(underlying)"
+        case let .unknownSource(prefix): "no source has the prefix '\(prefix)'"
+        case let .storeFailed(underlying): "planner state store: \(underlying)"
         case .notRunning: "the planner is not running (call start(at:) or switch it on)"
         }
     }
+}
+
+/// An error from code the planner calls but does not know (a tier loader, a state store),
+/// kept whole: ``error`` is the original value. Two are equal when they print the same
+/// (`String(reflecting:)`), which is all an error needs for comparison in tests and logs.
+public struct UnderlyingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The original error.
+    public let error: any Error & Sendable
+
+    public init(_ error: any Error & Sendable) { self.error = error }
+
+    public var description: String { "\(error)" }
+
+    public static func == (a: Self, b: Self) -> Bool { String(reflecting: a.error) == String(reflecting: b.error) }
+    public func hash(into h: inout Hasher) { h.combine(String(reflecting: error)) }
 }

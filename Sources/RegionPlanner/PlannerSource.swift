@@ -13,9 +13,9 @@ import Geofencing
 /// The loader (async) returns the children of an entry with `hasChildren`; it is called after
 /// that entry is entered, and its result is cached for `cacheExpiry` seconds (on the
 /// planner's clock): while fresh, re-entering the parent reuses it without calling the loader.
-public struct PlannerSource {
+public struct PlannerSource: Sendable {
     /// Loads the children of a tier parent.
-    public typealias Loader = (CatalogueEntry) async throws -> [CatalogueEntry]
+    public typealias Loader = @Sendable (CatalogueEntry) async throws -> [CatalogueEntry]
 
     /// Prepended to every identifier this source registers (e.g. `"acme."`); must not start
     /// with another source's prefix or with ``RegionPlanner/reservedPrefix``.

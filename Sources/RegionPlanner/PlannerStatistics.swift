@@ -1,13 +1,16 @@
-/// Counters of the planner's work: how much slot churn serving the catalogue costs.
+import Foundation
+
+/// Counters of the planner's work: how much slot churn serving the catalogue costs, and how
+/// long it needed continuous updates.
 ///
 /// ```swift
-/// let s = planner.statistics
-/// print(s.replans, s.registrationsPerKilometre, s.maximumSlotsUsed)
+/// let s = await planner.statistics
+/// print(s.replans, s.registrationsPerKilometre, s.hybridSeconds)
 /// ```
-public struct PlannerStatistics: Sendable, Hashable {
+public struct PlannerStatistics: Sendable, Hashable, Codable {
     /// Re-plans performed (the first plan included).
     public var replans = 0
-    /// Re-plans that could not keep the guarantee (`Plan.guaranteed == false`, docs/planner.md).
+    /// Plans that could not keep the slot-mode guarantee and went hybrid instead.
     public var replansWithoutGuarantee = 0
     /// Catalogue regions registered with the monitor (re-plan regions not counted).
     public var registrations = 0
@@ -17,13 +20,22 @@ public struct PlannerStatistics: Sendable, Hashable {
     public var slotsUsed = 0
     /// Most slots in use at any moment.
     public var maximumSlotsUsed = 0
-    /// Distance between successive known positions (re-plan centres and
-    /// ``RegionPlanner/update(location:)`` calls), metres.
+    /// Distance between successive accepted fixes the planner saw, metres.
     public var distanceMeters = 0.0
     /// Calls to tier loaders.
     public var loaderCalls = 0
     /// Tier loads served from a fresh cache.
     public var cacheHits = 0
+    /// Switches into hybrid mode.
+    public var hybridEntries = 0
+    /// Time spent in hybrid mode, seconds of fix time.
+    public var hybridSeconds = 0.0
+    /// Regions loaded into the planner's own engine (hybrid working sets, handovers included).
+    public var softLoads = 0
+    /// Fixes set aside as glitches (they moved no plan).
+    public var glitchesRejected = 0
+    /// Stated conditions seen broken (``PlannerNotice/conditionBroken(_:at:)``).
+    public var conditionBreaches = 0
 
     public init() {}
 

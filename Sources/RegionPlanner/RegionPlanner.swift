@@ -2,96 +2,126 @@ import Foundation
 import Geodesy
 import Geofencing
 
-/// Serves catalogues of any size through a monitor with a few slots: it keeps the regions
-/// nearest the subject registered and one *re-plan region* around the subject whose exit
-/// triggers the next plan, sized so that no catalogue region can be entered before that exit
-/// is reported (docs/planner.md: the rule, its proof sketch and its limits).
+/// Serves catalogues of any size through a monitor with a few slots, so that the app hears the
+/// entries and exits one engine watching the whole catalogue would report (docs/planner.md:
+/// the rule, the stated conditions with their numbers, the proof sketch and the limits).
 ///
 /// ```swift
 /// let monitor = EngineSlotMonitor(subject: "phone", policy: .coreLocation)   // 20 slots
 /// let planner = try RegionPlanner(
 ///     monitor: monitor,
 ///     sources: [PlannerSource(prefix: "acme.", catalogue: try Catalogue(shops))],
-///     sizing: ReplanSizing(policy: .coreLocation, largestRegionSize: 500,
-///                          maximumSpeed: 40, maximumFixInterval: 1))
-/// try await planner.start(at: here)
-/// // wherever the monitor's events arrive:
-/// for event in try await planner.handle(monitorEvent) { notify(event.identifier, event.kind) }
+///     sizing: ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000,
+///                          maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250),
+///     policy: .coreLocation)
+/// try await planner.start(at: firstFix)
+/// // every fix the app receives (continuous updates in hybrid mode):
+/// for event in try await planner.observe(fix) { notify(event) }
+/// // every monitor event:
+/// for event in try await planner.handle(monitorEvent) { notify(event) }
 /// ```
 ///
-/// - **Plan**: the `slots − 1` nearest entries over all sources by signed boundary distance
-///   (regions the monitor reports the subject inside are never dropped), plus the re-plan
-///   circle. Regions that stay keep their monitor state (they are not re-registered).
-///   Removals happen before additions, so the slot count is never exceeded.
-/// - **Re-plan** on the exit of the re-plan region, and — when fixes are available —
-///   from ``update(location:)`` as soon as the next fix could come too close to an
-///   unregistered region.
-/// - **Tiers**: entering an entry with `hasChildren` loads its children (source loader,
-///   cached for `cacheExpiry` on the injected clock); leaving it unloads them and their
-///   descendants. Tier entries (parents and children) are registered with
-///   `initialTrigger: .enter`, so a subject already inside one when it is registered still
-///   hears about it (and its children load).
-/// - **Switch**: ``setEnabled(_:)`` `false` unregisters every slot the planner holds.
+/// - **Slot mode**: the `slots − 1` nearest entries (signed boundary distance, over all
+///   sources) and a *re-plan region* around the newest trusted fix, sized so that no
+///   unregistered region can be reached before its exit is reported. The re-plan region asks
+///   for an initial exit, so a subject already outside it when it is registered re-plans too.
+///   Regions that stay keep their monitor state; removals happen before additions.
+/// - **Re-plans** follow everything the planner learns: the re-plan region's exit (initial or
+///   not), ``refresh()`` (a state answer after a wake), a fix from ``observe(_:)`` that comes
+///   too close to an unregistered region, live catalogue edits. Always at the newest fix that
+///   agrees with the track; a fix far off it (a glitch) waits for the next fixes.
+/// - **Hybrid mode**: where the nearest `slots − 1` cannot cover the re-plan circle (a dense
+///   downtown) or the fix interval is too long, the planner asks the monitor for continuous
+///   updates and evaluates the nearby catalogue itself with `Engine`s (``SoftEvaluator``);
+///   it returns to slot mode when the area thins out. ``status`` and ``takeNotices()`` show it.
+/// - **Conditions**: a fix interval, speed or gap beyond the sizing, or a re-plan event from
+///   further than the plan allows, is reported (``PlannerNotice``), never silent.
+/// - **Live catalogue**: ``add(_:to:)``, ``remove(_:from:)``, ``removeAll(from:identifiersStartingWith:)``.
+/// - **Relaunch**: with a ``PlannerStateStore`` the state is saved after every change and
+///   ``restore()`` reconciles it with what the monitor still holds.
 ///
-/// Cost: one re-plan is a k-nearest query per source (≈ 10–100 µs on a million regions)
-/// plus the monitor calls for the regions that change. One subject per planner.
-/// Not here: the monitor's own availability and authorisation (that is `RegionMonitoring`).
-public final class RegionPlanner<Monitor: SlotMonitor> {
+/// Concurrency: an actor; the monitor is `Sendable`. Cost: a re-plan is a k-nearest query per
+/// source (≈ 10–100 µs on a million regions) plus the monitor calls for regions that change;
+/// a fix in hybrid mode is one `Engine.process` per live cohort over a few hundred regions.
+public actor RegionPlanner<Monitor: SlotMonitor> {
     /// Identifier prefix the planner keeps for its own regions (the re-plan circle).
     public static var reservedPrefix: String { "_planner." }
     /// Identifier of the re-plan region.
     public static var replanIdentifier: String { reservedPrefix + "replan" }
 
     /// A plan in force.
-    public struct Plan: Sendable, Hashable {
-        /// Where the plan was made.
-        public var center: Coordinate
-        /// Re-plan circle radius (metres); `.infinity` when every entry is registered.
-        public var radius: Double
-        /// Signed distance from `center` to the nearest unregistered entry (metres).
-        public var nearestUnregistered: Double
-        /// Whether the plan keeps the guarantee (docs/planner.md): exit-driven, a radius exists;
-        /// fix-driven (after ``RegionPlanner/update(location:)``), the nearest unregistered
-        /// entry is at least the registration clearance away.
-        public var guaranteed: Bool
-        /// Registered catalogue identifiers, with their source prefixes.
-        public var registered: Set<String>
-    }
+    public typealias Plan = PlannerPlan
 
-    struct Registration { var source: Int; var identifier: String }
 
-    struct CachedChildren { var children: [CatalogueEntry]; var loadedAt: Date }
+    struct CachedChildren: Sendable { var children: [CatalogueEntry]; var loadedAt: Date }
 
-    public let monitor: Monitor
-    public let sizing: ReplanSizing
+    public nonisolated let monitor: Monitor
+    /// The stated conditions (the sizing uses the longer observed fix interval when there is one).
+    public nonisolated let sizing: ReplanSizing
+    /// The monitor's hysteresis rule, which the planner's own engine applies in hybrid mode.
+    public nonisolated let policy: HysteresisPolicy
     /// Slots the planner may use (defaults to the monitor's capacity).
-    public let slots: Int
+    public nonisolated let slots: Int
+    /// Radius of the hybrid working set (metres, signed boundary distance from its centre).
+    public nonisolated let workingRadius: Double
+    /// Most regions in the hybrid working set.
+    public nonisolated let workingLimit: Int
+    /// Whether the planner may switch to hybrid mode (`false`: plans that cannot keep the
+    /// guarantee stay in slot mode with the smallest radius, flagged `guaranteed == false`).
+    public nonisolated let allowsHybrid: Bool
     var sources: [PlannerSource]
-    let now: () -> Date
+    let now: @Sendable () -> Date
+    let store: (any PlannerStateStore)?
+    /// Catalogue regions the monitor holds for the planner (prefixed id → source, id).
     var registered: [String: Registration] = [:]
     var replanRegistered = false
-    /// Children loaded per (source, parent identifier).
-    var loadedChildren: [Int: [String: [String]]] = [:]
-    var cache: [Int: [String: CachedChildren]] = [:]
+    var soft: SoftEvaluator
+    var mode: PlannerMode = .slots
+    var hybridSince: Date?
+    var track: TrackFilter
+    /// A re-plan waits for the next trusted fix (``observe(_:)``).
+    var awaitingFix = false
+    var updatesRequested = false
+    /// Usable slots after the monitor's foreign regions.
+    var usableSlots: Int
+    var lastBreach: ConditionBreach?
+    var breachSincePlan = false
+    var noticeLog: [PlannerNotice] = []
+    var subject: String?
+    /// Regions new to the catalogue waiting for the next fix to be registered (slot mode).
+    var pendingFresh: Set<String> = []
+    /// The last accepted fix counted in ``PlannerStatistics/distanceMeters``.
+    var odometerFix: LocationFix?
+    /// Children loaded per (source prefix, parent identifier).
+    var loadedChildren: [String: [String: [String]]] = [:]
+    var cache: [String: [String: CachedChildren]] = [:]
 
     /// The plan in force, `nil` before ``start(at:)`` or while switched off.
-    public private(set) var plan: Plan?
+    public internal(set) var plan: Plan?
     /// Whether the planner is running.
-    public private(set) var isEnabled = false
+    public internal(set) var isEnabled = false
     /// Work counters.
     public internal(set) var statistics = PlannerStatistics()
     /// Tier loader failures so far (the parent's children stay unloaded).
     public internal(set) var loaderErrors: [PlannerError] = []
-    var lastPosition: Coordinate?
-    /// Set once ``update(location:)`` has been called: re-plans are then driven by fixes too.
-    var fixesAvailable = false
+    /// State store failures so far (planning went on; the saved state may be older).
+    public internal(set) var storeErrors: [PlannerError] = []
 
     /// - Parameters:
+    ///   - policy: the monitor's hysteresis rule (the planner's own engine uses it in hybrid mode).
     ///   - slots: slots to use, at least 2 (defaults to `monitor.slotCapacity`).
-    ///   - now: the clock for tier cache expiry.
+    ///   - workingRadius: hybrid working-set radius (default: twice the registration clearance,
+    ///     at least 1.5 km).
+    ///   - workingLimit: most regions in the hybrid working set (bounds the work per fix).
+    ///   - allowsHybrid: `false` keeps slot mode even where it cannot keep the guarantee.
+    ///   - store: where the planner's state is saved for ``restore()``.
+    ///   - now: the clock for tier cache expiry and for refusing fixes stamped in the future.
     /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``.
     public init(monitor: Monitor, sources: [PlannerSource], sizing: ReplanSizing,
-                slots: Int? = nil, now: @escaping () -> Date = Date.init) throws(PlannerError) {
+                policy: HysteresisPolicy = .coreLocation, slots: Int? = nil,
+                workingRadius: Double? = nil, workingLimit: Int = 5_000, allowsHybrid: Bool = true,
+                store: (any PlannerStateStore)? = nil,
+                now: @escaping @Sendable () -> Date = Date.init) throws(PlannerError) {
         let n = slots ?? monitor.slotCapacity
         guard n >= 2, n <= monitor.slotCapacity else {
             throw .invalidConfiguration(field: "slots", reason: "must be in 2...\(monitor.slotCapacity) (got \(n))")
@@ -102,31 +132,63 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
                 throw .prefixClash(a, b)
             }
         }
+        let w = workingRadius ?? max(1_500, 2 * sizing.registrationClearance)
+        guard w.isFinite, w > sizing.catalogueMarginCeiling else {
+            throw .invalidConfiguration(field: "workingRadius", reason: "must be finite and above the largest margin (\(sizing.catalogueMarginCeiling) m)")
+        }
+        guard workingLimit >= n else {
+            throw .invalidConfiguration(field: "workingLimit", reason: "must be at least the slot count \(n)")
+        }
         self.monitor = monitor
         self.sources = sources
         self.sizing = sizing
+        self.policy = policy
         self.slots = n
+        self.usableSlots = n
+        self.workingRadius = w
+        self.workingLimit = workingLimit
+        self.allowsHybrid = allowsHybrid
+        self.store = store
         self.now = now
+        self.soft = SoftEvaluator(policy: policy)
+        self.track = TrackFilter(maximumSpeed: sizing.maximumSpeed, glitchAllowance: sizing.glitchAllowance)
     }
 
-    /// The catalogue of the source with this prefix (tier children currently loaded included).
+    /// The catalogue of the source with this prefix (tier children and live edits included).
     public func catalogue(prefix: String) -> Catalogue? {
         sources.first { $0.prefix == prefix }?.catalogue
     }
 
-    /// Makes the first plan at the subject's position and switches the planner on.
-    /// - Parameter fixDriven: whether the caller will pass every fix to
-    ///   ``update(location:)`` (the first plan's guarantee is then judged by the fix-driven rule;
-    ///   the first `update` call sets this too).
-    public func start(at position: Coordinate, fixDriven: Bool = false) async throws(PlannerError) {
-        isEnabled = true
-        fixesAvailable = fixesAvailable || fixDriven
-        lastPosition = position
-        try await replan(at: position)
+    /// What the app can read: mode, guarantee, whether updates are requested.
+    public var status: PlannerStatus {
+        PlannerStatus(mode: mode, guaranteed: (plan?.guaranteed ?? false) && !breachSincePlan,
+                      locationUpdatesRequested: updatesRequested,
+                      effectiveFixInterval: effectiveSizing.maximumFixInterval, lastBreach: lastBreach)
     }
 
-    /// The global switch. Off: every slot the planner holds is unregistered and events are
-    /// ignored. On again: call ``start(at:)``.
+    /// The notices since the last call, in order (mode changes, broken conditions).
+    public func takeNotices() -> [PlannerNotice] {
+        defer { noticeLog = [] }
+        return noticeLog
+    }
+
+    /// Identifiers (with prefixes) the planner's own engine evaluates now (hybrid mode).
+    public var softIdentifiers: Set<String> { Set(soft.identifiers) }
+
+    /// Makes the first plan at the subject's first fix and switches the planner on. Call it
+    /// before the monitor processes that fix. Planner-owned regions the monitor still holds
+    /// from an earlier run are removed first (use ``restore()`` to continue one instead).
+    public func start(at fix: LocationFix) async throws(PlannerError) {
+        try checkFix(fix)
+        isEnabled = true
+        subject = fix.subject
+        try await reconcile(keeping: [])
+        _ = track.consider(fix, consecutive: false)
+        try await replan(at: fix, path: .initial)
+    }
+
+    /// The global switch. Off: every slot the planner holds is unregistered, continuous
+    /// updates stop and events are ignored. On again: call ``start(at:)``.
     public func setEnabled(_ enabled: Bool) async {
         guard !enabled else { return }
         isEnabled = false
@@ -135,127 +197,114 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
         registered = [:]
         if replanRegistered { await monitor.unregister(identifier: Self.replanIdentifier) }
         replanRegistered = false
+        soft.removeAll()
+        await setUpdates(false)
+        leaveHybridClock(at: track.latest?.timestamp)
+        mode = .slots
         statistics.slotsUsed = 0
         plan = nil
+        await save()
     }
 
-    /// Feeds a monitor event. Returns the catalogue events for the app (the re-plan region's
-    /// own events are consumed). The exit of the re-plan region re-plans; the entry and exit
-    /// of a tier parent load and unload its children.
-    public func handle(_ event: TransitionEvent) async throws(PlannerError) -> [PlannerEvent] {
+    // MARK: Input
+
+    /// Feeds a fix the app received (continuous updates while ``status`` says they are
+    /// requested, or any fix the app has). Call it **before** the monitor processes the same
+    /// fix. Returns the catalogue events the planner's own engine confirmed (hybrid mode).
+    public func observe(_ fix: LocationFix) async throws(PlannerError) -> [PlannerEvent] {
         guard isEnabled else { return [] }
-        if event.regionID == Self.replanIdentifier {
-            if event.kind == .exit { try await replan(at: event.fix.coordinate) }
-            return []
+        try checkFix(fix)
+        let verdict = track.consider(fix, consecutive: updatesRequested)
+        guard verdict != .stale else { return [] }
+        subject = subject ?? fix.subject
+        noteConditions(after: verdict, fix: fix)
+        if mode == .hybrid, let since = hybridSince {
+            statistics.hybridSeconds += max(0, fix.timestamp.timeIntervalSince(since))
+            hybridSince = fix.timestamp
         }
-        guard let (s, id) = resolve(event.regionID) else { return [] }
-        let out = [PlannerEvent(source: sources[s].prefix, identifier: id, event: event)]
-        switch event.kind {
-        case .enter:
-            if let entry = sources[s].catalogue.entry(id), entry.hasChildren {
-                if await loadChildren(of: entry, source: s) {
-                    try await replan(at: event.fix.coordinate)
-                }
-            }
-        case .exit:
-            if await unloadChildren(of: id, source: s) {
-                try await replan(at: event.fix.coordinate)
-            }
-        case .dwell:
-            break
+        let trusted = verdict == .accepted || verdict == .jumped
+        if mode == .slots, trusted, awaitingFix || slotPlanNeedsRefresh(at: fix) {
+            let fresh = pendingFresh
+            pendingFresh = []
+            try await replan(at: fix, path: .beforeMonitor, fresh: fresh)
+        } else if mode == .hybrid {
+            try await maintainHybrid(at: fix, trusted: trusted)
         }
+        var out: [PlannerEvent] = []
+        if mode == .hybrid {
+            let events: [TransitionEvent]
+            do { events = try soft.process(fix) } catch { throw .invalidFix(error) }
+            for e in events { if let p = plannerEvent(e) { out.append(p) } }
+            for p in out { try await tierStep(for: p) }
+        }
+        if mode == .slots, !awaitingFix, updatesRequested { await setUpdates(false) }
         return out
     }
 
-    /// Tells the planner where the subject is, when fixes are available; call it before the
-    /// monitor processes the fix. Re-plans when that fix could be the last one before an
-    /// unregistered region gets within reach of a monitor decision.
-    public func update(location: Coordinate) async throws(PlannerError) {
-        guard isEnabled else { return }
-        fixesAvailable = true
-        if let last = lastPosition { statistics.distanceMeters += distance(last, location) }
-        lastPosition = location
-        guard let plan else { return }
-        let reach = plan.nearestUnregistered - distance(plan.center, location)
-        if reach < sizing.registrationClearance {
-            try await replan(at: location)
+    /// Feeds a monitor event. Returns the catalogue events for the app (the re-plan region's
+    /// own events are consumed). The re-plan region's exit (initial or not) re-plans; a tier
+    /// parent's entry and exit load and unload its children.
+    public func handle(_ event: TransitionEvent) async throws(PlannerError) -> [PlannerEvent] {
+        guard isEnabled else { return [] }
+        if track.latest.map({ event.fix.timestamp > $0.timestamp }) ?? true {
+            let verdict = track.consider(event.fix, consecutive: false)
+            noteConditions(after: verdict, fix: event.fix)
         }
+        if event.regionID == Self.replanIdentifier {
+            if event.kind == .exit, mode == .slots, replanRegistered { try await replanAfterMonitor() }
+            return []
+        }
+        guard let reg = registered[event.regionID] else { return [] }
+        let out = [PlannerEvent(source: reg.source, identifier: reg.identifier, event: event)]
+        try await tierStep(for: out[0])
+        return out
     }
 
-    // MARK: Planning
+    /// Re-checks the re-plan region after a wake (Core Location's `requestState` answer):
+    /// re-plans when the monitor says the subject is outside it, or when it is missing.
+    public func refresh() async throws(PlannerError) {
+        guard isEnabled, mode == .slots, let plan, plan.radius.isFinite else { return }
+        let held = Set(await monitor.registeredIdentifiers)
+        let state = held.contains(Self.replanIdentifier) ? await monitor.state(of: Self.replanIdentifier) : .outside
+        for id in registered.keys where !held.contains(id) { registered[id] = nil }
+        if state == .outside { try await replanAfterMonitor() }
+    }
 
-    func resolve(_ registeredID: String) -> (Int, String)? {
+    // MARK: Helpers
+
+    func plannerEvent(_ e: TransitionEvent) -> PlannerEvent? {
+        guard let (source, id) = resolve(e.regionID) else { return nil }
+        return PlannerEvent(source: source, identifier: id, event: e)
+    }
+
+    func resolve(_ registeredID: String) -> (String, String)? {
         if let r = registered[registeredID] { return (r.source, r.identifier) }
-        for (i, s) in sources.enumerated() where registeredID.hasPrefix(s.prefix) {
-            return (i, String(registeredID.dropFirst(s.prefix.count)))
+        for s in sources where registeredID.hasPrefix(s.prefix) {
+            return (s.prefix, String(registeredID.dropFirst(s.prefix.count)))
         }
         return nil
+    }
+
+    func region(for id: String) -> Region? {
+        guard let (prefix, key) = resolve(id),
+              var r = sources.first(where: { $0.prefix == prefix })?.catalogue.entry(key)?.region else { return nil }
+        r.identifier = id
+        return r
     }
 
     func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         Geodesic.wgs84.inverse(a, b).distance
     }
 
-    /// Re-plans at `position`: see the type's documentation.
-    func replan(at position: Coordinate) async throws(PlannerError) {
-        statistics.replans += 1
-        if let last = plan?.center, lastPosition == nil || lastPosition == last {
-            statistics.distanceMeters += distance(last, position)
-            lastPosition = position
-        }
-        let k = slots - 1
-        // Regions the subject is inside stay registered: their exit must not be lost.
-        var pinned = Set<String>()
-        for id in registered.keys where await monitor.state(of: id) == .inside { pinned.insert(id) }
-        // Nearest candidates over all sources.
-        var candidates: [(id: String, source: Int, entry: CatalogueEntry, distance: Double)] = []
-        for (i, s) in sources.enumerated() {
-            for n in s.catalogue.nearest(k + 1, to: position) {
-                candidates.append((s.prefix + n.entry.identifier, i, n.entry, n.distance))
-            }
-        }
-        candidates.sort { $0.distance < $1.distance }
-        var keep = pinned
-        var nearestUnregistered = Double.infinity
-        for c in candidates where !keep.contains(c.id) {
-            if keep.count < k { keep.insert(c.id) } else { nearestUnregistered = c.distance; break }
-        }
-        // Remove first, so the slot count never exceeds the limit.
-        for id in registered.keys where !keep.contains(id) {
-            await monitor.unregister(identifier: id)
-            registered[id] = nil
-            statistics.removals += 1
-        }
-        if replanRegistered {
-            await monitor.unregister(identifier: Self.replanIdentifier)
-            replanRegistered = false
-        }
-        for c in candidates where keep.contains(c.id) && registered[c.id] == nil {
-            var region = c.entry.region
-            region.identifier = c.id
-            if c.entry.parent != nil || c.entry.hasChildren { region.initialTrigger.insert(.enter) }
-            do { try await monitor.register(region) } catch {
-                throw .registrationFailed(identifier: c.id, reason: "\(error)")
-            }
-            registered[c.id] = Registration(source: c.source, identifier: c.entry.identifier)
-            statistics.registrations += 1
-        }
-        let radius = sizing.radius(nearestUnregistered: nearestUnregistered)
-        let r = radius ?? sizing.minimumRadius
-        // Exit-driven, the radius must exist; fix-driven, the clearance alone suffices.
-        let guaranteed = radius != nil || (fixesAvailable && nearestUnregistered >= sizing.registrationClearance)
-        if !guaranteed { statistics.replansWithoutGuarantee += 1 }
-        if r.isFinite {
-            let circle = Region.circle(identifier: Self.replanIdentifier, center: position, radius: r,
-                                       notifyOnEntry: false, notifyOnExit: true)
-            do { try await monitor.register(circle) } catch {
-                throw .registrationFailed(identifier: Self.replanIdentifier, reason: "\(error)")
-            }
-            replanRegistered = true
-        }
-        statistics.slotsUsed = registered.count + (replanRegistered ? 1 : 0)
-        statistics.maximumSlotsUsed = max(statistics.maximumSlotsUsed, statistics.slotsUsed)
-        plan = Plan(center: position, radius: r, nearestUnregistered: nearestUnregistered,
-                    guaranteed: guaranteed, registered: Set(registered.keys))
+    func setUpdates(_ on: Bool) async {
+        guard on != updatesRequested else { return }
+        updatesRequested = on
+        if !on { track.breakSequence() }
+        await monitor.setLocationUpdates(on)
+    }
+
+    func leaveHybridClock(at time: Date?) {
+        if let since = hybridSince, let time { statistics.hybridSeconds += max(0, time.timeIntervalSince(since)) }
+        hybridSince = nil
     }
 }

@@ -11,9 +11,10 @@ import Geofencing
 /// deciding fixes at least every `maximumFixInterval`, and single-fix glitches of at most
 /// `glitchAllowance`, the subject's fixes stay within
 ///
-///     travel = maximumSpeed × (confirmationTime + 2 × maximumFixInterval) + glitchAllowance
+///     travel = maximumSpeed × (confirmationTime + 3 × maximumFixInterval) + glitchAllowance
 ///
-/// of the point where the exit started to count. The radius is the largest `r` with
+/// of the point where the exit started to count (two fix intervals around the confirmation,
+/// one more for the fix a re-plan may wait for when the confirming fix is suspect). The radius is the largest `r` with
 ///
 ///     r + exitMargin(r) ≤ D − travel − clearance
 ///     clearance = catalogueMarginCeiling + maximumSpeed × maximumFixInterval + glitchAllowance
@@ -43,6 +44,8 @@ public struct ReplanSizing: Sendable, Hashable {
     public var glitchAllowance: Double
     /// Smallest useful re-plan radius (metres); below it the guarantee is reported broken.
     public var minimumRadius: Double
+    /// The minimum radius asked for at construction (before the first-fix floor).
+    var statedMinimumRadius: Double?
 
     public init(exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
                 confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval,
@@ -55,6 +58,7 @@ public struct ReplanSizing: Sendable, Hashable {
         self.maximumFixInterval = maximumFixInterval
         self.glitchAllowance = glitchAllowance
         self.minimumRadius = 1
+        self.statedMinimumRadius = minimumRadius
         // The re-plan region's own first fix must decide "inside": r − exitMargin(r) ≥ step.
         let step = maximumSpeed * maximumFixInterval + glitchAllowance + 1
         var floor = step + exitMarginCap
@@ -84,7 +88,25 @@ public struct ReplanSizing: Sendable, Hashable {
 
     /// Distance the fixes may cover while an exit is being confirmed (metres).
     public var travelAllowance: Double {
-        maximumSpeed * (confirmationTime + 2 * maximumFixInterval) + glitchAllowance
+        maximumSpeed * (confirmationTime + 3 * maximumFixInterval) + glitchAllowance
+    }
+
+    /// The same bounds for fixes `interval` seconds apart, when that is longer than
+    /// ``maximumFixInterval`` (the planner's adaptation to the interval it observes): the
+    /// confirmation then lasts at least one interval (two confirming fixes, both presets).
+    public func adapted(toFixInterval interval: TimeInterval) -> ReplanSizing {
+        guard interval > maximumFixInterval, interval.isFinite else { return self }
+        return ReplanSizing(exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
+                            catalogueMarginCeiling: catalogueMarginCeiling,
+                            confirmationTime: max(confirmationTime, interval), maximumSpeed: maximumSpeed,
+                            maximumFixInterval: interval, glitchAllowance: glitchAllowance,
+                            minimumRadius: statedMinimumRadius)
+    }
+
+    /// The bound on how far from the plan centre the fix that confirms the re-plan region's
+    /// exit can lie when the assumptions hold: `r + exitMargin(r) + travelAllowance`.
+    public func exitBound(radius r: Double) -> Double {
+        r + exitMargin(radius: r) + travelAllowance
     }
 
     /// Distance an unregistered region must keep from a fix so that, registered at the next

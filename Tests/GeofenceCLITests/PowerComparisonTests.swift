@@ -14,7 +14,7 @@ struct PowerComparisonTests {
         #expect(throws: (any Error).self) { _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"]) }
     }
 
-    @Test("the three strategies on the drive and the walk; every energy follows from counts × unit costs")
+    @Test("the four strategies on the drive and the walk; every energy follows from counts × unit costs, hybrid time included")
     func numbersFollowFromTheModel() async throws {
         let comparison = PowerComparison()
         let report = try await comparison.run()
@@ -30,20 +30,28 @@ struct PowerComparisonTests {
                 let u = s.usage
                 let joules = Double(u.gpsFixes) * c.gpsFixJoules + Double(u.networkFixes) * c.networkFixJoules
                     + Double(u.wakeUps) * c.wakeUpJoules + Double(u.uploads) * c.uploadJoules
-                    + c.baselineWatts * u.durationSeconds
+                    + c.baselineWatts * u.durationSeconds + u.continuousSeconds * (model.gpsWatts + model.appAwakeWatts)
                 #expect(abs(s.estimate.joules - joules) < 1e-6, "\(r.scenario) / \(s.strategy.name)")
+                #expect(u.continuousSeconds == s.hybridSeconds)
                 #expect(abs(s.estimate.milliampHours - joules / model.batteryVolts / 3.6) < 1e-9)
                 #expect(u.durationSeconds == r.durationSeconds)
             }
-            let continuous = r.reports[0], nearest = r.reports[1], tiered = r.reports[2]
+            let continuous = r.reports[0], nearest = r.reports[1], hybrid = r.reports[2], tiered = r.reports[3]
             #expect(continuous.usage.gpsFixes == Int(r.durationSeconds / 10) + 1, "one fix every 10 s of a 1 Hz track")
             #expect(continuous.spacing == 10 && nearest.spacing == nil && tiered.spacing == nil)
-            #expect(nearest.usage.gpsFixes == 0 && nearest.usage.uploads == nearest.events)
+            #expect(nearest.usage.gpsFixes <= 2 * nearest.replans && nearest.usage.uploads == nearest.events,
+                    "the fix a re-plan asks for, and another when that one is set aside as a glitch")
+            #expect(nearest.hybridSeconds == 0, "slots only")
+            #expect(hybrid.events >= nearest.events)
             #expect(tiered.usage.uploads == tiered.events + tiered.downloads)
             #expect(nearest.estimate.joules < continuous.estimate.joules)
         }
         // The dense catalogues do not fit in 20 slots: the planner re-plans as the user moves.
         for r in report.results.suffix(2) { #expect(r.reports[1].replans > 1, "\(r.scenario)") }
+        // The dense drive needs hybrid mode for a while: it costs more than slots only.
+        let denseDrive = report.results[2]
+        #expect(denseDrive.reports[2].hybridSeconds > 0)
+        #expect(denseDrive.reports[2].estimate.joules > denseDrive.reports[1].estimate.joules)
     }
 
     @Test("the command's synchronous path (a thread waiting on a detached task) prints the same text")
@@ -63,7 +71,7 @@ struct PowerComparisonTests {
             .deletingLastPathComponent().appendingPathComponent("docs/power.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let rows = report.text.split(separator: "\n").filter { $0.hasPrefix("| ") || $0.hasPrefix("Power model") || $0.contains(" min, ") }
-        #expect(rows.count == 1 + 4 * 5)
+        #expect(rows.count == 1 + 4 * 6)
         for row in rows { #expect(text.contains(row), "docs/power.md is missing: \(row)") }
     }
 }

@@ -57,14 +57,14 @@ struct PowerModelTests {
         #expect(nearest.events == 40, "the planner keeps every place in reach through 5 slots")
         #expect(nearest.replans > 1)
         #expect(nearest.usage.uploads == 40)
-        #expect(nearest.usage.gpsFixes == 0)
+        #expect(nearest.usage.gpsFixes == nearest.replans - 1, "one fix asked for per re-plan after the first")
         #expect(nearest.usage.networkFixes == 4_000 / 120)
         #expect(nearest.usage.wakeUps >= 40 && nearest.usage.wakeUps <= 40 + nearest.replans,
                 "one per event or re-plan, fewer when they share a wake window")
         let c = PowerModel().unitCosts()
         let u = nearest.usage
-        let recomputed = Double(u.networkFixes) * c.networkFixJoules + Double(u.wakeUps) * c.wakeUpJoules
-            + Double(u.uploads) * c.uploadJoules
+        let recomputed = Double(u.gpsFixes) * c.gpsFixJoules + Double(u.networkFixes) * c.networkFixJoules
+            + Double(u.wakeUps) * c.wakeUpJoules + Double(u.uploads) * c.uploadJoules
         #expect(abs(nearest.estimate.joules - recomputed) < 1e-6)
         #expect(nearest.estimate.joules < continuous.estimate.joules / 3)
         let tiered = try await PowerStrategyRunner.run(.tieredRegions(clusterMeters: 5_000), on: s)
@@ -87,5 +87,15 @@ struct PowerModelTests {
                 #expect(p.region.signedDistance(to: c) <= -(r + 300 - 1), "child \(child.identifier) well inside")
             }
         }
+    }
+
+    @Test("hybrid mode is priced as GPS on and the app awake for its duration")
+    func hybridPricing() {
+        let model = PowerModel()
+        let base = PowerUsage(wakeUps: 2, durationSeconds: 3_600)
+        var hybrid = base
+        hybrid.continuousSeconds = 600
+        let extra = model.estimate(hybrid).joules - model.estimate(base).joules
+        #expect(abs(extra - 600 * (0.155 + 0.2)) < 1e-9)
     }
 }

@@ -133,8 +133,9 @@ extension Region {
             _ = try Catalogue(bad)
             Issue.record("expected an error")
         } catch {
-            guard case let .invalidEntry(index, id, reason) = error else { Issue.record("\(error)"); return }
-            #expect(index == 1 && id == "neg" && reason.contains("radius"))
+            guard case let .invalidEntry(index, id, underlying) = error,
+                  case let .invalidRegion(_, field, _) = underlying else { Issue.record("\(error)"); return }
+            #expect(index == 1 && id == "neg" && field == "radius")
         }
         var catalogue = try Catalogue([bad[0]])
         #expect(throws: PlannerError.self) { try catalogue.insert(bad[1]) }

@@ -5,20 +5,25 @@ import Testing
 @testable import RegionPlanner
 
 /// A slot monitor that records every call, throws past its capacity, and reports the
-/// states the test sets.
-final class RecordingMonitor: SlotMonitor {
+/// states the test sets. Test-only: one task drives it (the planner's calls and the test's
+/// own reads alternate), hence `@unchecked Sendable`.
+final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     let slotCapacity: Int
     var regions: [String: Region] = [:]
     var states: [String: RegionState] = [:]
     var registerCalls: [String] = []
     var unregisterCalls: [String] = []
     var maximumRegistered = 0
+    var updates = false
+    /// Refuse every registration (a device that cannot monitor them).
+    var refuseAll = false
 
     init(slotCapacity: Int = 20) { self.slotCapacity = slotCapacity }
 
-    func register(_ region: Region) throws {
+    func register(_ region: Region) throws(SlotMonitorError) {
+        if refuseAll { throw .rejected(identifier: region.identifier, reason: "refused by the test") }
         if regions[region.identifier] == nil, regions.count >= slotCapacity {
-            throw SlotMonitorError.slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
+            throw .slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
         }
         regions[region.identifier] = region
         states[region.identifier] = .unknown
@@ -34,6 +39,10 @@ final class RecordingMonitor: SlotMonitor {
 
     func state(of identifier: String) -> RegionState { states[identifier] ?? .unknown }
 
+    var registeredIdentifiers: [String] { Array(regions.keys) }
+
+    func setLocationUpdates(_ enabled: Bool) { updates = enabled }
+
     var replanCircle: Region? { regions[RegionPlanner<RecordingMonitor>.replanIdentifier] }
 }
 
@@ -47,8 +56,12 @@ final class RecordingMonitor: SlotMonitor {
                                        radii: 50...300, seed: seed, prefix: "shop-").map { CatalogueEntry(region: $0) })
     }
 
+    static func fix(_ c: Coordinate, at t: Double = 0) -> LocationFix {
+        LocationFix(subject: "me", coordinate: c, horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: t))
+    }
+
     static func exitEvent(_ id: String, at c: Coordinate) -> TransitionEvent {
-        let fix = LocationFix(subject: "me", coordinate: c, horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: 100))
+        let fix = Self.fix(c, at: 100)
         return TransitionEvent(kind: .exit, regionID: id, subject: "me", fix: fix, time: fix.timestamp,
                                crossedAt: fix.timestamp, isInitial: false)
     }
@@ -60,17 +73,18 @@ final class RecordingMonitor: SlotMonitor {
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
                                         sizing: Self.sizing)
         let here = Self.frame.coordinate(15_000, 15_000)
-        try await planner.start(at: here)
+        try await planner.start(at: Self.fix(here))
         let nearest = catalogue.nearest(20, to: here)
         #expect(Set(monitor.regions.keys) == Set(nearest.prefix(19).map { "a." + $0.entry.identifier })
             .union([RegionPlanner<RecordingMonitor>.replanIdentifier]))
-        let plan = try #require(planner.plan)
+        let plan = try #require(await planner.plan)
         #expect(plan.nearestUnregistered == nearest[19].distance)
         #expect(plan.radius == Self.sizing.radius(nearestUnregistered: nearest[19].distance))
         guard case let .circle(center, radius)? = monitor.replanCircle?.shape else { Issue.record("no circle"); return }
         #expect(center == here && radius == plan.radius)
         #expect(monitor.replanCircle?.notifyOnEntry == false)
-        #expect(planner.statistics.slotsUsed == 20 && planner.statistics.registrations == 19)
+        let statistics = await planner.statistics
+        #expect(statistics.slotsUsed == 20 && statistics.registrations == 19)
     }
 
     @Test("a re-plan keeps the regions that stay registered (no re-registration) and swaps the rest, never past 20")
@@ -80,11 +94,14 @@ final class RecordingMonitor: SlotMonitor {
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
                                         sizing: Self.sizing)
         let here = Self.frame.coordinate(15_000, 15_000)
-        try await planner.start(at: here)
+        try await planner.start(at: Self.fix(here))
         let before = Set(monitor.regions.keys)
         monitor.registerCalls = []
         let there = Self.frame.coordinate(15_400, 15_000)
         _ = try await planner.handle(Self.exitEvent(RegionPlanner<RecordingMonitor>.replanIdentifier, at: there))
+        #expect(monitor.updates, "the exit asks for the next fix")
+        #expect(try await planner.observe(Self.fix(there, at: 101)).isEmpty)
+        #expect(!monitor.updates, "and stops asking once it re-planned there")
         let after = Set(monitor.regions.keys)
         let want = Set(catalogue.nearest(19, to: there).map { "a." + $0.entry.identifier })
         #expect(after.subtracting([RegionPlanner<RecordingMonitor>.replanIdentifier]) == want)
@@ -92,7 +109,7 @@ final class RecordingMonitor: SlotMonitor {
         #expect(!stayed.isEmpty)
         #expect(Set(monitor.registerCalls).isDisjoint(with: stayed))
         #expect(monitor.maximumRegistered == 20)
-        #expect(planner.statistics.replans == 2)
+        #expect(await planner.statistics.replans == 2)
     }
 
     @Test("a region the subject is inside is never dropped, even when 19 others are nearer")
@@ -100,12 +117,12 @@ final class RecordingMonitor: SlotMonitor {
         let catalogue = try Self.shops(5_000, seed: 3)
         let monitor = RecordingMonitor()
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
-                                        sizing: Self.sizing)
-        try await planner.start(at: Self.frame.coordinate(15_000, 15_000))
+                                        sizing: Self.sizing, allowsHybrid: false)
+        try await planner.start(at: Self.fix(Self.frame.coordinate(15_000, 15_000)))
         let pinned = try #require(monitor.regions.keys.first { $0.hasPrefix("a.") })
         monitor.states[pinned] = .inside
         let far = Self.frame.coordinate(25_000, 25_000)
-        _ = try await planner.handle(Self.exitEvent(RegionPlanner<RecordingMonitor>.replanIdentifier, at: far))
+        _ = try await planner.observe(Self.fix(far, at: 2_000))
         #expect(monitor.regions[pinned] != nil)
         #expect(monitor.regions.count == 20)
         let others = Set(catalogue.nearest(18, to: far).map { "a." + $0.entry.identifier })
@@ -123,7 +140,7 @@ final class RecordingMonitor: SlotMonitor {
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "acme.", catalogue: a),
                                                                     PlannerSource(prefix: "bolt.", catalogue: b)],
                                         sizing: Self.sizing)
-        try await planner.start(at: here)
+        try await planner.start(at: Self.fix(here))
         #expect(monitor.regions["acme.shop-1"] != nil && monitor.regions["bolt.shop-1"] != nil)
         #expect(monitor.regions.count == 20)
         // The nearest 19 over both catalogues together.
@@ -164,16 +181,17 @@ final class RecordingMonitor: SlotMonitor {
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(1_000, seed: 6))],
                                         sizing: Self.sizing)
         let here = Self.frame.coordinate(15_000, 15_000)
-        try await planner.start(at: here)
+        try await planner.start(at: Self.fix(here))
         #expect(monitor.regions.count == 20)
         let some = try #require(monitor.regions.keys.first { $0.hasPrefix("a.") })
         await planner.setEnabled(false)
         #expect(monitor.regions.isEmpty)
-        #expect(!planner.isEnabled && planner.plan == nil && planner.statistics.slotsUsed == 0)
+        let (enabled, plan, used) = (await planner.isEnabled, await planner.plan, await planner.statistics.slotsUsed)
+        #expect(!enabled && plan == nil && used == 0)
         #expect(try await planner.handle(Self.exitEvent(some, at: here)).isEmpty)
-        try await planner.update(location: here)
+        #expect(try await planner.observe(Self.fix(here, at: 5)).isEmpty)
         #expect(monitor.regions.isEmpty)
-        try await planner.start(at: here)
+        try await planner.start(at: Self.fix(here, at: 10))
         #expect(monitor.regions.count == 20)
     }
 
@@ -182,26 +200,40 @@ final class RecordingMonitor: SlotMonitor {
         let monitor = RecordingMonitor()
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(7, seed: 7))],
                                         sizing: Self.sizing)
-        try await planner.start(at: Self.frame.coordinate(1_000, 1_000))
+        try await planner.start(at: Self.fix(Self.frame.coordinate(1_000, 1_000)))
         #expect(monitor.regions.count == 7)
         #expect(monitor.replanCircle == nil)
-        #expect(planner.plan?.radius == .infinity)
+        #expect(await planner.plan?.radius == .infinity)
     }
 
-    @Test("a monitor that refuses a registration surfaces a typed error naming the region")
+    @Test("regions other parts of the app registered are left alone and their slots are not used")
+    func foreignRegionsAtStart() async throws {
+        let monitor = RecordingMonitor(slotCapacity: 20)
+        try monitor.register(.circle(identifier: "foreign", center: Self.frame.origin, radius: 100))
+        try monitor.register(.circle(identifier: "a.stale", center: Self.frame.origin, radius: 100))   // an earlier run's
+        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
+                                        sizing: Self.sizing)
+        try await planner.start(at: Self.fix(Self.frame.coordinate(5_000, 5_000)))
+        #expect(monitor.regions["foreign"] != nil)
+        #expect(monitor.regions["a.stale"] == nil, "a planner-owned region nobody knows is removed")
+        #expect(monitor.regions.count == 20 && monitor.maximumRegistered <= 20)
+    }
+
+    @Test("a monitor that refuses a registration surfaces a typed error naming the region and keeping the cause")
     func monitorRefusal() async throws {
         let monitor = RecordingMonitor(slotCapacity: 20)
         let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
-                                        sizing: Self.sizing)
-        // Another part of the app took a slot behind the planner's back.
-        try monitor.register(.circle(identifier: "foreign", center: Self.frame.origin, radius: 100))
+                                        sizing: Self.sizing, allowsHybrid: false)
+        try await planner.start(at: Self.fix(Self.frame.coordinate(5_000, 5_000)))
+        monitor.refuseAll = true
         do {
-            try await planner.start(at: Self.frame.coordinate(5_000, 5_000))
-            Issue.record("expected the 21st registration to fail")
+            _ = try await planner.observe(Self.fix(Self.frame.coordinate(20_000, 20_000), at: 3_000))
+            Issue.record("expected a registration to fail")
         } catch {
-            guard case .registrationFailed(let id, let reason) = error else { Issue.record("\(error)"); return }
-            #expect(id == RegionPlanner<RecordingMonitor>.replanIdentifier && reason.contains("20 slots"))
+            guard case let .registrationFailed(id, underlying) = error,
+                  case .rejected(let refused, let reason) = underlying else { Issue.record("\(error)"); return }
+            #expect(id == refused && id.hasPrefix("a.") && reason == "refused by the test")
         }
-        #expect(monitor.regions.count == 20)
+        #expect(monitor.regions.count <= 20)
     }
 }

@@ -7,13 +7,13 @@ import Testing
     let drive = ReplanSizing(policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
                              maximumFixInterval: 1)
 
-    @Test("Core Location numbers: 200 m margin, 20 s, 40 m/s give 880 m of travel and 240 m of clearance")
+    @Test("Core Location numbers: 200 m margin, 20 s, 40 m/s give 920 m of travel and 240 m of clearance")
     func coreLocationBounds() {
         #expect(drive.exitMarginCap == 200)
         #expect(drive.exitMarginFraction == 0.5)
         #expect(drive.catalogueMarginCeiling == 200)
         #expect(drive.confirmationTime == 20)
-        #expect(drive.travelAllowance == 40 * 22)
+        #expect(drive.travelAllowance == 40 * 23)
         #expect(drive.registrationClearance == 240)
         // Small catalogue regions cap the margin at half their size.
         let small = ReplanSizing(policy: .coreLocation, largestRegionSize: 100, maximumSpeed: 40,
@@ -35,6 +35,7 @@ import Testing
     @Test("too close an unregistered region gives no guaranteed radius; nothing unregistered gives infinity")
     func limits() {
         #expect(drive.radius(nearestUnregistered: 900) == nil)
+        #expect(drive.radius(nearestUnregistered: 1_200) == nil, "920 + 240 leave 39 m: less than the 82 m minimum radius plus its margin")
         #expect(drive.radius(nearestUnregistered: -50) == nil)
         #expect(drive.radius(nearestUnregistered: .infinity) == .infinity)
     }
@@ -50,5 +51,19 @@ import Testing
         #expect(walk.minimumRadius >= 40)
         #expect(walk.catalogueMarginCeiling == 40)
         #expect(walk.exitMargin(radius: 60) == 30)
+    }
+
+    @Test("a longer observed fix interval shrinks the radius: more travel, more clearance, a longer confirmation")
+    func adaptation() throws {
+        let sparse = drive.adapted(toFixInterval: 60)
+        #expect(sparse.maximumFixInterval == 60 && sparse.confirmationTime == 60)
+        #expect(sparse.travelAllowance == 40 * (60 + 180))
+        #expect(sparse.registrationClearance == 200 + 40 * 60)
+        #expect(drive.adapted(toFixInterval: 0.5) == drive, "a shorter interval keeps the stated bound")
+        let d = 20_000.0
+        let r1 = try #require(drive.radius(nearestUnregistered: d))
+        let r60 = try #require(sparse.radius(nearestUnregistered: d))
+        #expect(r60 < r1)
+        #expect(sparse.radius(nearestUnregistered: 12_000) == nil)
     }
 }

@@ -4,13 +4,18 @@ import Geofencing
 import Testing
 @testable import RegionPlanner
 
-/// A clock the test moves by hand (the planner's tier cache reads it).
-final class ManualClock {
-    var now = Date(timeIntervalSince1970: 0)
+/// A clock the test moves by hand (the planner's tier cache reads it); the lock makes it Sendable.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _now = Date(timeIntervalSince1970: 0)
+    var now: Date {
+        get { lock.withLock { _now } }
+        set { lock.withLock { _now = newValue } }
+    }
 }
 
 /// Province → city → district children, served by an async loader that counts its calls.
-final class TierLoader {
+actor TierLoader {
     var calls: [String: Int] = [:]
     let children: [String: [CatalogueEntry]]
 
@@ -62,24 +67,25 @@ final class TierLoader {
         let loader = TierLoader()
         let clock = ManualClock()
         let source = PlannerSource(prefix: "gov.", catalogue: try Catalogue([province("A", west: 120.0), province("B", west: 120.5)]),
-                                   cacheExpiry: expiry, loader: loader.load)
+                                   cacheExpiry: expiry, loader: { try await loader.load($0) })
         let monitor = EngineSlotMonitor(subject: "car", policy: .precise)
         let sizing = ReplanSizing(policy: .precise, largestRegionSize: 30_000, maximumSpeed: 30,
                                   maximumFixInterval: 1, maximumAccuracy: 10)
-        let planner = try RegionPlanner(monitor: monitor, sources: [source], sizing: sizing, now: { clock.now })
+        let planner = try RegionPlanner(monitor: monitor, sources: [source], sizing: sizing, policy: .precise, now: { clock.now })
         let fixes = track()
         clock.now = fixes[0].timestamp
-        try await planner.start(at: fixes[0].coordinate)
+        try await planner.start(at: fixes[0])
         var events: [PlannerEvent] = []
         var snapshots: [Snapshot] = []
         var marks = [120.26, 120.45, 120.76, 120.9]
         for fix in fixes {
             clock.now = fix.timestamp
+            if monitor.locationUpdatesEnabled { events += try await planner.observe(fix) }
             for e in try monitor.process(fix) { events += try await planner.handle(e) }
             if let m = marks.first, fix.coordinate.longitude >= m {
                 marks.removeFirst()
                 var loaded: [String: Set<String>] = [:]
-                for p in ["A", "A1", "B", "B1"] { loaded[p] = Set(planner.loadedChildren(of: p, prefix: "gov.")) }
+                for p in ["A", "A1", "B", "B1"] { loaded[p] = Set(await planner.loadedChildren(of: p, prefix: "gov.")) }
                 snapshots.append(Snapshot(lon: m, loaded: loaded, registered: Set(monitor.registeredIdentifiers)))
             }
         }
@@ -115,22 +121,22 @@ final class TierLoader {
         #expect(story.starts(with: expected), "\(story)")
         #expect(events.allSatisfy { $0.source == "gov." })
         // Back in A1 at the end: A's tier is in the catalogue again, B's is not.
-        let catalogue = try #require(planner.catalogue(prefix: "gov."))
+        let catalogue = try #require(await planner.catalogue(prefix: "gov."))
         #expect(catalogue.contains("A1") && catalogue.contains("A1b"))
         #expect(!catalogue.contains("B1") && !catalogue.contains("B1a"))
         // Every parent was loaded once: the way back came from the fresh cache.
-        #expect(loader.calls == ["A": 1, "A1": 1, "B": 1, "B1": 1])
-        #expect(planner.statistics.loaderCalls == 4)
-        #expect(planner.statistics.cacheHits >= 3)
+        #expect(await loader.calls == ["A": 1, "A1": 1, "B": 1, "B1": 1])
+        #expect(await planner.statistics.loaderCalls == 4)
+        #expect(await planner.statistics.cacheHits >= 3)
     }
 
     @Test("an expired cache calls the loader again")
     func expiry() async throws {
         // The way back into A comes about an hour after A was first loaded.
         let (loader, _, _, planner) = try await Self.drive(expiry: 600)
-        #expect(loader.calls["A"] == 2)
-        #expect(loader.calls["A1"] == 2)
-        #expect(planner.statistics.loaderCalls == loader.calls.values.reduce(0, +))
+        #expect(await loader.calls["A"] == 2)
+        #expect(await loader.calls["A1"] == 2)
+        #expect(await planner.statistics.loaderCalls == loader.calls.values.reduce(0, +))
     }
 
     @Test("a failing loader is reported and leaves the parent without children")
@@ -141,14 +147,17 @@ final class TierLoader {
         let monitor = EngineSlotMonitor(subject: "car", policy: .precise)
         let planner = try RegionPlanner(monitor: monitor, sources: [source],
                                         sizing: ReplanSizing(policy: .precise, largestRegionSize: 30_000,
-                                                             maximumSpeed: 30, maximumFixInterval: 1))
+                                                             maximumSpeed: 30, maximumFixInterval: 1), policy: .precise)
         let fix = Self.track()[0]
-        try await planner.start(at: fix.coordinate)
+        try await planner.start(at: fix)
         let events = try await monitor.process(fix).asyncFlatMap { try await planner.handle($0) }
         #expect(events.map(\.identifier) == ["A"])
-        #expect(planner.loaderErrors.count == 1)
-        if case .loaderFailed(let parent, _)? = planner.loaderErrors.first { #expect(parent == "A") } else { Issue.record("\(planner.loaderErrors)") }
-        #expect(planner.loadedChildren(of: "A", prefix: "gov.").isEmpty)
+        let errors = await planner.loaderErrors
+        #expect(errors.count == 1)
+        if case .loaderFailed(let parent, let underlying)? = errors.first {
+            #expect(parent == "A" && underlying.error is Offline)
+        } else { Issue.record("\(errors)") }
+        #expect(await planner.loadedChildren(of: "A", prefix: "gov.").isEmpty)
         #expect(monitor.registeredIdentifiers == ["gov.A"])
     }
 }

@@ -31,24 +31,32 @@ let country: Catalogue = {
 }()
 
 /// A slot monitor that only keeps the registered set: measures the planner, not a monitor.
-final class SlotSet: SlotMonitor {
+/// One benchmark task drives it at a time (`@unchecked Sendable`).
+final class SlotSet: SlotMonitor, @unchecked Sendable {
     let slotCapacity = 20
     var regions: [String: Region] = [:]
-    func register(_ region: Region) throws {
+    func register(_ region: Region) throws(SlotMonitorError) {
         guard regions[region.identifier] != nil || regions.count < slotCapacity else {
-            throw SlotMonitorError.slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
+            throw .slotLimitExceeded(capacity: slotCapacity, identifier: region.identifier)
         }
         regions[region.identifier] = region
     }
     func unregister(identifier: String) { regions[identifier] = nil }
     func state(of identifier: String) -> RegionState { .outside }
+    var registeredIdentifiers: [String] { Array(regions.keys) }
+    func setLocationUpdates(_ enabled: Bool) {}
 }
 
 let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40, maximumFixInterval: 1)
 
+func fix(_ c: Coordinate, at t: Double) -> LocationFix {
+    LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: 10, timestamp: Date(timeIntervalSince1970: t))
+}
+
+/// The re-plan region's exit at `c`, one minute after the start: the planner asks for the next
+/// fix and re-plans there (``RegionPlanner/observe(_:)``).
 func exitOfReplanRegion(at c: Coordinate) -> TransitionEvent {
-    let fix = LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: 10,
-                          timestamp: Date(timeIntervalSince1970: 0))
+    let fix = fix(c, at: 60)
     return TransitionEvent(kind: .exit, regionID: RegionPlanner<SlotSet>.replanIdentifier, subject: "phone",
                            fix: fix, time: fix.timestamp, crossedAt: fix.timestamp, isInitial: false)
 }
@@ -86,10 +94,11 @@ let benchmarks: @Sendable () -> Void = {
                                       distance: 1_500).coordinate
         let monitor = SlotSet()
         guard let planner = try? RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],
-                                               sizing: sizing) else { fatalError("planner") }
-        try? await planner.start(at: a)
+                                               sizing: sizing, allowsHybrid: false) else { fatalError("planner") }
+        try? await planner.start(at: fix(a, at: 0))
         benchmark.startMeasurement()
         blackHole(try? await planner.handle(exitOfReplanRegion(at: b)))
+        blackHole(try? await planner.observe(fix(b, at: 61)))
         benchmark.stopMeasurement()
     }
 
@@ -97,13 +106,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Re-plan after a far jump (all 19 swapped), 1,000,000 regions") { benchmark in
         let catalogue = country
         var rng = SplitMix64(seed: UInt64(benchmark.currentIteration) &+ 555)
-        let a = point(&rng), b = point(&rng)
+        let a = point(&rng), b = point(&rng)   // far apart: the fixes are a day apart, not a glitch
         let monitor = SlotSet()
         guard let planner = try? RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],
-                                               sizing: sizing) else { fatalError("planner") }
-        try? await planner.start(at: a)
+                                               sizing: sizing, allowsHybrid: false) else { fatalError("planner") }
+        try? await planner.start(at: fix(a, at: 0))
         benchmark.startMeasurement()
         blackHole(try? await planner.handle(exitOfReplanRegion(at: b)))
+        blackHole(try? await planner.observe(fix(b, at: 86_400)))
         benchmark.stopMeasurement()
     }
 }

@@ -3,7 +3,7 @@ import Geodesy
 import Geofencing
 import RegionMonitoring
 
-/// The energy comparison behind `geofence simulate --power`: three strategies on the bundled
+/// The energy comparison behind `geofence simulate --power`: four strategies on the bundled
 /// drive and walk, priced by a ``PowerModel`` (docs/power.md reproduces its table).
 ///
 /// ```swift
@@ -14,7 +14,8 @@ import RegionMonitoring
 ///
 /// Strategies (``PowerStrategy``): continuous GPS reporting every ``reportingInterval``
 /// seconds; region monitoring of the 19 nearest regions plus a re-plan region (RegionPlanner
-/// on a `Monitor` through ``MonitorSlotMonitor``); a few large parent regions whose children
+/// on a `Monitor` through ``MonitorSlotMonitor``), in slots only and with hybrid mode in dense
+/// areas; a few large parent regions whose children
 /// are downloaded on entry (tiers). The dense variants add ``syntheticPlaces`` seeded circles to each track. Deterministic: the same build prints the same table.
 public struct PowerComparison: Sendable {
     /// The cost model.
@@ -39,7 +40,7 @@ public struct PowerComparison: Sendable {
     /// The strategies compared, in table order.
     public var strategies: [PowerStrategy] {
         [.continuousReporting(intervalSeconds: reportingInterval), .nearestRegions(slots: 20),
-         .tieredRegions(clusterMeters: clusterMeters)]
+         .hybridRegions(slots: 20), .tieredRegions(clusterMeters: clusterMeters)]
     }
 
     /// One scenario's results.
@@ -102,14 +103,15 @@ public struct PowerComparison: Sendable {
         t += "Wi-Fi/cell fix \(Self.f(isolated.networkFixJoules, 2)) J every \(Self.f(model.regionMonitoringFixInterval, 0)) s while monitoring; "
         t += "wake-up \(Self.f(isolated.wakeUpJoules, 2)) J; upload \(Self.f(isolated.uploadJoules, 2)) J isolated, "
         t += "\(Self.f(repeated.uploadJoules, 2)) J every \(Self.f(reportingInterval, 0)) s; "
-        t += "baseline \(Self.f(isolated.baselineWatts, 3)) W; battery \(Self.f(model.batteryVolts, 2)) V.\n"
+        t += "baseline \(Self.f(isolated.baselineWatts, 3)) W; hybrid mode \(Self.f(model.gpsWatts + model.appAwakeWatts, 3)) W (GPS on, app awake); "
+        t += "battery \(Self.f(model.batteryVolts, 2)) V.\n"
         for r in results {
             t += "\n\(r.scenario): \(Self.f(r.durationSeconds / 60, 1)) min, \(r.regionCount) regions\n\n"
-            t += "| strategy | GPS fixes | Wi-Fi/cell fixes | wake-ups | uploads | events | re-plans (unguaranteed) | energy J | mAh | J/h | mAh/h |\n"
-            t += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            t += "| strategy | GPS fixes | hybrid s | Wi-Fi/cell fixes | wake-ups | uploads | events | re-plans (unguaranteed) | energy J | mAh | J/h | mAh/h |\n"
+            t += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
             for s in r.reports {
                 let u = s.usage, e = s.estimate
-                t += "| \(s.strategy.name) | \(u.gpsFixes) | \(u.networkFixes) | \(u.wakeUps) | \(u.uploads) | \(s.events) | "
+                t += "| \(s.strategy.name) | \(u.gpsFixes) | \(Self.f(u.continuousSeconds, 0)) | \(u.networkFixes) | \(u.wakeUps) | \(u.uploads) | \(s.events) | "
                 t += "\(s.replans) (\(s.replansWithoutGuarantee)) | \(Self.f(e.joules, 1)) | \(Self.f(e.milliampHours, 3)) | \(Self.f(e.joulesPerHour, 0)) | "
                 t += "\(Self.f(e.milliampHoursPerHour, 2)) |\n"
             }

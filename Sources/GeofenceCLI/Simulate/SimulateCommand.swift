@@ -24,7 +24,7 @@ struct SimulateCommand: ParsableCommand {
           geofence simulate --regions bridges.geojson --track drive.gpx
           geofence simulate --regions shops.geojson --track a.csv --track b.nmea --format table
           geofence simulate --regions r.geojson --track t.csv --profile coreLocation --map run.svg
-          geofence simulate --power      # energy of three strategies on the bundled drive and walk
+          geofence simulate --power      # energy of four strategies on the bundled drive and walk
         """
     )
 
@@ -55,7 +55,7 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
-    @Flag(help: "Print the energy comparison of continuous reporting, 20 nearest regions and tiered regions on the bundled drive and walk (docs/power.md); needs no other option.")
+    @Flag(help: "Print the energy comparison of continuous reporting, 20 nearest regions (slots only, and with hybrid mode where dense) and tiered regions on the bundled drive and walk (docs/power.md); needs no other option.")
     var power = false
 
     func validate() throws {

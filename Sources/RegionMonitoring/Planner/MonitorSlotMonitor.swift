@@ -29,14 +29,26 @@ import RegionPlanner
 /// - **State**: ``state(of:)`` reads the monitor's record (`satisfied` → inside,
 ///   `unsatisfied` → outside, otherwise unknown).
 ///
-/// Not thread-safe: one task drives it (as the planner does). Cost per call: one or two
-/// round trips to the device actor.
-public final class MonitorSlotMonitor: SlotMonitor {
+/// - **Relaunch**: ``registeredIdentifiers`` and ``state(of:)`` read the monitor itself, so an
+///   adapter over a reopened monitor answers for the regions an earlier launch registered.
+/// - **Location updates**: ``setLocationUpdates(_:)`` records the planner's request in
+///   ``locationUpdatesRequested``; the owner then passes the device's fixes to
+///   `RegionPlanner.observe(_:)` (the simulated device has no location-update stream of its own).
+///
+/// Sendable: the region table and the request flag are read and written under a lock only.
+/// Cost per call: one or two round trips to the device actor.
+public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// The monitor the regions are added to.
     public let monitor: Monitor
     public let slotCapacity: Int
     private let inbox = TransitionInbox()
-    private var regions: [String: Region] = [:]
+    private let lock = NSLock()
+    private var _regions: [String: Region] = [:]
+    private var _updates = false
+    private var regions: [String: Region] {
+        get { lock.withLock { _regions } }
+        set { lock.withLock { _regions = newValue } }
+    }
 
     /// Wraps `monitor`; the capacity is the device's ``DeviceSettings/regionLimit`` minus the
     /// regions the app already monitors elsewhere (at least 0).
@@ -51,7 +63,7 @@ public final class MonitorSlotMonitor: SlotMonitor {
         await device.setTransitionTap({ inbox.append($0) }, monitor: monitor.name)
     }
 
-    public func register(_ region: Region) async throws {
+    public func register(_ region: Region) async throws(SlotMonitorError) {
         let id = region.identifier
         let condition: MonitorCondition
         switch region.shape {
@@ -60,28 +72,27 @@ public final class MonitorSlotMonitor: SlotMonitor {
         case let .polygon(p):
             condition = .polygon(exterior: p.exterior, holes: p.holes)
         case .multiPolygon:
-            throw SlotMonitorError.rejected(identifier: id, reason: "a multipolygon cannot be a monitor condition")
+            throw .rejected(identifier: id, reason: "a multipolygon cannot be a monitor condition")
         }
         await monitor.add(condition, identifier: id, assuming: .unknown)
         let flags = await monitor.record(for: id)?.lastEvent.diagnostics ?? []
         if flags.contains(.conditionLimitExceeded) {
             await monitor.remove(id)
-            throw SlotMonitorError.slotLimitExceeded(capacity: slotCapacity, identifier: id)
+            throw .slotLimitExceeded(capacity: slotCapacity, identifier: id)
         }
         if flags.contains(.conditionUnsupported) {
             await monitor.remove(id)
-            throw SlotMonitorError.rejected(identifier: id, reason: "the device cannot monitor this condition")
+            throw .rejected(identifier: id, reason: "the device cannot monitor this condition")
         }
         regions[id] = region
     }
 
     public func unregister(identifier: String) async {
-        guard regions.removeValue(forKey: identifier) != nil else { return }
+        regions[identifier] = nil
         await monitor.remove(identifier)
     }
 
     public func state(of identifier: String) async -> RegionState {
-        guard regions[identifier] != nil else { return .unknown }
         switch await monitor.record(for: identifier)?.lastEvent.state {
         case .satisfied: return .inside
         case .unsatisfied: return .outside
@@ -89,15 +100,29 @@ public final class MonitorSlotMonitor: SlotMonitor {
         }
     }
 
-    /// Identifiers currently registered through this adapter.
-    public var registeredIdentifiers: Set<String> { Set(regions.keys) }
+    /// Identifiers the monitor holds (this launch's and earlier ones').
+    public var registeredIdentifiers: [String] {
+        get async { await monitor.identifiers }
+    }
+
+    public func setLocationUpdates(_ enabled: Bool) async {
+        lock.withLock { _updates = enabled }
+    }
+
+    /// Whether the planner has asked for continuous location updates.
+    public var locationUpdatesRequested: Bool { lock.withLock { _updates } }
 
     /// The transitions delivered since the last call, in order, filtered by the `SlotMonitor`
     /// contract (see the type's documentation). Events of regions unregistered since are dropped.
     public func takeEvents() -> [TransitionEvent] {
         var out: [TransitionEvent] = []
+        let regions = self.regions
         for e in inbox.drain() {
-            guard let region = regions[e.regionID] else { continue }
+            // A region of an earlier launch (flags unknown): its crossings, not its first state.
+            guard let region = regions[e.regionID] else {
+                if !e.isInitial, e.regionID != "" { out.append(e) }
+                continue
+            }
             if e.isInitial {
                 let wanted: InitialTrigger = e.kind == .enter ? .enter : .exit
                 if !region.initialTrigger.contains(wanted) { continue }

@@ -68,6 +68,7 @@ public struct PowerModel: Sendable, Hashable, Codable {
             + Double(usage.wakeUps) * c.wakeUpJoules
             + Double(usage.uploads) * c.uploadJoules
             + c.baselineWatts * usage.durationSeconds
+            + usage.continuousSeconds * (gpsWatts + appAwakeWatts)
         return PowerEstimate(joules: joules, durationSeconds: usage.durationSeconds, batteryVolts: batteryVolts)
     }
 }
@@ -98,14 +99,18 @@ public struct PowerUsage: Sendable, Hashable, Codable {
     public var uploads = 0
     /// Length of the scenario (seconds).
     public var durationSeconds: Double = 0
+    /// Seconds with the GPS on continuously and the app awake (the planner's hybrid mode),
+    /// priced at `gpsWatts + appAwakeWatts`.
+    public var continuousSeconds: Double = 0
 
     public init(gpsFixes: Int = 0, networkFixes: Int = 0, wakeUps: Int = 0, uploads: Int = 0,
-                durationSeconds: Double = 0) {
+                durationSeconds: Double = 0, continuousSeconds: Double = 0) {
         self.gpsFixes = gpsFixes
         self.networkFixes = networkFixes
         self.wakeUps = wakeUps
         self.uploads = uploads
         self.durationSeconds = durationSeconds
+        self.continuousSeconds = continuousSeconds
     }
 }
 

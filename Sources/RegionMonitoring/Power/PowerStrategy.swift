@@ -9,8 +9,12 @@ public enum PowerStrategy: Sendable, Hashable {
     case continuousReporting(intervalSeconds: Double)
     /// Region monitoring of the `slots − 1` catalogue regions nearest the user plus a re-plan
     /// region (RegionPlanner through ``MonitorSlotMonitor``); the app is suspended between events
-    /// and sends each catalogue event to the server.
+    /// and sends each catalogue event to the server. Slots only: where the nearest regions
+    /// cannot cover the re-plan circle the plan goes on unguaranteed (events may be missed).
     case nearestRegions(slots: Int)
+    /// As ``nearestRegions(slots:)``, switching to hybrid mode in dense areas: continuous GPS,
+    /// the app awake, the nearby catalogue evaluated in the app (RegionPlanner's hybrid mode).
+    case hybridRegions(slots: Int)
     /// Region monitoring of a few large parent regions (catalogue regions grouped within
     /// `clusterMeters`); entering a parent downloads its children (one upload each), which are
     /// then monitored too (RegionPlanner tiers).
@@ -21,6 +25,7 @@ public enum PowerStrategy: Sendable, Hashable {
         switch self {
         case .continuousReporting(let s): "continuous GPS + upload every \(Self.format(s)) s"
         case .nearestRegions(let n): "region monitoring, \(n - 1) nearest + re-plan"
+        case .hybridRegions(let n): "\(n - 1) nearest + re-plan, hybrid when dense"
         case .tieredRegions(let m): "tiered regions (parents ≤ \(Self.format(m / 1_000)) km)"
         }
     }
@@ -72,4 +77,6 @@ public struct StrategyReport: Sendable, Hashable {
     public var replansWithoutGuarantee: Int
     /// Tier downloads (children loaded from the server).
     public var downloads: Int
+    /// Seconds in the planner's hybrid mode (continuous GPS).
+    public var hybridSeconds: Double = 0
 }

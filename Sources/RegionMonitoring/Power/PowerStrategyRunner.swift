@@ -24,6 +24,9 @@ import RegionPlanner
 ///   the device's own count (``DeviceActivity/wakeUps`` + relaunches: an event inside a running
 ///   wake window does not wake the app again). Each catalogue event and each tier download is
 ///   one upload. The first plan is made while the app is in the foreground (not a wake-up).
+///   After each re-plan event the planner asks for one fix (priced as an isolated GPS fix);
+///   in hybrid mode (``PowerStrategy/hybridRegions(slots:)``) the GPS runs and the app stays
+///   awake (``PowerUsage/continuousSeconds``).
 ///
 /// Deterministic: no clock is read; cost O(fixes × regions monitored).
 public enum PowerStrategyRunner {
@@ -34,7 +37,7 @@ public enum PowerStrategyRunner {
         switch strategy {
         case .continuousReporting(let interval):
             return try continuous(interval: interval, scenario, model, strategy)
-        case .nearestRegions(let slots):
+        case .nearestRegions(let slots), .hybridRegions(let slots):
             let catalogue = try Catalogue(scenario.regions.map { CatalogueEntry(region: $0) })
             let source = PlannerSource(prefix: "r.", catalogue: catalogue)
             return try await monitored(source: source, slots: slots, parents: [], scenario, model, strategy)
@@ -90,13 +93,22 @@ public enum PowerStrategyRunner {
         let sizing = ReplanSizing(policy: settings.policy, largestRegionSize: largest,
                                   maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes))
         let clock = TrackClock(first.timestamp)
+        let hybrid: Bool = if case .hybridRegions = strategy { true } else { false }
         let planner = try RegionPlanner(monitor: slotMonitor, sources: [source], sizing: sizing,
-                                        slots: min(slots, slotMonitor.slotCapacity), now: { clock.now })
-        try await planner.start(at: first.coordinate)
+                                        policy: settings.policy, slots: min(slots, slotMonitor.slotCapacity),
+                                        allowsHybrid: hybrid, now: { clock.now })
+        try await planner.start(at: first)
         await device.setAppState(.suspended)
         var events = 0
+        var probes = 0
         for fix in scenario.fixes {
             clock.now = fix.timestamp
+            // Continuous updates (hybrid mode, or a re-plan waiting for a fix) reach the app first.
+            if slotMonitor.locationUpdatesRequested {
+                // Outside hybrid mode this is the one GPS fix a re-plan asks for.
+                if await planner.status.mode == .slots { probes += 1 }
+                events += try await planner.observe(fix).filter { !parents.contains($0.identifier) && $0.kind != .dwell }.count
+            }
             try? await device.receive(.fix(fix))
             for e in slotMonitor.takeEvents() {
                 for p in try await planner.handle(e) where !parents.contains(p.identifier) && p.kind != .dwell {
@@ -105,14 +117,18 @@ public enum PowerStrategyRunner {
             }
         }
         let activity = await device.activity
-        let downloads = planner.statistics.loaderCalls
+        let statistics = await planner.statistics
+        let downloads = statistics.loaderCalls
         let duration = scenario.durationSeconds
-        let usage = PowerUsage(networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
+        let usage = PowerUsage(gpsFixes: probes,
+                               networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
                                wakeUps: activity.wakeUps + activity.relaunches,
-                               uploads: events + downloads, durationSeconds: duration)
+                               uploads: events + downloads, durationSeconds: duration,
+                               continuousSeconds: statistics.hybridSeconds)
         await monitor.close()
-        var r = report(strategy, usage, nil, model, events, planner.statistics.replans, downloads)
-        r.replansWithoutGuarantee = planner.statistics.replansWithoutGuarantee
+        var r = report(strategy, usage, nil, model, events, statistics.replans, downloads)
+        r.replansWithoutGuarantee = statistics.replansWithoutGuarantee
+        r.hybridSeconds = statistics.hybridSeconds
         return r
     }
 
@@ -189,8 +205,14 @@ public enum PowerStrategyRunner {
     }
 }
 
-/// The planner's clock during a run: the current fix's time.
-final class TrackClock {
-    var now: Date
-    init(_ start: Date) { now = start }
+/// The planner's clock during a run: the current fix's time (set between the planner's
+/// calls, read by it; a lock makes it Sendable).
+final class TrackClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _now: Date
+    init(_ start: Date) { _now = start }
+    var now: Date {
+        get { lock.withLock { _now } }
+        set { lock.withLock { _now = newValue } }
+    }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+extension HysteresisPolicy {
+    /// The side `fix` decides for `region` under this policy (`.inside` / `.outside`), or
+    /// `.unknown` when it decides nothing (unusable, too coarse for the region, or within the
+    /// margin). One metre stricter than the engine, so that rounding in the engine's own
+    /// distance never makes the two disagree: when this says a side, the engine agrees.
+    func decidedSide(of region: Region, at fix: LocationFix) -> RegionState {
+        let accuracy = fix.horizontalAccuracy ?? assumedAccuracy
+        guard accuracy <= maximumAccuracy else { return .unknown }
+        let size = region.sizeMeters
+        guard let m = margin(accuracy: accuracy, regionSize: size * 0.999) else { return .unknown }
+        let upper = margin(accuracy: accuracy, regionSize: size * 1.001) ?? m
+        let d = region.signedDistance(to: fix.coordinate)
+        let need = max(m, upper) + 1
+        if d > need { return .outside }
+        if d < -need { return .inside }
+        return .unknown
+    }
+}
+
+extension Region {
+    /// The engine's region size: the radius of a circle, √(area / π) for polygons (area in a
+    /// local tangent plane at the first vertex; within a fraction of a per cent for regions up
+    /// to tens of kilometres, and ``HysteresisPolicy/decidedSide(of:at:)`` allows 0.1 %).
+    var sizeMeters: Double {
+        switch shape {
+        case let .circle(_, radius): return radius
+        case let .polygon(p): return (Self.area(p) / .pi).squareRoot()
+        case let .multiPolygon(ps): return (ps.reduce(0) { $0 + Self.area($1) } / .pi).squareRoot()
+        }
+    }
+
+    private static func area(_ p: Polygon) -> Double {
+        guard let origin = p.exterior.first else { return 0 }
+        let projection = LocalProjection(origin: origin)
+        func ring(_ r: [Coordinate]) -> Double {
+            let pts = r.map { projection.project($0) }
+            var a = 0.0
+            for i in pts.indices {
+                let j = (i + 1) % pts.count
+                a += pts[i].east * pts[j].north - pts[j].east * pts[i].north
+            }
+            return abs(a) / 2
+        }
+        return max(0, ring(p.exterior) - p.holes.reduce(0) { $0 + ring($1) })
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+/// The stated conditions (docs/planner.md, "The guarantee and its numbers"): what the planner
+/// checks on every fix, how it adapts, and how it tells the app.
+extension RegionPlanner {
+    /// How far ahead of the planner's clock a fix may be stamped (clock skew).
+    static var futureTolerance: TimeInterval { 3_600 }
+
+    /// Validates a fix; one stamped more than an hour ahead of the clock is refused, so that a
+    /// single absurd timestamp (1e20) cannot make every later real fix look stale.
+    func checkFix(_ fix: LocationFix) throws(PlannerError) {
+        do { try fix.validate() } catch { throw .invalidFix(error) }
+        let ahead = fix.timestamp.timeIntervalSince(now())
+        guard ahead <= Self.futureTolerance else {
+            throw .invalidFix(.invalidFix(subject: fix.subject, field: "timestamp",
+                                          reason: "is \(String(format: "%.0f", ahead)) s ahead of the clock (at most \(Int(Self.futureTolerance)) s)"))
+        }
+    }
+
+    var effectiveSizing: ReplanSizing {
+        let observed = track.recentIntervals.filter { $0 < gapThreshold }.max() ?? 0
+        return sizing.adapted(toFixInterval: observed)
+    }
+
+    /// An interval this long is a gap, not a fix interval: four times the longer of the stated
+    /// interval and the median of the recent ones (so a steady 60 s cadence is an interval,
+    /// a 10-minute tunnel among 1 s fixes is a gap), and at least 30 s.
+    var gapThreshold: Double {
+        let recent = track.recentIntervals.sorted()
+        let median = recent.isEmpty ? 0 : recent[recent.count / 2]
+        return max(30, 4 * max(sizing.maximumFixInterval, median))
+    }
+
+    /// Whether `x` and the fix before it both decide `region` on `side`: then nothing is
+    /// pending for it at `x` in any engine that saw both (the earlier fix cancelled any run
+    /// towards the other side, and `x` starts none), so it can change hands at `x`.
+    func settled(_ region: Region, _ side: RegionState, at x: LocationFix) -> Bool {
+        guard policy.decidedSide(of: region, at: x) == side else { return false }
+        guard let p = track.previous, p != x, p.timestamp <= x.timestamp else { return true }
+        return policy.decidedSide(of: region, at: p) == side
+    }
+
+    func notice(_ n: PlannerNotice) {
+        noticeLog.append(n)
+        if case let .conditionBroken(b, _) = n {
+            lastBreach = b
+            breachSincePlan = true
+            statistics.conditionBreaches += 1
+        }
+    }
+
+    /// Turns what the track filter saw into notices and statistics.
+    func noteConditions(after verdict: TrackFilter.Verdict, fix: LocationFix) {
+        switch verdict {
+        case .suspect:
+            statistics.glitchesRejected += 1
+            if let a = track.accepted {
+                notice(.conditionBroken(.glitchRejected(distance: distance(a.coordinate, fix.coordinate)), at: fix.timestamp))
+            }
+        case .jumped:
+            if let p = track.previous {
+                let dt = max(1e-3, fix.timestamp.timeIntervalSince(p.timestamp))
+                notice(.conditionBroken(.speedExceeded(metresPerSecond: distance(p.coordinate, fix.coordinate) / dt,
+                                                       stated: sizing.maximumSpeed), at: fix.timestamp))
+            }
+        case .accepted, .stale:
+            break
+        }
+        if let dt = track.recentIntervals.last, verdict != .stale, track.latest == fix {
+            if dt >= gapThreshold {
+                notice(.conditionBroken(.gap(seconds: dt), at: fix.timestamp))
+            } else if dt > sizing.maximumFixInterval + 1e-6,
+                      dt > (track.recentIntervals.dropLast().filter { $0 < gapThreshold }.max() ?? sizing.maximumFixInterval) {
+                notice(.conditionBroken(.fixIntervalExceeded(observedSeconds: dt, statedSeconds: sizing.maximumFixInterval),
+                                        at: fix.timestamp))
+            }
+        }
+        if verdict == .accepted || verdict == .jumped, track.accepted == fix {
+            if let o = odometerFix { statistics.distanceMeters += distance(o.coordinate, fix.coordinate) }
+            odometerFix = fix
+        }
+    }
+}

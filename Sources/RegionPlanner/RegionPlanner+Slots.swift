@@ -1,0 +1,156 @@
+import Foundation
+import Geodesy
+import Geofencing
+
+extension RegionPlanner {
+    /// When a plan is made, relative to the fix it is made at.
+    enum PlanPath {
+        /// The first plan, before the first fix: every state is unknown everywhere.
+        case initial
+        /// From ``observe(_:)``: nobody has processed the fix yet, so it is the first fix of
+        /// every region registered now.
+        case beforeMonitor
+        /// After the monitor processed the fix (an event, a wake, an edit): the next fix is
+        /// the first of every region registered now.
+        case afterMonitor
+    }
+
+    /// Whether the next fix could reach an unregistered region before the monitor decides it
+    /// (the fix-driven rule, docs/planner.md).
+    func slotPlanNeedsRefresh(at fix: LocationFix) -> Bool {
+        guard let plan, plan.mode == .slots else { return true }
+        let reach = plan.nearestUnregistered - distance(plan.center, fix.coordinate)
+        return reach < effectiveSizing.registrationClearance
+    }
+
+    /// After the monitor reported the re-plan region's exit (or a wake found the subject
+    /// outside it): asks for the next fix and re-plans there (``observe(_:)``), before the
+    /// monitor processes it. The event's own fix may be a glitch, or older than the newest
+    /// (a delayed event); the next fix is checked against the track, and every region the
+    /// new plan registers is then decided by its first fix exactly as in the whole-catalogue
+    /// engine. An event fix further from the plan centre than the plan allows is reported.
+    func replanAfterMonitor() async throws(PlannerError) {
+        if let x = track.latest, let plan, plan.mode == .slots, plan.radius.isFinite {
+            let bound = effectiveSizing.exitBound(radius: plan.radius)
+            let d = distance(plan.center, x.coordinate)
+            if d > bound + 1, track.suspect != x {
+                notice(.conditionBroken(.planOvertaken(distance: d, bound: bound), at: x.timestamp))
+            }
+        }
+        await waitForFix()
+    }
+
+    func waitForFix() async {
+        awaitingFix = true
+        await setUpdates(true)
+        await save()
+    }
+
+    /// Makes a plan at `x`: slot mode when the nearest `slots − 1` regions can be registered in
+    /// the state the whole-catalogue engine has them and a re-plan radius keeps the guarantee;
+    /// hybrid mode otherwise.
+    func replan(at x: LocationFix, path: PlanPath, fresh: Set<String> = []) async throws(PlannerError) {
+        statistics.replans += 1
+        awaitingFix = false
+        breachSincePlan = false
+        let sizing = effectiveSizing
+        let c = sizing.registrationClearance
+        let k = usableSlots - 1
+        var keep = Set<String>()
+        // Regions the subject may be in, near, or about to be confirmed in stay registered.
+        for id in registered.keys {
+            guard let r = region(for: id) else { continue }
+            if r.signedDistance(to: x.coordinate) <= c || (path == .beforeMonitor && !settled(r, .outside, at: x)) {
+                keep.insert(id)
+                continue
+            }
+            if await monitor.state(of: id) == .inside { keep.insert(id) }
+        }
+        let (candidates, _) = nearestCandidates(at: x.coordinate, count: k + 1 + keep.count)
+        var nearestOther = Double.infinity
+        for cand in candidates where !keep.contains(cand.id) {
+            if keep.count < k { keep.insert(cand.id) } else { nearestOther = cand.distance; break }
+        }
+        let toRegister = candidates.filter { keep.contains($0.id) && registered[$0.id] == nil }
+        func startable(_ id: String, _ r: Region) -> Bool {
+            if fresh.contains(id) { return true }
+            switch path {
+            case .initial: return true
+            case .beforeMonitor: return policy.decidedSide(of: r, at: x) == .outside
+            case .afterMonitor: return r.signedDistance(to: x.coordinate) >= c
+            }
+        }
+        var radius = sizing.radius(nearestUnregistered: nearestOther)
+        let guaranteed = radius != nil && toRegister.allSatisfy { startable($0.id, $0.region) }
+        if !guaranteed {
+            statistics.replansWithoutGuarantee += 1
+            guard !allowsHybrid else {
+                try await enterHybrid(at: x, path: path, fresh: fresh)
+                return
+            }
+            radius = radius ?? sizing.minimumRadius
+        }
+        guard let radius else { return }
+        for id in registered.keys where !keep.contains(id) {
+            await monitor.unregister(identifier: id)
+            registered[id] = nil
+            statistics.removals += 1
+        }
+        if replanRegistered {
+            await monitor.unregister(identifier: Self.replanIdentifier)
+            replanRegistered = false
+        }
+        for cand in toRegister { try await register(cand.id, cand.region, source: cand.source, key: cand.key) }
+        if radius.isFinite { try await registerReplanCircle(at: x.coordinate, radius: radius) }
+        if !awaitingFix { await setUpdates(false) }
+        plan = Plan(center: x.coordinate, radius: radius, nearestUnregistered: nearestOther, guaranteed: guaranteed,
+                    registered: Set(registered.keys), mode: .slots)
+        updateSlotCount()
+        await save()
+    }
+
+    struct Candidate { var id: String; var source: String; var key: String; var region: Region; var distance: Double }
+
+    /// The `count` nearest entries over all sources at `point`, ascending, with their
+    /// prefixed identifiers and regions.
+    func nearestCandidates(at point: Coordinate, count: Int) -> ([Candidate], Int) {
+        var out: [Candidate] = []
+        for s in sources {
+            for n in s.catalogue.nearest(count, to: point) {
+                var r = n.entry.region
+                r.identifier = s.prefix + n.entry.identifier
+                if n.entry.parent != nil || n.entry.hasChildren { r.initialTrigger.insert(.enter) }
+                out.append(Candidate(id: r.identifier, source: s.prefix, key: n.entry.identifier, region: r, distance: n.distance))
+            }
+        }
+        out.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+        return (out, out.count)
+    }
+
+    func register(_ id: String, _ region: Region, source: String, key: String) async throws(PlannerError) {
+        do { try await monitor.register(region) } catch {
+            throw .registrationFailed(identifier: id, underlying: error)
+        }
+        registered[id] = Registration(source: source, identifier: key)
+        statistics.registrations += 1
+        updateSlotCount()
+    }
+
+    func registerReplanCircle(at center: Coordinate, radius: Double) async throws(PlannerError) {
+        var circle = Region.circle(identifier: Self.replanIdentifier, center: center, radius: radius,
+                                   notifyOnEntry: false, notifyOnExit: true)
+        // Registered while the subject may already be outside (sparse fixes, a gap): the first
+        // deciding fix reports it, so planning never stalls.
+        circle.initialTrigger = [.exit]
+        do { try await monitor.register(circle) } catch {
+            throw .registrationFailed(identifier: Self.replanIdentifier, underlying: error)
+        }
+        replanRegistered = true
+        updateSlotCount()
+    }
+
+    func updateSlotCount() {
+        statistics.slotsUsed = registered.count + (replanRegistered ? 1 : 0)
+        statistics.maximumSlotsUsed = max(statistics.maximumSlotsUsed, statistics.slotsUsed)
+    }
+}

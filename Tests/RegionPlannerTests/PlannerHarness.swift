@@ -1,0 +1,165 @@
+import Foundation
+import Geodesy
+import Geofencing
+@testable import RegionPlanner
+
+/// Runs one engine holding the whole catalogue and a 20-slot planner side by side on the same
+/// fixes (and the same catalogue edits), and collects what each reported.
+///
+/// Per fix, in this order: the catalogue edits due before it (both sides); a relaunch if one is
+/// due (the planner and its engine discarded, the monitor — the operating system — kept, a new
+/// planner restored from the store); the fix to the planner if the app receives it
+/// (`.everyFix`, or while the planner asks for continuous updates); the fix to the monitor and
+/// its events to the planner; the fix to the reference engine.
+struct PlannerHarness {
+    enum Delivery {
+        /// The app gets a fix only while the planner asks for updates (hybrid, probes).
+        case eventsOnly
+        /// The app gets every fix (a navigation app, a fitness tracker).
+        case everyFix
+    }
+
+    enum Edit {
+        case add([Region])
+        case remove([String])
+        case removePrefix(String)
+    }
+
+    struct Options {
+        var delivery: Delivery = .eventsOnly
+        var edits: [Int: [Edit]] = [:]
+        var relaunchBefore: Set<Int> = []
+        /// Relaunch at the first of these fixes (or after) where the planner is in slot mode and
+        /// waits for no fix (hybrid state is not restored exactly, docs/planner.md).
+        var relaunchInSlotMode: [Int] = []
+        var allowsHybrid = true
+        var slots = 20
+    }
+
+    struct Result {
+        var reference: [EventKey]
+        var planned: [EventKey]
+        var crossedAtDifferences: Int
+        var statistics: PlannerStatistics
+        var maximumRegistered: Int
+        var notices: [PlannerNotice]
+        var kilometres: Double
+        var durationSeconds: Double
+        /// Monitor events delivered while the app was not receiving fixes (each wakes it).
+        var wakeUps: Int
+        /// Fixes the app received outside hybrid mode (re-plan probes).
+        var probeFixes: Int
+        var stalledAtEnd: Bool
+        /// Fixes before which a slot-mode relaunch happened.
+        var relaunchedBefore: [Int] = []
+        /// Indices of the fixes at which the monitor confirmed the re-plan region's exit.
+        var replanExitIndices: [Int]
+
+        var missed: Set<EventKey> { Set(reference).subtracting(planned) }
+        var extra: Set<EventKey> { Set(planned).subtracting(reference) }
+        var churnPerKilometre: Double {
+            Double(statistics.registrations + statistics.removals + statistics.softLoads) / max(kilometres, 1e-9)
+        }
+        var hybridShare: Double { durationSeconds > 0 ? statistics.hybridSeconds / durationSeconds : 0 }
+    }
+
+    static func order(_ a: EventKey, _ b: EventKey) -> Bool {
+        (a.time, a.region, a.kind.rawValue) < (b.time, b.region, b.kind.rawValue)
+    }
+
+    static func run(regions: [Region], catalogue: Catalogue? = nil, fixes: [LocationFix], kilometres: Double,
+                    policy: HysteresisPolicy, sizing: ReplanSizing, options: Options = Options()) async throws -> Result {
+        var reference = Engine(policy: policy)
+        try reference.add(contentsOf: regions)
+        let catalogue = try catalogue ?? Catalogue(regions.map { CatalogueEntry(region: $0) })
+        let monitor = EngineSlotMonitor(subject: fixes[0].subject, policy: policy, slotCapacity: options.slots)
+        let store = MemoryPlannerStore()
+        // The source's catalogue is part of the app's data (it survives a relaunch, edits included).
+        var appCatalogue = catalogue
+        func makePlanner() throws -> RegionPlanner<EngineSlotMonitor> {
+            try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "biz.", catalogue: appCatalogue)],
+                              sizing: sizing, policy: policy, allowsHybrid: options.allowsHybrid, store: store)
+        }
+        var planner = try makePlanner()
+        try await planner.start(at: fixes[0])
+        var expected: [EventKey] = [], got: [EventKey] = []
+        var crossed: [EventKey: Date] = [:], gotCrossed: [EventKey: Date] = [:]
+        var notices: [PlannerNotice] = []
+        var wakeUps = 0, probeFixes = 0
+        var replanExits: [Int] = []
+        var pendingSlotRelaunches = options.relaunchInSlotMode.sorted()
+        var relaunched: [Int] = []
+        func take(_ events: [PlannerEvent]) {
+            for p in events where p.kind != .dwell {
+                let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
+                got.append(key)
+                gotCrossed[key] = p.event.crossedAt
+            }
+        }
+        for (i, fix) in fixes.enumerated() {
+            for edit in options.edits[i] ?? [] {
+                switch edit {
+                case .add(let added):
+                    for r in added where reference.region(identifier: r.identifier) != r { try reference.add(r) }
+                    try await planner.add(added.map { CatalogueEntry(region: $0) }, to: "biz.")
+                    for r in added { try appCatalogue.insert(CatalogueEntry(region: r)) }
+                case .remove(let ids):
+                    for id in ids { _ = reference.remove(identifier: id) ; appCatalogue.remove(id) }
+                    try await planner.remove(ids, from: "biz.")
+                case .removePrefix(let start):
+                    for id in reference.regionIdentifiers where id.hasPrefix(start) {
+                        _ = reference.remove(identifier: id)
+                        appCatalogue.remove(id)
+                    }
+                    try await planner.removeAll(from: "biz.", identifiersStartingWith: start)
+                }
+            }
+            var relaunch = options.relaunchBefore.contains(i)
+            if let next = pendingSlotRelaunches.first, i >= next {
+                let status = await planner.status
+                if status.mode == .slots && !status.locationUpdatesRequested {
+                    relaunch = true
+                    pendingSlotRelaunches.removeFirst()
+                    relaunched.append(i)
+                }
+            }
+            if relaunch {
+                notices += await planner.takeNotices()
+                let statistics = await planner.statistics
+                planner = try makePlanner()
+                let restored = try await planner.restore()
+                precondition(restored && statistics.replans > 0)
+            }
+            let listening = options.delivery == .everyFix || monitor.locationUpdatesEnabled
+            if listening {
+                if await planner.status.mode == .slots { probeFixes += 1 }
+                take(try await planner.observe(fix))
+            }
+            for e in try monitor.process(fix) {
+                if !monitor.locationUpdatesEnabled { wakeUps += 1 }
+                if e.regionID == RegionPlanner<EngineSlotMonitor>.replanIdentifier { replanExits.append(i) }
+                take(try await planner.handle(e))
+            }
+            for e in try reference.process(fix) where e.kind != .dwell {
+                let key = EventKey(kind: e.kind, region: e.regionID, time: e.time)
+                expected.append(key)
+                crossed[key] = e.crossedAt
+            }
+        }
+        notices += await planner.takeNotices()
+        var differences = 0
+        for (k, c) in crossed where gotCrossed[k].map({ $0 != c }) ?? false { differences += 1 }
+        let statistics = await planner.statistics
+        let status = await planner.status
+        let plan = await planner.plan
+        let duration = fixes.last!.timestamp.timeIntervalSince(fixes[0].timestamp)
+        return Result(reference: expected.sorted(by: order), planned: got.sorted(by: order),
+                      crossedAtDifferences: differences, statistics: statistics,
+                      maximumRegistered: monitor.maximumRegistered, notices: notices,
+                      kilometres: kilometres, durationSeconds: duration, wakeUps: wakeUps, probeFixes: probeFixes,
+                      stalledAtEnd: plan == nil || (status.mode == .slots && !status.locationUpdatesRequested
+                                                    && plan!.radius.isFinite
+                                                    && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
+                      relaunchedBefore: relaunched, replanExitIndices: replanExits)
+    }
+}
