@@ -224,6 +224,50 @@ struct CoreLocationRulesTests {
         #expect(recorder.enters.isEmpty, "already inside is not an entry")
     }
 
+    @Test("asking again before the state is known gets one answer, not one per call")
+    func repeatedRequestState() async throws {
+        let device = makeDevice { $0.airplaneMode = true }
+        let (manager, recorder) = await manager(on: device)
+        await manager.startMonitoring(for: region("shop"))
+        for _ in 0..<1_000 { await manager.requestState(for: region("shop")) }
+        #expect(await device.stateRequests.count == 1)
+        await device.update { $0.airplaneMode = false }
+        try await device.feed(stay(at: farAway, from: 0, through: 25))
+        #expect(recorder.states == [.state("shop", .outside)])
+    }
+
+    @Test("time alone completes a held initial state: a tick after two fixes answers the waiting request")
+    func tickCompletesInitialState() async throws {
+        let device = makeDevice()
+        let (manager, recorder) = await manager(on: device)
+        await manager.startMonitoring(for: region("shop"))
+        await manager.requestState(for: region("shop"))
+        try await device.feed([fix(0, farAway), fix(5, farAway)])
+        try await device.receive(.tick(t0.addingTimeInterval(19)))
+        #expect(recorder.states.isEmpty)
+        try await device.receive(.tick(t0.addingTimeInterval(20)))
+        #expect(recorder.states == [.state("shop", .outside)])
+    }
+
+    @Test("sparse fixes (one a minute): the initial state is held by the second fix, and the later entry is an entry")
+    func sparseFixes() async throws {
+        let device = makeDevice()
+        let (manager, recorder) = await manager(on: device)
+        await manager.startMonitoring(for: region("shop"))
+        try await device.feed([fix(0, farAway), fix(60, farAway), fix(120, paris), fix(180, paris)])
+        #expect(recorder.enters == ["shop"])
+        #expect(recorder.states == [.state("shop", .inside)])
+    }
+
+    @Test("a glitch that lies about its accuracy right after a registration while inside decides nothing")
+    func lyingGlitchWhileInside() async throws {
+        let device = makeDevice()
+        let monitor = try await Monitor("m", device: device)
+        await monitor.add(.circular(center: paris, radius: 500), identifier: "home", assuming: .satisfied)
+        try await device.feed([fix(0, offset(3_000), accuracy: 2)] + stay(at: paris, from: 5, through: 120))
+        #expect(await drain(monitor).isEmpty)
+    }
+
     @Test("a monitor's record and event follow once the state is known")
     func monitorRecordWhenKnown() async throws {
         let device = makeDevice()

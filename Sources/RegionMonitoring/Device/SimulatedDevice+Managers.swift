@@ -87,7 +87,9 @@ extension SimulatedDevice {
         }
         let state = knownState(of: .manager(identifier: id))
         if state == .unknown {
-            stateRequests.append(StateRequest(manager: ObjectIdentifier(manager), regionID: id))
+            // One waiting request per manager and region, however often the app asks.
+            let request = StateRequest(manager: ObjectIdentifier(manager), regionID: id)
+            if !stateRequests.contains(request) { stateRequests.append(request) }
         } else {
             delegate(of: manager)?.locationManager(manager, didDetermineState: state, for: monitored)
         }

@@ -76,7 +76,7 @@ public actor SimulatedDevice {
     var monitors: [String: MonitorSlot] = [:]
     var nextMonitorToken: UInt64 = 0
 
-    struct StateRequest {
+    struct StateRequest: Equatable {
         var manager: ObjectIdentifier
         var regionID: String
     }
