@@ -215,7 +215,9 @@ public actor SimulatedDevice {
             }
         }
         for id in engine.regionIdentifiers where desired[id] == nil { engine.remove(identifier: id) }
-        for (id, r) in desired where engine.region(identifier: id) == nil { try? engine.add(r) }
+        for (id, r) in desired.sorted(by: { $0.key < $1.key }) where engine.region(identifier: id) == nil {
+            try? engine.add(r)                                  // in a fixed order: runs repeat exactly
+        }
         initialHolds = initialHolds.filter { desired[$0.key] != nil }
     }
 
