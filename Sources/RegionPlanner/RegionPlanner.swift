@@ -247,7 +247,7 @@ public final class RegionPlanner<Monitor: SlotMonitor> {
         if !guaranteed { statistics.replansWithoutGuarantee += 1 }
         if r.isFinite {
             let circle = Region.circle(identifier: Self.replanIdentifier, center: position, radius: r,
-                                       notifyOnEntry: false, notifyOnExit: true)
+                                       notifyOnEntry: false, notifyOnExit: true, initialTrigger: .exit)
             do { try await monitor.register(circle) } catch {
                 throw .registrationFailed(identifier: Self.replanIdentifier, reason: "\(error)")
             }
