@@ -65,6 +65,20 @@ struct CoreLocationRulesTests {
         #expect(recorder.failures == [.fail("late", .regionMonitoringFailure(.limitExceeded(limit: 20)))])
     }
 
+    @Test("a stored monitor reopened under a lower limit keeps the first conditions and refuses the rest, by the same slot count")
+    func storedMonitorOverLowerLimit() async throws {
+        let store = MonitorStore(directory: temporaryDirectory())
+        let before = makeDevice(store: store)
+        await fill(try await Monitor("m", device: before), 20)
+        let after = makeDevice(store: store) { $0.regionLimit = 12 }
+        let monitor = try await Monitor("m", device: after)
+        #expect(await after.monitoredRegionCount == 12)
+        #expect(await monitor.record(for: "c11")?.lastEvent.state == .unsatisfied)
+        let refused = try #require(await monitor.record(for: "c12"))
+        #expect(refused.lastEvent.state == .unmonitored && refused.lastEvent.conditionLimitExceeded)
+        #expect(try store.load(name: "m")?.records["c19"]?.lastEvent.state == .unmonitored, "written back")
+    }
+
     // MARK: 2. Identifiers are data
 
     @Test("events reach regions whose identifiers contain U+001F, look like internal keys, or are huge", arguments: [
