@@ -38,7 +38,7 @@ struct AppLifeTests {
         #expect(await device.backgroundWindowEnd == nil)
         #expect(await device.requestMoreBackgroundTime(5) == nil, "no window to extend once suspended")
         #expect(await device.launches.isEmpty, "waking is not a launch")
-        #expect(await device.activity == { var a = DeviceActivity(); a.fixes = 8; a.wakeUps = 1; return a }())
+        #expect(await device.activity == { var a = DeviceActivity(); a.fixes = 12; a.wakeUps = 1; return a }())
     }
 
     @Test("the wake window is configurable")
@@ -47,7 +47,7 @@ struct AppLifeTests {
         let monitor = try await Monitor("m", device: device)
         await monitor.add(circle, identifier: "shop", assuming: .unsatisfied)
         await device.setAppState(.suspended)
-        try await device.feed(Array(walkIn().prefix(7)))            // up to the 30 s fix
+        try await device.feed(Array(walkIn().prefix(11)))           // up to the 30 s fix
         #expect(await device.backgroundWindowEnd == t0.addingTimeInterval(33))
         try await device.receive(.tick(t0.addingTimeInterval(33)))
         #expect(await device.settings.appState == .suspended)

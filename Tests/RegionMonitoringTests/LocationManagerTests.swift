@@ -30,14 +30,16 @@ struct LocationManagerTests {
         #expect(rec.states == [.state("home", .inside)])
     }
 
-    @Test("requestState answers unknown before any fix and for an unmonitored region")
-    func requestStateUnknown() async {
+    @Test("requestState answers unknown at once for an unmonitored region; before any fix it waits for the state")
+    func requestStateUnknown() async throws {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
         await m.requestState(for: region("a"))
         await m.requestState(for: region("never-added"))
-        #expect(rec.states == [.state("a", .unknown), .state("never-added", .unknown)])
+        #expect(rec.states == [.state("never-added", .unknown)])
+        try await device.feed(stay(at: offset(1_000), from: 0, through: 25))
+        #expect(rec.states == [.state("never-added", .unknown), .state("a", .outside)], "answered once known")
     }
 
     @Test("notifyOnEntry false: no didEnterRegion, but didDetermineState still reports the transition")
@@ -63,10 +65,13 @@ struct LocationManagerTests {
         let regions = await m.monitoredRegions
         #expect(regions.count == 1)
         #expect(regions.first?.radius == 300)
+        let before = rec.states
         await m.requestState(for: region("spot"))
-        #expect(rec.states.last == .state("spot", .unknown), "replacement starts afresh")
+        #expect(rec.states == before, "replacement starts afresh: its state is not known yet")
         try await device.feed(walkIn(start: 100, origin: elsewhere))
         #expect(rec.enters == ["spot", "spot"])
+        #expect(rec.states.suffix(2) == [.state("spot", .outside), .state("spot", .inside)],
+                "the request is answered once the new region's state is known, then the entry")
     }
 
     @Test("stopMonitoring means no more events; stopping an unknown region does nothing")
@@ -194,7 +199,7 @@ struct LocationManagerTests {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
-        try await device.feed([fix(0, offset(1_000)), fix(10, paris), fix(15, paris)])
+        try await device.feed(stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(15, paris)])
         #expect(rec.enters.isEmpty)
         try await device.receive(.tick(t0.addingTimeInterval(29)))
         #expect(rec.enters.isEmpty)

@@ -70,7 +70,7 @@ struct MonitorTests {
         await monitor.add(far, identifier: "a", assuming: .satisfied)
         #expect(await monitor.identifiers == ["a"])
         #expect(await monitor.record(for: "a")?.condition == far)
-        try await device.feed([fix(50, paris), fix(55, paris)])
+        try await device.feed(stay(at: paris, from: 50, through: 75))
         #expect(await take(1, from: &it).map(\.state) == [.unsatisfied], "the replaced condition is determined afresh")
     }
 

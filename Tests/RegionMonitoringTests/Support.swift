@@ -15,12 +15,18 @@ func fix(_ seconds: Double, _ c: Coordinate, accuracy: Double = 5) -> LocationFi
     LocationFix(subject: "device", coordinate: c, horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(seconds))
 }
 
-/// Fixes every 5 s: outside (1 km north of `origin`) from `start` for 10 s, then at `origin`
-/// for 30 s. With the coreLocation policy and a 500 m region the entry is confirmed 20 s
-/// after the first inside fix.
+/// Fixes every 5 s: outside (1 km north of `origin`) from `start − 20` through `start + 5`,
+/// then at `origin` from `start + 10` through `start + 40`. With the coreLocation policy and a
+/// 500 m region, a fresh region's outside state is held (20 s, rule 36) at `start`, and the
+/// entry is confirmed 20 s after the first inside fix, at `start + 30`.
 func walkIn(start: Double = 0, origin: Coordinate = paris) -> [LocationFix] {
-    [fix(start, offset(1_000, from: origin)), fix(start + 5, offset(1_000, from: origin))]
+    stride(from: start - 20, through: start + 5, by: 5).map { fix($0, offset(1_000, from: origin)) }
         + stride(from: start + 10, through: start + 40, by: 5).map { fix($0, origin) }
+}
+
+/// Fixes every 5 s at `place` from `from` through `through` seconds.
+func stay(at place: Coordinate, from: Double, through: Double, accuracy: Double = 5) -> [LocationFix] {
+    stride(from: from, through: through, by: 5).map { fix($0, place, accuracy: accuracy) }
 }
 
 /// Fixes every 5 s 1 km north of `origin` for 35 s: an exit after `walkIn`.

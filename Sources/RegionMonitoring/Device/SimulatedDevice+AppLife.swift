@@ -119,6 +119,7 @@ extension SimulatedDevice {
         }
         managers.removeAll()
         managerOrder.removeAll()
+        stateRequests.removeAll()
     }
 
     /// The user removed the app: monitors (open, closed or only stored), regions and their
@@ -127,6 +128,7 @@ extension SimulatedDevice {
         let stored = Set(monitors.keys).union(store?.storedNames() ?? [])
         for name in stored { try? store?.discard(name: name) }
         monitors.removeAll()
+        slots = RegionSlots()
         pendingManagerEvents.removeAll()
         managerRegionStates.removeAll()
         appRegions.removeAll()

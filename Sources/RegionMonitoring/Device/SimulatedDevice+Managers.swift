@@ -40,11 +40,11 @@ extension SimulatedDevice {
             return fail(.radiusTooLarge(radius: region.boundaryDistance, maximum: settings.maximumRegionMonitoringDistance))
         }
         let replacing = appRegions[id] != nil
-        if !replacing, monitoredRegionCount >= settings.regionLimit {
+        // A replacement takes a fresh slot (fresh engine identifier: the region starts afresh).
+        guard slots.claim(.manager(identifier: id), limit: replacing ? .max : settings.regionLimit) else {
             return fail(.limitExceeded(limit: settings.regionLimit))
         }
         if replacing {
-            engine.remove(identifier: Self.managerKey(id))   // the new region starts afresh
             managerRegionStates[id] = nil
         } else {
             appRegionOrder.append(id)
@@ -63,8 +63,10 @@ extension SimulatedDevice {
     func stopMonitoring(_ identifier: String) {
         guard appRegions.removeValue(forKey: identifier) != nil else { return }
         appRegionOrder.removeAll { $0 == identifier }
-        engine.remove(identifier: Self.managerKey(identifier))
+        slots.release(.manager(identifier: identifier))
         managerRegionStates[identifier] = nil
+        stateRequests.removeAll { $0.regionID == identifier }
+        syncEngine()
         saveAppRegions()
     }
 
@@ -75,10 +77,36 @@ extension SimulatedDevice {
         _ = store.saveAppRegions(appRegionOrder.compactMap { appRegions[$0] })
     }
 
+    /// Answers at once when the region's state is known (or it is not monitored: `unknown`);
+    /// otherwise the request waits and is answered when the state becomes known (rule 37).
     func requestState(_ region: MonitoredRegion, by manager: LocationManager) {
-        let state: RegionState = appRegions[region.identifier] == nil
-            ? .unknown : engine.state(of: subject, in: Self.managerKey(region.identifier))
-        delegate(of: manager)?.locationManager(manager, didDetermineState: state, for: appRegions[region.identifier] ?? region)
+        let id = region.identifier
+        guard let monitored = appRegions[id] else {
+            delegate(of: manager)?.locationManager(manager, didDetermineState: .unknown, for: region)
+            return
+        }
+        let state = knownState(of: .manager(identifier: id))
+        if state == .unknown {
+            // One waiting request per manager and region, however often the app asks.
+            let request = StateRequest(manager: ObjectIdentifier(manager), regionID: id)
+            if !stateRequests.contains(request) { stateRequests.append(request) }
+        } else {
+            delegate(of: manager)?.locationManager(manager, didDetermineState: state, for: monitored)
+        }
+    }
+
+    /// Answers the waiting `requestState` calls for region `id`, now `state`.
+    /// - Returns: the managers answered.
+    func answerStateRequests(for id: String, state: RegionState) -> Set<ObjectIdentifier> {
+        guard let region = appRegions[id], stateRequests.contains(where: { $0.regionID == id }) else { return [] }
+        var answered: Set<ObjectIdentifier> = []
+        for request in stateRequests where request.regionID == id && !answered.contains(request.manager) {
+            guard let slot = managers[request.manager], let m = slot.manager, let d = slot.delegate else { continue }
+            d.locationManager(m, didDetermineState: state, for: region)
+            answered.insert(request.manager)
+        }
+        stateRequests.removeAll { $0.regionID == id }
+        return answered
     }
 
     func requestAuthorization(always: Bool) {
@@ -113,31 +141,34 @@ extension SimulatedDevice {
     func deliverToManagers(_ e: TransitionEvent, id: String) {
         guard let region = appRegions[id] else { return }
         let state: RegionState = e.kind == .enter ? .inside : .outside
+        let answered = answerStateRequests(for: id, state: state)
         if e.isInitial {
             // First determination: silent (rule 9); after a re-evaluation (reboot), only a change.
             guard let last = managerRegionStates[id] else { managerRegionStates[id] = state; return }
             if last == state { return }
         }
-        guard admitEvent(at: e.time) else { return }
-        guard settings.deliveryBlockers.intersection(.blocking).isEmpty else { return }
+        // Blocked events neither wake nor relaunch the app (rule 15).
+        guard settings.deliveryBlockers.isDisjoint(with: .blocking), admitEvent(at: e.time) else { return }
         managerRegionStates[id] = state
         let event = PendingManagerEvent(regionID: region.identifier, kind: e.kind)
         let delegates = liveDelegates()
         if delegates.isEmpty {
             pendingManagerEvents.append(event)                  // e.g. relaunched, no manager yet
         } else {
-            deliver(event, to: delegates)
+            deliver(event, to: delegates, answered: answered)
         }
     }
 
     /// Calls the region-event delegate methods for `event` on `delegates`.
-    func deliver(_ event: PendingManagerEvent, to delegates: [(LocationManager, any LocationManagerDelegate)]) {
+    /// `answered`: managers just told this state in answer to `requestState` (not told twice).
+    func deliver(_ event: PendingManagerEvent, to delegates: [(LocationManager, any LocationManagerDelegate)],
+                 answered: Set<ObjectIdentifier> = []) {
         guard let region = appRegions[event.regionID] else { return }      // stopped meanwhile
         let state: RegionState = event.kind == .enter ? .inside : .outside
         for (m, d) in delegates {
             if event.kind == .enter, region.notifyOnEntry { d.locationManager(m, didEnterRegion: region) }
             if event.kind == .exit, region.notifyOnExit { d.locationManager(m, didExitRegion: region) }
-            d.locationManager(m, didDetermineState: state, for: region)
+            if !answered.contains(ObjectIdentifier(m)) { d.locationManager(m, didDetermineState: state, for: region) }
         }
     }
 }

@@ -6,15 +6,11 @@ extension SimulatedDevice {
     /// `continuation`, and hands over the events that happened while it was closed, in order.
     /// - Returns: the instance's token, which later calls must present.
     func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) -> UInt64 {
-        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains(Self.separator) else {
-            throw .invalidName(name)
-        }
+        try MonitorName.validate(name)
         if monitors[name]?.continuation != nil { throw .monitorAlreadyOpen(name: name) }
         if monitors[name] == nil {
-            let snap = try store?.load(name: name) ?? MonitorSnapshot(name: name)
-            var slot = MonitorSlot(snapshot: snap)
-            slot.unmonitored = Set(snap.records.compactMap { $0.value.lastEvent.state == .unmonitored ? $0.key : nil })
-            monitors[name] = slot
+            monitors[name] = MonitorSlot(snapshot: try store?.load(name: name) ?? MonitorSnapshot(name: name))
+            reclaimSlots(of: name)
             syncEngine()
         }
         nextMonitorToken += 1
@@ -28,6 +24,24 @@ extension SimulatedDevice {
         monitors[name] = slot
         for e in pending { continuation.yield(e) }
         return token
+    }
+
+    /// A stored monitor's monitored conditions take their slots back, in the order added; one
+    /// that no longer fits (the limit was lowered, or other regions took the slots) is kept
+    /// `.unmonitored` with `conditionLimitExceeded`.
+    func reclaimSlots(of name: String) {
+        guard var slot = monitors[name] else { return }
+        var changed = false
+        for id in slot.snapshot.order {
+            guard let record = slot.snapshot.records[id], record.lastEvent.state != .unmonitored else { continue }
+            if !slots.claim(.condition(monitor: name, identifier: id), limit: settings.regionLimit) {
+                slot.snapshot.records[id]?.lastEvent = MonitorEvent(identifier: id, state: .unmonitored, date: currentDate,
+                                                                     diagnostics: .conditionLimitExceeded)
+                changed = true
+            }
+        }
+        if changed { slot.persistenceOK = store?.save(slot.snapshot) ?? true }
+        monitors[name] = slot
     }
 
     /// Whether `token` is the open instance of monitor `name`.
@@ -47,52 +61,52 @@ extension SimulatedDevice {
     /// Ends monitor `name` for good: every condition stops, its stream ends, its store is deleted.
     func invalidateMonitor(_ name: String, token: UInt64) {
         guard owns(name, token), let slot = monitors.removeValue(forKey: name) else { return }
+        slots.releaseAll { if case .condition(name, _) = $0 { true } else { false } }
         slot.continuation?.finish()
         try? store?.discard(name: name)
         syncEngine()
     }
 
+    /// Adds or replaces condition `id`. A condition the device can monitor takes a slot if one
+    /// is free (a replaced one gives its own back first); otherwise it is kept `.unmonitored`
+    /// with the reason, and holds no slot (rules 5, 26).
     func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
                       monitor name: String, token: UInt64) {
         guard owns(name, token), var slot = monitors[name] else { return }
+        let owner = RegionOwner.condition(monitor: name, identifier: id)
         let replacing = slot.snapshot.records[id] != nil
-        if replacing {
-            engine.remove(identifier: Self.monitorKey(name, id))
-            slot.unmonitored.remove(id)
-        }
+        slots.release(owner)
         var problem: DiagnosticFlags = []
-        if let region = condition.monitoredRegion {
-            if id.isEmpty || (try? region.engineRegion(id: id).validate()) == nil
-                || region.boundaryDistance > settings.maximumRegionMonitoringDistance
-                || !settings.isRegionMonitoringAvailable {
-                problem.insert(.conditionUnsupported)
-            }
-        } else {
+        if !canMonitor(condition, identifier: id) {
             problem.insert(.conditionUnsupported)
-        }
-        if problem.isEmpty {
-            let others = monitoredRegionCount - (replacing && !slot.unmonitored.contains(id) ? 1 : 0)
-            if others >= settings.regionLimit { problem.insert(.conditionLimitExceeded) }
+        } else if !slots.claim(owner, limit: settings.regionLimit) {
+            problem.insert(.conditionLimitExceeded)
         }
         let first = problem.isEmpty ? assuming : .unmonitored
         let event = MonitorEvent(identifier: id, state: first, date: currentDate, diagnostics: problem)
         if !replacing { slot.snapshot.order.append(id) }
         slot.snapshot.records[id] = MonitorRecord(condition: condition, lastEvent: event)
-        if !problem.isEmpty { slot.unmonitored.insert(id) }
         slot.persistenceOK = store?.save(slot.snapshot) ?? true
         monitors[name] = slot
         syncEngine()
         if !problem.isEmpty { slot.continuation?.yield(event) }
     }
 
+    /// Whether the device can monitor `condition` at all (kind, validity, size, hardware).
+    func canMonitor(_ condition: MonitorCondition, identifier id: String) -> Bool {
+        guard let region = condition.monitoredRegion, !id.isEmpty, settings.isRegionMonitoringAvailable else { return false }
+        return (try? region.engineRegion(id: id).validate()) != nil
+            && region.boundaryDistance <= settings.maximumRegionMonitoringDistance
+    }
+
     func removeCondition(_ id: String, monitor name: String, token: UInt64) {
         guard owns(name, token), var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else { return }
         slot.snapshot.order.removeAll { $0 == id }
         slot.snapshot.pending.removeAll { $0.identifier == id }
-        slot.unmonitored.remove(id)
         slot.persistenceOK = store?.save(slot.snapshot) ?? true
         monitors[name] = slot
-        engine.remove(identifier: Self.monitorKey(name, id))
+        slots.release(.condition(monitor: name, identifier: id))
+        syncEngine()
     }
 
     func identifiers(of name: String) -> [String] { monitors[name]?.snapshot.order ?? [] }
@@ -104,11 +118,11 @@ extension SimulatedDevice {
         let state: MonitorState = e.kind == .enter ? .satisfied : .unsatisfied
         // An initial determination that matches the assumed state is not news.
         if e.isInitial, record.lastEvent.state == state { return }
-        guard admitEvent(at: e.time) else { return }
-        slot = monitors[name] ?? slot
+        // Blocked events neither wake nor relaunch the app (rule 15).
         let open = slot.continuation != nil
         let blockers = settings.deliveryBlockers(appInUse: open && settings.appState.isInUse)
-        guard blockers.intersection(.blocking).isEmpty else { return }
+        guard blockers.isDisjoint(with: .blocking), admitEvent(at: e.time) else { return }
+        slot = monitors[name] ?? slot
         var event = MonitorEvent(identifier: id, state: state, date: e.time, diagnostics: blockers)
         record.lastEvent = event
         slot.snapshot.records[id] = record

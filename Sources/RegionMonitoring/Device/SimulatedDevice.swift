@@ -16,10 +16,12 @@ import Geofencing
 /// try await device.run(TrackReplay(fixes, clock: clock, speed: .scaled(100)))
 /// ```
 ///
-/// One `Engine` (policy from ``DeviceSettings/policy``) holds every monitored region under a
-/// namespaced identifier; fixes and ticks go through it and each confirmed transition is
-/// routed to the delegates or to the monitor that owns it, after the delivery rules of
-/// docs/monitoring.md (authorisation, app in use, background refresh, precise location).
+/// One `Engine` (policy from ``DeviceSettings/policy``) holds every monitored region under an
+/// identifier of the device's own (``RegionSlots``); fixes and ticks go through it, a region's
+/// first determination is held like a crossing (``InitialStateHold``), and each confirmed
+/// transition is routed to the delegates or to the monitor that owns it (``RegionOwner``),
+/// after the delivery rules of docs/monitoring.md (authorisation, app in use, background
+/// refresh, precise location).
 /// Regions live here, not in the app objects, so they outlive a closed ``Monitor`` (app not
 /// running) just as Core Location keeps monitoring for a terminated app. App life
 /// (``setAppState(_:)``, ``reboot()``, ``unlock()``, ``sleep()``, ``wake()``, launches and
@@ -52,6 +54,12 @@ public actor SimulatedDevice {
     var launchHandler: (@Sendable (LaunchReason) -> Void)?
 
     var engine: Engine
+    /// The app's region slots and each holder's engine identifier (the one place that counts them).
+    var slots = RegionSlots()
+    /// First determinations not yet held long enough to count, by engine identifier.
+    var initialHolds: [String: InitialStateHold] = [:]
+    /// `requestState` calls waiting for a region's state to become known, in call order.
+    var stateRequests: [StateRequest] = []
     // Location-manager regions, shared app-wide, in registration order.
     var appRegionOrder: [String] = []
     var appRegions: [String: MonitoredRegion] = [:]
@@ -67,6 +75,11 @@ public actor SimulatedDevice {
     // Monitors by name (system side: they exist while their app is closed).
     var monitors: [String: MonitorSlot] = [:]
     var nextMonitorToken: UInt64 = 0
+
+    struct StateRequest: Equatable {
+        var manager: ObjectIdentifier
+        var regionID: String
+    }
 
     struct PendingManagerEvent {
         var regionID: String
@@ -85,8 +98,6 @@ public actor SimulatedDevice {
         /// The open instance's token; calls from an older, closed instance are ignored.
         var owner: UInt64?
         var persistenceOK = true
-        /// Identifiers not monitored (limit exceeded or unsupported).
-        var unmonitored: Set<String> = []
         /// Sees each delivered event as the engine's transition (condition identifier as
         /// `regionID`), synchronously; set by ``MonitorSlotMonitor``.
         var tap: (@Sendable (TransitionEvent) -> Void)?
@@ -107,19 +118,21 @@ public actor SimulatedDevice {
         self.engine = Engine(policy: settings.policy)
         do {
             if let saved = try store?.loadAppRegions() {
+                // Accepted under the limit when registered: each takes its slot back.
                 for r in saved where appRegions[r.identifier] == nil {
+                    _ = slots.claim(.manager(identifier: r.identifier), limit: .max)
                     appRegionOrder.append(r.identifier)
                     appRegions[r.identifier] = r
-                }
-                let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
-                if allowed {
-                    for id in appRegionOrder {
-                        if let r = appRegions[id] { try? engine.add(r.engineRegion(id: Self.managerKey(id), initialTrigger: [.enter, .exit])) }
-                    }
                 }
             }
         } catch {
             storeIssue = error
+        }
+        if Self.isWatching(settings, power: power) {
+            for (owner, key) in slots.holders {
+                guard case .manager(let id) = owner, let r = appRegions[id] else { continue }
+                try? engine.add(r.engineRegion(id: key, initialTrigger: [.enter, .exit]))
+            }
         }
     }
 
@@ -171,35 +184,51 @@ public actor SimulatedDevice {
 
     // MARK: Engine membership
 
-    static let separator: Character = "\u{1F}"
-    static func managerKey(_ id: String) -> String { "L\u{1F}" + id }
-    static func monitorKey(_ name: String, _ id: String) -> String { "M\u{1F}" + name + "\u{1F}" + id }
+    /// Whether the app's regions are being watched now: the device is on and unlocked, the app
+    /// installed, the hardware present, and an event would reach the app in its current state
+    /// (authorised, precise location, and — for when-in-use authorisation or with Background
+    /// App Refresh off — the app in use). Apple: a when-in-use app's "outstanding requests
+    /// suspend until the user resumes using your app".
+    var isWatching: Bool { Self.isWatching(settings, power: power) }
 
-    /// Regions are in the engine exactly while the app may monitor them (authorised, hardware
-    /// present); out of it they keep no state, so monitoring restarts fresh when allowed.
+    static func isWatching(_ settings: DeviceSettings, power: PowerState) -> Bool {
+        power == .on && settings.appState != .removed && settings.isRegionMonitoringAvailable
+            && settings.deliveryBlockers(appInUse: settings.appState.isInUse).isDisjoint(with: .blocking)
+    }
+
+    /// The region each slot holder monitors (`nil`: nothing the engine can watch).
+    func region(of owner: RegionOwner) -> MonitoredRegion? {
+        switch owner {
+        case .manager(let id): appRegions[id]
+        case let .condition(name, id): monitors[name]?.snapshot.records[id]?.condition.monitoredRegion
+        }
+    }
+
+    /// Regions are in the engine exactly while they are watched (``isWatching``); out of it
+    /// they keep no state, so watching restarts fresh, and only a state that differs from the
+    /// last one reported is then delivered (rules 31, 35).
     func syncEngine() {
-        let allowed = settings.effectiveAuthorization.isAuthorized && settings.isRegionMonitoringAvailable
-            && power == .on && settings.appState != .removed
         var desired: [String: Region] = [:]
-        if allowed {
-            for (id, r) in appRegions {
-                desired[Self.managerKey(id)] = r.engineRegion(id: Self.managerKey(id), initialTrigger: [.enter, .exit])
-            }
-            for (name, slot) in monitors {
-                for (id, rec) in slot.snapshot.records where !slot.unmonitored.contains(id) {
-                    guard let region = rec.condition.monitoredRegion else { continue }
-                    let key = Self.monitorKey(name, id)
-                    desired[key] = region.engineRegion(id: key, initialTrigger: [.enter, .exit])
-                }
+        if isWatching {
+            for (owner, key) in slots.holders {
+                desired[key] = region(of: owner)?.engineRegion(id: key, initialTrigger: [.enter, .exit])
             }
         }
         for id in engine.regionIdentifiers where desired[id] == nil { engine.remove(identifier: id) }
-        for (id, r) in desired where engine.region(identifier: id) == nil { try? engine.add(r) }
+        for (id, r) in desired.sorted(by: { $0.key < $1.key }) where engine.region(identifier: id) == nil {
+            try? engine.add(r)                                  // in a fixed order: runs repeat exactly
+        }
+        initialHolds = initialHolds.filter { desired[$0.key] != nil }
     }
 
     /// How many regions the app monitors (manager regions and monitored conditions).
-    public var monitoredRegionCount: Int {
-        appRegions.count + monitors.values.reduce(0) { $0 + $1.snapshot.records.count - $1.unmonitored.count }
+    public var monitoredRegionCount: Int { slots.count }
+
+    /// The state of `owner`'s region as far as it counts: `unknown` until its first
+    /// determination has been held (rule 36), or while it is not watched.
+    func knownState(of owner: RegionOwner) -> RegionState {
+        guard let key = slots.engineKey(of: owner), initialHolds[key] == nil else { return .unknown }
+        return engine.state(of: subject, in: key)
     }
 
     // MARK: Positions and time
@@ -213,6 +242,7 @@ public actor SimulatedDevice {
         expireBackgroundWindow(at: update.date)
         guard settings.canLocate, power == .on, systemAwake else { return }
         let events: [TransitionEvent]
+        var processed: LocationFix?
         switch update {
         case .fix(var fix):
             fix.subject = subject
@@ -221,10 +251,11 @@ public actor SimulatedDevice {
                 rejectedFixes.append(error)
                 throw error
             }
+            processed = fix
         case .tick(let date):
             events = engine.advance(subject: subject, to: date)
         }
-        dispatch(events)
+        dispatch(holdInitialStates(events, fix: processed, at: update.date))
     }
 
     /// Feeds every update of `source` in order (a ``TrackReplay`` paces them by its clock).
@@ -237,13 +268,13 @@ public actor SimulatedDevice {
 
     // MARK: Routing
 
+    /// Routes each enter / exit to the region's owner, by the engine identifier's owner.
     func dispatch(_ events: [TransitionEvent]) {
         for e in events where e.kind != .dwell {
-            let parts = e.regionID.split(separator: Self.separator, maxSplits: 2, omittingEmptySubsequences: false)
-            if parts.count == 2, parts[0] == "L" {
-                deliverToManagers(e, id: String(parts[1]))
-            } else if parts.count == 3, parts[0] == "M" {
-                deliverToMonitor(e, name: String(parts[1]), id: String(parts[2]))
+            switch slots.owner(ofEngineKey: e.regionID) {
+            case .manager(let id)?: deliverToManagers(e, id: id)
+            case let .condition(name, id)?: deliverToMonitor(e, name: name, id: id)
+            case nil: continue
             }
         }
     }

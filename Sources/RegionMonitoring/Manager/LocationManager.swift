@@ -51,8 +51,9 @@ public final class LocationManager: Sendable {
         get async { await device.monitoredRegions }
     }
 
-    /// Asks for `region`'s state; the answer arrives at `didDetermineState` (`.unknown` for a
-    /// region that is not monitored or not yet determined).
+    /// Asks for `region`'s state; the answer arrives at `didDetermineState`: at once when the
+    /// state is known, otherwise once it becomes known (a region's first state counts after it
+    /// has been held like a crossing); `.unknown` at once for a region that is not monitored.
     public func requestState(for region: some GeographicRegion) async {
         await device.requestState(region.monitoredRegion, by: self)
     }

@@ -17,7 +17,10 @@ import Foundation
 ///   relaunched app) first receives the events it missed, in order, exactly once. One open
 ///   instance per name at a time.
 /// - **Initial state**: a condition starts in the `assuming` state (default `.unknown`); the
-///   first determination is reported only if it differs.
+///   first determination counts once held like a crossing (one glitch decides nothing) and is
+///   reported only if it differs.
+/// - **Name**: letters, digits and underscores, not starting with an underscore (Apple's
+///   rule), at most 128 UTF-8 bytes; anything else is refused when the monitor is created.
 /// - **Buffering**: `events` buffers without limit (`AsyncStream`, `.unbounded`): a slow
 ///   consumer never loses an event; memory grows with the backlog. One consumer.
 /// - **End**: `events` finishes when the monitor is closed or invalidated.
@@ -36,7 +39,8 @@ public actor Monitor {
 
     /// Opens (or creates) the monitor `name` on `device`.
     /// - Throws: ``MonitoringError/monitorAlreadyOpen(name:)``, ``MonitoringError/invalidName(_:)``,
-    ///   or ``MonitoringError/storeCorrupt(name:path:reason:)`` (the store is left untouched).
+    ///   ``MonitoringError/nameTooLong(name:utf8Count:limit:)``, or
+    ///   ``MonitoringError/storeCorrupt(name:path:reason:)`` (the store is left untouched).
     public init(_ name: String, device: SimulatedDevice) async throws(MonitoringError) {
         let (stream, continuation) = AsyncStream.makeStream(of: MonitorEvent.self, bufferingPolicy: .unbounded)
         self.name = name
@@ -52,7 +56,9 @@ public actor Monitor {
     }
 
     /// Starts monitoring `condition` under `identifier` (an existing identifier is replaced
-    /// and its state reset), assuming the initial `state`. Does nothing once closed.
+    /// and its state reset), assuming the initial `state`. At the per-app limit the condition
+    /// is kept `.unmonitored` (`conditionLimitExceeded`) and holds no slot; adding it again
+    /// is refused again until a slot is free. Does nothing once closed.
     public func add(_ condition: MonitorCondition, identifier: String, assuming state: MonitorState = .unknown) async {
         await device.addCondition(condition, identifier: identifier, assuming: state, monitor: name, token: token)
     }
