@@ -47,7 +47,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.copy("Resources")],
         ),
         .target(
             name: "GeofenceCLI",

@@ -9,16 +9,18 @@ extension GeofenceServer {
 
         v1.post("devices/:id/locations") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let device = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let device = try context.pathIdentifier()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
-            let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize)
+            let now = clock()
+            let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize,
+                                          window: config.fixTimeWindow.range(now: now))
             let prefix: String
             switch body {
             case .array: prefix = ""
             case .object(let o) where o["fixes"] != nil: prefix = "fixes"
             default: prefix = "body"
             }
-            switch try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: prefix, now: clock()) {
+            switch try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: prefix, now: now) {
             case .committed(let events):
                 metrics.fixes.increment(by: fixes.count)
                 metrics.batches.increment()
@@ -37,8 +39,14 @@ extension GeofenceServer {
 
         v1.get("devices/:id/state") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let device = try checkIdentifier(try context.parameters.require("id"), name: "id")
-            let asked = request.uri.queryParameters.get("regions").map { $0.split(separator: ",").map(String.init) }
+            let device = try context.pathIdentifier()
+            var asked: [String]? = nil
+            if let list = request.uri.queryParameters.get("regions") {
+                asked = try list.split(separator: ",", omittingEmptySubsequences: false).map { id throws(Problem) in
+                    try Identifier.check(String(id), field: "regions")
+                }
+                if asked!.count > 1_000 { throw Problem.badRequest(field: "regions", detail: "regions names at most 1000 regions") }
+            }
             guard let s = try await hub.runtime(tenant).state(device: device, regions: asked) else {
                 throw Problem.notFound("no device \"\(device)\" has reported a location")
             }
