@@ -23,11 +23,15 @@ enum RouteTable {
     /// The methods allowed on `path` (a concrete request path), or `nil` for an unknown path.
     static func allowedMethods(path: String) -> [String]? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        var allowed: [String] = []
+        // As the router does: a literal segment wins over `{id}` (`/v1/regions/nearby` is the
+        // nearby route, never region "nearby"), so the most literal match decides.
+        var best: (literals: Int, methods: [String])? = nil
         for route in routes where route.path.count == segments.count {
             let matches = zip(route.path, segments).allSatisfy { pattern, segment in pattern == "{id}" || pattern == segment }
-            if matches { allowed.append(contentsOf: route.methods.filter { !allowed.contains($0) }) }
+            guard matches else { continue }
+            let literals = route.path.filter { $0 != "{id}" }.count
+            if best == nil || literals > best!.literals { best = (literals, route.methods) }
         }
-        return allowed.isEmpty ? nil : allowed
+        return best?.methods
     }
 }

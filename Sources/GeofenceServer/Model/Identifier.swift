@@ -14,8 +14,9 @@ package enum Identifier {
     /// The most Unicode scalars an identifier holds (at most 1,024 UTF-8 bytes).
     package static let maximumLength = 256
 
-    /// The rule as a JSON Schema `pattern` (ECMA-262): no control character, no surrogate.
-    package static let pattern = #"^[^\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]+$"#
+    /// The rule as a JSON Schema `pattern` (ECMA-262): no control character. (Surrogates need
+    /// no clause: a lone one is malformed JSON text, refused before any schema applies.)
+    package static let pattern = #"^[^\u0000-\u001F\u007F-\u009F]+$"#
 
     /// Why `s` is not a valid identifier, or `nil` when it is.
     package static func flaw(_ s: String) -> String? {

@@ -9,6 +9,14 @@ extension RegionJSON {
         guard case .string("FeatureCollection")? = body["type"] else {
             throw Problem.badRequest(field: "type", detail: "type must be \"FeatureCollection\"")
         }
+        if case .array(let raw)? = body["features"] {
+            for (i, f) in raw.enumerated() {
+                if let given = f["id"] { try checkFeatureID(given, field: "features[\(i)].id") }
+                if case .object(let props)? = f["properties"], let given = props["id"] {
+                    try checkFeatureID(given, field: "features[\(i)].properties.id")
+                }
+            }
+        }
         let features: [RegionFeature]
         do { features = try GeoJSONRegionReader.read(document: body) } catch { throw problem(error) }
         var out: [Region] = []

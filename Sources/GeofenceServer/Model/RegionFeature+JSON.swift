@@ -21,6 +21,11 @@ package enum RegionJSON {
             throw Problem.badRequest(field: "body", detail: "body must be a GeoJSON Feature object, not \(value.typeName)")
         }
         if f["type"] == nil { f["type"] = .string("Feature") }
+        // Both places an id may be given are checked, even when one is not used (the path's
+        // id wins on a PUT; properties.id wins over the feature's id), so that a bad id is never
+        // silently accepted.
+        if let given = f["id"] { try checkFeatureID(given, field: "id") }
+        if case .object(let props)? = f["properties"], let given = props["id"] { try checkFeatureID(given, field: "properties.id") }
         if let id = overrideID {
             var props: [String: ServerJSON] = [:]
             switch f["properties"] {
@@ -45,6 +50,17 @@ package enum RegionJSON {
             throw Problem.badRequest(field: "body", detail: "\(error)")
         }
         return region
+    }
+
+    /// A feature id as GeoJSON allows it: a string (``Identifier``) or an integer within ±(2⁵³ − 1),
+    /// taken as its decimal text.
+    static func checkFeatureID(_ v: ServerJSON, field: String) throws(Problem) {
+        switch v {
+        case .string(let s): try Identifier.check(s, field: field)
+        case .number(let n) where n == n.rounded() && abs(n) < 9_007_199_254_740_992: return
+        default:
+            throw Problem.badRequest(field: field, detail: "\(field) must be a string id or an integer within ±(2^53 − 1), not \(v.description.prefix(40))")
+        }
     }
 
     /// The canonical GeoJSON feature for `region` (what the API returns and stores).
