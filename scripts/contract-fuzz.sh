@@ -41,11 +41,11 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 status=0
-"$ST" run openapi/openapi.json --url "http://127.0.0.1:$port" \
+"$ST" --config-file openapi/schemathesis.toml run openapi/openapi.json --url "http://127.0.0.1:$port" \
   -H "Authorization: Bearer $key" \
   --checks all --exclude-checks positive_data_acceptance,use_after_free,ensure_resource_availability,object_level_authorization \
   --phases examples,coverage,fuzzing \
-  --max-examples "${FUZZ_EXAMPLES:-40}" --max-time "${FUZZ_SECONDS:-90}" --seed 21 --workers 2 \
+  --max-examples "${FUZZ_EXAMPLES:-40}" --max-time "${FUZZ_SECONDS:-90}" --seed 21 --workers 1 \
   --request-timeout 15 --suppress-health-check all --output-truncate true || status=$?
 if [ "$status" -ne 0 ]; then
   echo "contract fuzzing found problems against $target; server log:" >&2
