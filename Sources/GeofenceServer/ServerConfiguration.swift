@@ -59,7 +59,8 @@ public struct ServerConfiguration: Sendable {
     /// `database`, `allowedWebhookHosts`, `maxBodyBytes`, `maxBatchSize`, `metricsToken`,
     /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
-    /// `regionSyncIntervalMilliseconds`.
+    /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
+    /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
