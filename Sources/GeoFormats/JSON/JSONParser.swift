@@ -139,21 +139,26 @@ struct JSONParser {
         i += 1
         var out: [UInt8] = []
         var runStart = i
+        // The OR of every raw byte: below 0x80, the string is ASCII and needs no UTF-8 check.
+        var high: UInt8 = 0
         while true {
             guard i < bytes.count else { throw fail("unterminated string", at: open) }
             let b = bytes[i]
+            high |= b
             if b == UInt8(ascii: "\"") {
                 // Invalid UTF-8 is refused, never repaired to U+FFFD: a repaired identifier would
-                // silently name something the sender did not write.
+                // silently name something the sender did not write. ASCII (every key, most
+                // values) takes the fast decoding path, which cannot meet invalid UTF-8.
                 if out.isEmpty {
-                    guard let s = String(validating: UnsafeBufferPointer(rebasing: bytes[runStart..<i]), as: UTF8.self) else {
-                        throw fail("string is not valid UTF-8", at: open)
-                    }
+                    let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<i])
                     i += 1
+                    if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
+                    guard let s = String(validating: raw, as: UTF8.self) else { throw fail("string is not valid UTF-8", at: open) }
                     return s
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
                 i += 1
+                if high < 0x80 { return String(decoding: out, as: UTF8.self) }
                 guard let s = String(validating: out, as: UTF8.self) else { throw fail("string is not valid UTF-8", at: open) }
                 return s
             }
