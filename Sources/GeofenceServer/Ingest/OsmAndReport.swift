@@ -40,9 +40,13 @@ struct OsmAndReport {
             throw Problem.badRequest(field: "id", detail: "id (or deviceid) is required: the device's identifier")
         }
         self.device = device
-        if let valid = parameters["valid"], valid == "false" || valid == "0" {
+        switch parameters["valid"] {
+        case nil, "true", "1": break
+        case "false", "0":
             fixes = []
             return
+        case let other?:
+            throw Problem.badRequest(field: "valid", detail: "valid must be true, false, 1 or 0, not \"\(other.prefix(64))\"")
         }
         let reader = ParameterReader(parameters)
         var fields: [String: ServerJSON] = [:]

@@ -29,8 +29,10 @@ extension GeofenceServer {
                 throw Problem.badRequest(field: "X-Limit-D",
                                          detail: "no device named: set the user and device name in the app (X-Limit-U / X-Limit-D), a topic, or a tid")
             }
-            let device = try checkIdentifier(name, name: "device")
-            _ = try await self.ingest(tenant: tenant, device: device, fixes: [try fix.locationFix(device: device)], fieldPrefix: "body")
+            let device = try Identifier.check(name, field: "device")
+            let now = clock()
+            let located = try fix.locationFix(device: device, window: config.fixTimeWindow.range(now: now))
+            _ = try await self.ingest(tenant: tenant, device: device, fixes: [located], fieldPrefix: "body", now: now)
             return answer
         }
 
@@ -49,11 +51,13 @@ extension GeofenceServer {
             } else {
                 report = try OsmAndReport(parameters: parameters, receivedAt: clock())
             }
-            let device = try checkIdentifier(report.device, name: "id")
+            let device = try Identifier.check(report.device, field: "id")
+            let now = clock()
+            let window = config.fixTimeWindow.range(now: now)
             var fixes: [LocationFix] = []
-            for fix in report.fixes { fixes.append(try fix.locationFix(device: device)) }
+            for fix in report.fixes { fixes.append(try fix.locationFix(device: device, window: window)) }
             if !fixes.isEmpty {
-                _ = try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "")
+                _ = try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "", now: now)
             }
             return Response(status: .ok)
         }
