@@ -28,6 +28,11 @@ struct OsmAndReport {
     /// Knots to metres per second (1 kn = 1,852 m per hour).
     static let metresPerSecondPerKnot = 1_852.0 / 3_600.0
 
+    /// The parameters that carry a report (all but the key).
+    static let reportParameters: Set<String> = [
+        "id", "deviceid", "valid", "timestamp", "lat", "lon", "location", "accuracy", "hdop", "speed", "bearing", "heading",
+    ]
+
     /// How the server's field names map to the form's, for problem answers.
     static let parameterNames: [String: String] = [
         "latitude": "lat", "longitude": "lon", "timestamp": "timestamp",

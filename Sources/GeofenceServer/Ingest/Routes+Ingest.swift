@@ -42,7 +42,12 @@ extension GeofenceServer {
             parameters["key"] = nil
             let report: OsmAndReport
             if let body = try await request.optionalBody(limit: config.maxBodyBytes) {
-                if body.first == UInt8(ascii: "{") {
+                // Traccar Client's JSON form, by its media type or its first byte; anything else is a form.
+                let declaredJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
+                if declaredJSON || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") {
+                    if let mixed = parameters.keys.sorted().first(where: OsmAndReport.reportParameters.contains) {
+                        throw Problem.badRequest(field: mixed, detail: "\(mixed): a report comes either as a JSON body or as parameters, not both")
+                    }
                     report = try OsmAndReport(json: try ServerJSON.parse(body), receivedAt: clock())
                 } else {
                     let form = try FormParameters.decode(String(decoding: body, as: UTF8.self)[...])
