@@ -120,7 +120,7 @@ struct EngineRulesTests {
         var engine = Engine(policy: .coreLocation)
         try engine.add(Scene.circle("zone", c, radius: 1_000))
         _ = try Scene.run(&engine, (0..<5).map { Scene.fix(c, north: 1_500, at: Double($0)) })
-        var events = try Scene.run(&engine, (5..<8).map { Scene.fix(c, at: Double($0)) })  // pending from t = 5
+        var events = try Scene.run(&engine, (5..<9).map { Scene.fix(c, at: Double($0)) })  // pending from t = 5, 4 fixes
         #expect(events.isEmpty)
         #expect(engine.pendingRegions(of: "phone") == ["zone"])
         events = engine.advance(subject: "phone", to: Scene.t0.addingTimeInterval(24))
@@ -153,19 +153,25 @@ struct EngineRulesTests {
         try engine.add(Scene.circle("here", c, radius: 300, initial: [.enter, .exit]))
         try engine.add(Scene.circle("far", Scene.point(c, north: 50_000), radius: 300, initial: [.enter, .exit]))
         try engine.add(Scene.circle("quiet", Scene.point(c, north: 20_000), radius: 300))
-        let events = try engine.process(Scene.fix(c, at: 0))
-        #expect(Set(events.map { "\($0.kind):\($0.regionID)" }) == ["enter:here", "exit:far"])
+        // The far region's exit comes with the first fix; the entry once four fixes over
+        // the confirmation time (8 s) have shown the subject inside, dated from the first.
+        let events = try Scene.run(&engine, (0...8).map { Scene.fix(c, at: Double($0)) })
+        #expect(events.map { "\($0.kind):\($0.regionID)" } == ["exit:far", "enter:here"])
+        #expect(events.map { Scene.seconds($0.time) } == [0, 8])
+        #expect(events.map { Scene.seconds($0.crossedAt) } == [0, 0])
         #expect(events.allSatisfy { $0.isInitial })
-        #expect(try engine.process(Scene.fix(c, at: 1)).isEmpty)
+        #expect(try engine.process(Scene.fix(c, at: 9)).isEmpty)
     }
 
     @Test("initial trigger per call: an entry for the regions this fix finds the subject in")
     func initialTriggerPerCall() throws {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle("here", c, radius: 300))
-        let events = try engine.process(Scene.fix(c, at: 0), initialTrigger: .enter)
-        #expect(events.map(\.kind) == [.enter] && events[0].isInitial)
-        #expect(try engine.process(Scene.fix(c, at: 1), initialTrigger: .enter).isEmpty)
+        var events: [TransitionEvent] = []
+        for t in 0...8 { events += try engine.process(Scene.fix(c, at: Double(t)), initialTrigger: .enter) }
+        #expect(events.map(\.kind) == [.enter])
+        #expect(events.first?.isInitial == true && events.first.map { Scene.seconds($0.time) } == 8)
+        #expect(try engine.process(Scene.fix(c, at: 9), initialTrigger: .enter).isEmpty)
     }
 
     @Test("initial dwell trigger: dwell measured from the first inside fix")
@@ -217,8 +223,7 @@ struct EngineHelperTests {
         try engine.add(Scene.circle("zone", c, radius: 1_000))
         for who in ["a", "b"] {
             _ = try engine.process(Scene.fix(c, north: 1_500, at: 0, subject: who))
-            _ = try engine.process(Scene.fix(c, at: 1, subject: who))
-            _ = try engine.process(Scene.fix(c, at: 2, subject: who))
+            for t in 1...4 { _ = try engine.process(Scene.fix(c, at: Double(t), subject: who)) }
         }
         let events = engine.advanceAll(to: Scene.t0.addingTimeInterval(100))
         #expect(Set(events.map(\.subject)) == ["a", "b"])

@@ -40,7 +40,14 @@ public struct Engine: Sendable {
     public static let maximumRegionCount = RegionIndex.maximumSlots
 
     /// The hysteresis rule; changing it applies to the next fix.
-    public var policy: HysteresisPolicy { didSet { epoch &+= 1 } }
+    public var policy: HysteresisPolicy {
+        didSet {
+            epoch &+= 1
+            rule = TransitionRule(policy)
+        }
+    }
+    /// The state machine every track goes through, with the policy's numbers.
+    var rule: TransitionRule
     /// Moves on every region removal and policy change: subjects' settled shortcuts
     /// (``SubjectState/deep``) computed before are void.
     var epoch: UInt64 = 0
@@ -75,6 +82,7 @@ public struct Engine: Sendable {
     /// Creates an empty engine.
     public init(policy: HysteresisPolicy = .precise) {
         self.policy = policy
+        rule = TransitionRule(policy)
     }
 
     // MARK: Regions

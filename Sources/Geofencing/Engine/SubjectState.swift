@@ -66,6 +66,10 @@ struct SubjectState: Sendable {
     var lastAccuracy: Double = .nan
     var lastSpeed: Double = .nan
     var lastCourse: Double = .nan
+    /// The accuracy the last usable fix was taken at, and its time
+    /// (``TransitionRule/effectiveAccuracy(claimed:recent:elapsed:halfLife:)``).
+    var recentAccuracy: Double = 0
+    var recentAccuracyTime: Double = -.infinity
     // Cold: read only by some fixes.
     /// Inside `deep` (part of `safe`), every region of `safeSlots` still contains the fix:
     /// while every track is settled inside, a fix there changes nothing but dwell timers,
@@ -206,6 +210,17 @@ struct SubjectState: Sendable {
         usableLat = lat
         usableLon = lon
         usableTime = t
+    }
+
+    /// The accuracy a usable fix claiming `claimed` metres at `t` is taken at (no better than
+    /// the recent fixes', see ``TransitionRule/effectiveAccuracy(claimed:recent:elapsed:halfLife:)``),
+    /// remembered for the next fix.
+    @inline(__always) mutating func takeAccuracy(_ claimed: Double, at t: Double, halfLife: Double?) -> Double {
+        let a = TransitionRule.effectiveAccuracy(claimed: claimed, recent: recentAccuracy,
+                                                 elapsed: t - recentAccuracyTime, halfLife: halfLife)
+        recentAccuracy = a
+        recentAccuracyTime = t
+        return a
     }
 
     /// Remembers a validated fix of this subject taken at `time` (its timestamp).
