@@ -38,9 +38,13 @@ extension Engine {
         }
     }
 
+    /// What the rule reads of region slot `s`: its flags, and its dwell time only when it has
+    /// one (the dwell array is a separate, colder load).
     @inline(__always)
     func facts(_ s: Int) -> TransitionRule.RegionFacts {
-        TransitionRule.RegionFacts(flags: store.hot[s].flags, dwellTime: { store.dwell[s] })
+        let flags = store.hot[s].flags
+        let dwell = flags & RegionStore.Flags.hasDwell != 0 ? store.dwell[s] : .nan
+        return TransitionRule.RegionFacts(flags: flags, dwellTime: dwell)
     }
 
     func event(_ kind: TransitionEvent.Kind, _ s: Int, _ fix: FixRef, time: Double,

@@ -43,8 +43,8 @@ struct TransitionRule: Sendable {
     /// What the rule reads of a track's region.
     struct RegionFacts {
         var flags: UInt8
-        /// The region's dwell time in seconds; read only while a dwell timer runs.
-        var dwellTime: () -> Double
+        /// The region's dwell time in seconds (NaN for none).
+        var dwellTime: Double
 
         func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
     }
@@ -194,7 +194,7 @@ struct TransitionRule: Sendable {
     @inline(__always)
     func checkDwell(_ tr: inout Track, now: Double, eventTime: Double?, region: RegionFacts, emit: Emit) {
         guard tr.state == .inside, tr.dwellArmed, !tr.dwellFired, tr.pendingCount == 0 else { return }
-        let due = tr.insideSince + region.dwellTime()
+        let due = tr.insideSince + region.dwellTime
         guard due <= now else { return }
         tr.dwellFired = true
         emit(.dwell, eventTime ?? max(due, tr.enteredAt), tr.insideSince, false)
