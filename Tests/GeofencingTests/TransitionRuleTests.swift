@@ -56,7 +56,7 @@ struct TransitionRuleTests {
         #expect(engine.state(of: "phone", in: "zone") == .unknown)
     }
 
-    @Test("the first state needs four deciding fixes over the confirmation time: one jumped fix sets nothing")
+    @Test("after undecided fixes, a first state needs four deciding fixes over the confirmation time: a jump sets nothing")
     func firstStateIsConfirmed() throws {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle(radius: 400))

@@ -13,9 +13,9 @@ import Foundation
 ///    small decides nothing for it. The accuracy used is never better than the subject's
 ///    recent fixes' (``effectiveAccuracy(claimed:recent:elapsed:halfLife:)``), so one fix
 ///    claiming ±3 m among ±45 m ones gets a ±45 m margin.
-/// 2. **First state** (``settleInitialState``): deciding fixes on one side, held as a
-///    transition must be, set `inside` / `outside` silently, unless an initial trigger asks
-///    for an event.
+/// 2. **First state** (``settleInitialState``): the first look at a region, if it decides,
+///    sets `inside` / `outside` silently (unless an initial trigger asks for an event); after
+///    undecided fixes, deciding ones must hold like a transition.
 /// 3. **Pending** (``extendOrCancel``): a deciding fix on the far side starts or extends a
 ///    pending transition; any other usable fix cancels it.
 /// 4. **Confirm** (``confirmIfHeld``, ``confirm``): the pending run must have lasted
@@ -78,22 +78,26 @@ struct TransitionRule: Sendable {
         state == .outside ? sd < -m : sd > m
     }
 
-    /// From `unknown`: fixes past the margin on one side set the state once they have held as
-    /// long as a transition must (``confirmIfHeld``: the confirmation time, with the minimum
-    /// number of fixes) — one jumped fix never decides where a subject starts. Silent unless
-    /// an initial trigger (the call's or the region's) asks for the event. A fix that does
-    /// not decide, or decides the other side, starts the count again.
+    /// From `unknown`: the subject's first look at a region, if it decides, sets the state at
+    /// once — what Core Location does at registration. Later, after fixes too close to the
+    /// boundary to decide, deciding fixes must hold like a transition (``confirmIfHeld``'s time
+    /// and fix count): a subject seen 60 m inside that jumps out for two fixes is not taken to
+    /// be outside. Silent unless an initial trigger (the call's or the region's) asks for the
+    /// event. A fix that does not decide, or decides the other side, starts the count again.
     @inline(__always)
     func settleInitialState(_ tr: inout Track, sd: Double, margin m: Double, at t: Double, region: RegionFacts,
                             trigger: InitialTrigger, emit: Emit) {
         let side: RegionState? = sd < -m ? .inside : sd > m ? .outside : nil
-        // While counting, the previous fix decided too, and its side is its distance's sign.
-        let sameSide = tr.pendingCount > 0 && (tr.lastSD <= 0) == (side == .inside)
         guard let side else {
             tr.pendingCount = 0
             return
         }
-        if !sameSide { tr.pendingCount = 0 }
+        if tr.lastSD.isNaN {
+            setInitialState(&tr, side, since: t, at: t, region: region, trigger: trigger, emit: emit)
+            return
+        }
+        // While counting, the previous fix decided too, on the side of its distance's sign.
+        if (tr.lastSD <= 0) != (side == .inside) { tr.pendingCount = 0 }
         extendOrCancel(&tr, deciding: true, at: t)
         guard tr.pendingCount >= minimumConfirmingFixes, t - tr.pendingSince >= confirmationTime else { return }
         setInitialState(&tr, side, since: tr.pendingSince, at: t, region: region, trigger: trigger, emit: emit)
