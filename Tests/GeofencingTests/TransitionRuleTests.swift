@@ -85,23 +85,25 @@ struct TransitionRuleTests {
         try engine.add(Scene.circle(radius: 1_000))
         _ = try Scene.run(&engine, fixes(Array(repeating: 600, count: 6), accuracy: [90], step: 10))
         #expect(engine.state(of: "phone", in: "zone") == .inside)
-        // Four fixes 60 m outside, claiming ±3 m, 10 s apart: 26 m margin if believed; the
-        // remembered ±90 m (≈ 71 m after 10 s, halving every 30 s) makes it 20 + 2 × 71 m.
+        // Four fixes 60 m outside claiming ±3 m, 10 s apart: believed, a 26 m margin and an
+        // exit; judged by the median of the recent claims, the first two count as ±90 m (a
+        // 200 m margin), so four deciding fixes never accumulate.
         let liars = fixes([1_060, 1_060, 1_060, 1_060], accuracy: [3], from: 60, step: 10)
         #expect(try Scene.run(&engine, liars).isEmpty)
         var trusting = HysteresisPolicy.precise
-        trusting.recentAccuracyHalfLife = nil
+        trusting.judgesAccuracyByRecentFixes = false
         var believer = Engine(policy: trusting)
         try believer.add(Scene.circle(radius: 1_000))
         _ = try Scene.run(&believer, fixes(Array(repeating: 600, count: 6), accuracy: [90], step: 10))
         #expect(try Scene.run(&believer, liars).map(\.kind) == [.exit])
     }
 
-    @Test("TransitionRule.effectiveAccuracy: the claim, but no better than the recent one halved per half-life")
+    @Test("TransitionRule.effectiveAccuracy: the claim, but no better than the median of it and the last four")
     func effectiveAccuracy() {
-        #expect(TransitionRule.effectiveAccuracy(claimed: 3, recent: 80, elapsed: 30, halfLife: 30) == 40)
-        #expect(TransitionRule.effectiveAccuracy(claimed: 50, recent: 80, elapsed: 30, halfLife: 30) == 50)
-        #expect(TransitionRule.effectiveAccuracy(claimed: 3, recent: 80, elapsed: 30, halfLife: nil) == 3)
-        #expect(TransitionRule.effectiveAccuracy(claimed: 3, recent: 80, elapsed: .infinity, halfLife: 30) == 3)
+        #expect(TransitionRule.effectiveAccuracy(claimed: 3, previous: [45, 40, 50, 3]) == 40)
+        #expect(TransitionRule.effectiveAccuracy(claimed: 8, previous: [400, 8, 8, 8]) == 8)
+        #expect(TransitionRule.effectiveAccuracy(claimed: 60, previous: [45, 40, 50, 3]) == 60)
+        #expect(TransitionRule.effectiveAccuracy(claimed: 3, previous: [0, 0, 0, 0]) == 3)
+        #expect(TransitionRule.median(5, 1, 4, 2, 3) == 3)
     }
 }

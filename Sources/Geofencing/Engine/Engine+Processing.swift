@@ -100,7 +100,7 @@ extension Engine {
         // A usable fix is taken at no better than the recent fixes' accuracy; an unusable one
         // (too coarse to decide anything) leaves that memory alone.
         let accuracy = claimed <= policy.maximumAccuracy
-            ? subjectStates[si].takeAccuracy(claimed, at: t, halfLife: policy.recentAccuracyHalfLife) : claimed
+            ? (policy.judgesAccuracyByRecentFixes ? subjectStates[si].takeAccuracy(claimed) : claimed) : claimed
         // Pending transitions and dwell times that ran out before this fix are confirmed
         // first, with the subject's previous fix in their events (``advanceSubject``). A
         // full evaluation does it in its own pass over the tracks; so the previous fix is

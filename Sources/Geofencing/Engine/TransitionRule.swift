@@ -11,7 +11,7 @@ import Foundation
 ///    about three standard deviations of the fix's error) and `fixed = marginMeters`, capped at
 ///    `maximumMarginFraction × size`. A fix whose noise margin does not fit in a region that
 ///    small decides nothing for it. The accuracy used is never better than the subject's
-///    recent fixes' (``effectiveAccuracy(claimed:recent:elapsed:halfLife:)``), so one fix
+///    recent fixes' (``effectiveAccuracy(claimed:previous:)``), so one fix
 ///    claiming ±3 m among ±45 m ones gets a ±45 m margin.
 /// 2. **First state** (``settleInitialState``): the first look at a region, if it decides,
 ///    sets `inside` / `outside` silently (unless an initial trigger asks for an event); after
@@ -236,14 +236,23 @@ struct TransitionRule: Sendable {
 
     // MARK: Accuracy
 
-    /// The accuracy a fix is taken at: its claim, but no better than the subject's recent
-    /// fixes' (`recent`, `elapsed` seconds ago), whose weight halves every `halfLife` seconds
-    /// (`nil`: the claim alone). A fix claiming ±3 m one second after a ±45 m fix counts as
-    /// about ±44 m: a lying accuracy cannot shrink the margin below what the track has shown.
+    /// The accuracy a fix is taken at: its claim, but no better than the median claim of it
+    /// and the subject's `previous` four usable fixes (0 where there were none). A fix claiming
+    /// ±3 m among ±45 m ones counts as ±45 m: a lying accuracy cannot shrink the margin below
+    /// what the track shows; an occasional ±400 m fix among ±8 m ones leaves the median at 8.
     @inline(__always)
-    static func effectiveAccuracy(claimed: Double, recent: Double, elapsed: Double, halfLife: Double?) -> Double {
-        guard let halfLife, recent > claimed, halfLife > 0 else { return claimed }
-        return max(claimed, recent * exp2(-max(0, elapsed) / halfLife))
+    static func effectiveAccuracy(claimed: Double, previous p: SIMD4<Float>) -> Double {
+        max(claimed, median(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3]), claimed))
+    }
+
+    /// The median of five values (a sorting network's comparisons, no allocation).
+    @inline(__always)
+    static func median(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double) -> Double {
+        var v = (a, b, c, d, e)
+        func order(_ x: inout Double, _ y: inout Double) { if x > y { swap(&x, &y) } }
+        order(&v.0, &v.1); order(&v.3, &v.4); order(&v.2, &v.4); order(&v.2, &v.3)
+        order(&v.0, &v.3); order(&v.0, &v.2); order(&v.1, &v.4); order(&v.1, &v.3); order(&v.1, &v.2)
+        return v.2
     }
 }
 

@@ -14,7 +14,7 @@ import Foundation
 /// exceeds ``maximumAccuracyToSizeRatio`` × the size (too coarse for a region that small), and
 /// nothing at all when its accuracy exceeds ``maximumAccuracy``. The accuracy is the fix's own
 /// (``assumedAccuracy`` when it has none), but never better than the subject's recent fixes'
-/// (``recentAccuracyHalfLife``). A transition is confirmed when deciding fixes have kept the
+/// (``judgesAccuracyByRecentFixes``). A transition is confirmed when deciding fixes have kept the
 /// subject on the new side for ``confirmationTime`` seconds (fix timestamps) with at least
 /// ``minimumConfirmingFixes`` of them; any usable fix that is not past the margin on the new
 /// side cancels the pending transition.
@@ -48,16 +48,17 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     public var maximumAccuracyToSizeRatio: Double?
     /// Accuracy assumed for fixes that carry none (metres).
     public var assumedAccuracy: Double
-    /// A fix's accuracy counts as no better than the subject's recent fixes' — the worst of
-    /// them, its weight halving every this many seconds — so a fix claiming ±3 m among ±45 m
-    /// ones is not believed. `nil` takes each fix's claim as it is.
-    public var recentAccuracyHalfLife: TimeInterval?
+    /// Whether a fix's accuracy counts as no better than the median claim of it and the
+    /// subject's previous four usable fixes, so that a fix claiming ±3 m among ±45 m ones is
+    /// not believed (while one ±400 m fix among ±8 m ones does not blind the next). `false`
+    /// takes each fix's claim as it is.
+    public var judgesAccuracyByRecentFixes: Bool
 
     public init(marginMeters: Double?, accuracyMultiplier: Double = 1,
                 minimumMarginMeters: Double = 0, maximumMarginFraction: Double? = nil,
                 confirmationTime: TimeInterval, minimumConfirmingFixes: Int = 2,
                 maximumAccuracy: Double = 1_000, maximumAccuracyToSizeRatio: Double? = nil,
-                assumedAccuracy: Double = 65, recentAccuracyHalfLife: TimeInterval? = nil) {
+                assumedAccuracy: Double = 65, judgesAccuracyByRecentFixes: Bool = false) {
         self.marginMeters = marginMeters
         self.accuracyMultiplier = accuracyMultiplier
         self.minimumMarginMeters = minimumMarginMeters
@@ -67,7 +68,7 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
         self.maximumAccuracy = maximumAccuracy
         self.maximumAccuracyToSizeRatio = maximumAccuracyToSizeRatio
         self.assumedAccuracy = assumedAccuracy
-        self.recentAccuracyHalfLife = recentAccuracyHalfLife
+        self.judgesAccuracyByRecentFixes = judgesAccuracyByRecentFixes
     }
 
     /// Apple's documented behaviour: about 200 m past the boundary (capped at half the
@@ -76,7 +77,7 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     public static let coreLocation = HysteresisPolicy(
         marginMeters: 200, accuracyMultiplier: 2, minimumMarginMeters: 20, maximumMarginFraction: 0.5,
         confirmationTime: 20, minimumConfirmingFixes: 4, maximumAccuracy: 1_000,
-        maximumAccuracyToSizeRatio: nil, assumedAccuracy: 65, recentAccuracyHalfLife: 30)
+        maximumAccuracyToSizeRatio: nil, assumedAccuracy: 65, judgesAccuracyByRecentFixes: true)
 
     /// Accuracy-aware: margin = 20 m + 2 × the fix's accuracy (no better than the recent
     /// fixes'), held for 8 s over at least 4 fixes; a fix decides nothing for a region when
@@ -85,7 +86,7 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
         marginMeters: nil, accuracyMultiplier: 2, minimumMarginMeters: 20,
         maximumMarginFraction: 0.8, confirmationTime: 8, minimumConfirmingFixes: 4,
         maximumAccuracy: 1_000, maximumAccuracyToSizeRatio: 1, assumedAccuracy: 65,
-        recentAccuracyHalfLife: 30)
+        judgesAccuracyByRecentFixes: true)
 
     /// The margin for a fix of `accuracy` metres against a region of `size` metres, or `nil`
     /// when the fix decides nothing for that region.
