@@ -63,8 +63,10 @@ import Testing
                                            height: 600_000, speed: 25, interval: 1, noise: 8,
                                            glitch: 250, turning: 0.01, seed: 11)
     static var driveFixes: [LocationFix] { driveTrack.fixes }
+    // Honest fixes claim well under ±90 m (σ = 8 m); lying glitches are the glitch allowance's.
     static let driveSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000,
-                                          maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250)
+                                          maximumSpeed: 40, maximumFixInterval: 1, maximumAccuracy: 90,
+                                          glitchAllowance: 250)
 
     // 20 km city walk, precise hysteresis (accuracy-based margin, 8 s), 100,000 circles of
     // 30–150 m over 110 km × 110 km.

@@ -90,8 +90,11 @@ public enum PowerStrategyRunner {
         let monitor = try await Monitor("power", device: device)
         let slotMonitor = await MonitorSlotMonitor(monitor: monitor)
         let largest = source.catalogue.entries.map { Self.size(of: $0.region) }.max() ?? 100
+        // The coarsest fix the scenario claims (the policy's assumed accuracy for fixes without one).
+        let accuracy = scenario.fixes.map { $0.horizontalAccuracy ?? settings.policy.assumedAccuracy }.max()
         let sizing = ReplanSizing(policy: settings.policy, largestRegionSize: largest,
-                                  maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes))
+                                  maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes),
+                                  maximumAccuracy: accuracy)
         let clock = TrackClock(first.timestamp)
         let hybrid: Bool = if case .hybridRegions = strategy { true } else { false }
         let planner = try RegionPlanner(monitor: slotMonitor, sources: [source], sizing: sizing,
