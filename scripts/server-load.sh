@@ -9,6 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${GEOFENCE:-.build/release/geofence}
+# The load generator (default: the same executable). Set it to compare two servers with one
+# client: GEOFENCE=old/geofence LOADGEN=.build/release/geofence scripts/server-load.sh
+LOADGEN=${LOADGEN:-$BIN}
 DIR=$(mktemp -d)
 DATABASE=${DATABASE:-}
 SCHEMA=""
@@ -43,22 +46,22 @@ echo "== $(uptime)"
 echo "== store: ${SCHEMA:+PostgreSQL schema $SCHEMA}${SCHEMA:-SQLite file}"
 start
 echo "== import $REGIONS regions"
-"$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01
+"$LOADGEN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01
 kill -TERM $SERVER; wait $SERVER || true
 echo "== restart with $REGIONS regions and no fixes: $(size) database"
 start
 grep "engines rebuilt" "$DIR/server.log"
 echo "== batches of 10,000 fixes (4 devices, unpaced)"
-"$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 4 --batch 10000 --rate 0 --duration "$DURATION"
+"$LOADGEN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 4 --batch 10000 --rate 0 --duration "$DURATION"
 echo "== $(uptime)"
 echo "== single fixes, 2,000 requests/s (32 devices, schedules spread evenly: a steady 2,000/s)"
-"$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 32 --batch 1 --rate 2000 --duration "$DURATION"
+"$LOADGEN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 32 --batch 1 --rate 2000 --duration "$DURATION"
 echo "== $(uptime)"
 echo "== single fixes, 2,000 requests/s (32 devices, --aligned: bursts of 32 requests every 16 ms)"
-"$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 32 --batch 1 --rate 2000 --duration "$DURATION" --aligned
+"$LOADGEN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 32 --batch 1 --rate 2000 --duration "$DURATION" --aligned
 echo "== $(uptime)"
 echo "== single fixes, unpaced (32 devices)"
-"$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 32 --batch 1 --rate 0 --duration "$DURATION"
+"$LOADGEN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --devices 32 --batch 1 --rate 0 --duration "$DURATION"
 echo "== $(uptime)"
 kill -TERM $SERVER; wait $SERVER || true
 echo "== restart after the load: $(size) database"

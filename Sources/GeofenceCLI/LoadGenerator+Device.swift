@@ -84,7 +84,10 @@ final class DeviceDriver: ChannelInboundHandler {
         var rng = SplitMix64(seed: options.seed &+ UInt64(d) &* 0x9E37_79B9)
         self.walker = Walker(lat: rng.uniform(LoadGenerator.box.minLat, LoadGenerator.box.maxLat),
                              lon: rng.uniform(LoadGenerator.box.minLon, LoadGenerator.box.maxLon),
-                             time: 1_800_000_000 + Double(d))
+                             // 2001-09-09: one simulated second per fix runs far ahead of the
+                             // wall clock in batched runs, and the server refuses fixes more than
+                             // a few minutes in its future; this start leaves decades of room.
+                             time: 1_000_000_000 + Double(d))
         self.rng = rng
         self.requestHead = "POST /v1/devices/\(options.runID)-\(d)/locations HTTP/1.1\r\nHost: \(host):\(port)\r\n"
             + "Authorization: Bearer \(options.key)\r\nContent-Type: application/json\r\nContent-Length: "

@@ -36,6 +36,8 @@ public struct GeofenceServer: Sendable {
     public let dispatcher: WebhookDispatcher
     let hub: TenantHub
     let keys: KeyCache
+    /// Per-tenant concurrency of read queries (``ServerConfiguration/maxConcurrentQueriesPerTenant``).
+    let queryLimiter: QueryLimiter
     let clock: @Sendable () -> Date
     let metrics: ServerMetrics
     let logger: Logger
@@ -54,6 +56,7 @@ public struct GeofenceServer: Sendable {
         self.metrics = metrics
         self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics)
         self.keys = KeyCache(store: store)
+        self.queryLimiter = QueryLimiter(limit: configuration.maxConcurrentQueriesPerTenant)
         self.dispatcher = WebhookDispatcher(store: store, client: httpClient, retry: configuration.webhookRetry,
                                             pollInterval: configuration.webhookPollInterval,
                                             timeout: configuration.webhookTimeout, clock: clock,
@@ -79,9 +82,7 @@ public struct GeofenceServer: Sendable {
     /// Creates an API key for `tenant` (creating the tenant); returns the key, which is shown
     /// once — only its SHA-256 is stored.
     public func createAPIKey(tenant: String) async throws -> String {
-        guard !tenant.isEmpty, tenant.utf8.count <= 128 else {
-            throw ConfigurationError(key: "--tenant", reason: "must be 1 to 128 bytes long")
-        }
+        if let why = Identifier.flaw(tenant) { throw ConfigurationError(key: "--tenant", reason: "the tenant name \(why)") }
         let key = APIKey.generate()
         try await store.addAPIKey(tenant: tenant, keyHash: APIKey.hash(key), now: clock())
         return key
@@ -115,9 +116,12 @@ public struct GeofenceServer: Sendable {
         }
 
         let v1 = router.group("v1").add(middleware: APIKeyMiddleware(keys: keys))
+            .add(middleware: RequestBudgetMiddleware(timeout: configuration.requestTimeout))
         v1.get("openapi.json") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+            guard let document = OpenAPIDocument.data else {
+                throw Problem(status: .internalServerError, detail: "the OpenAPI document is missing from the server's resources")
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: document)))
         }
         addRegionRoutes(to: v1)
         addDeviceRoutes(to: v1)

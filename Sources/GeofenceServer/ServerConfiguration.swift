@@ -39,6 +39,17 @@ public struct ServerConfiguration: Sendable {
     /// takes to reach this instance's `nearby` answers. Only a shared store (PostgreSQL) ever
     /// reports such changes.
     public var regionSyncInterval: Duration = .seconds(1)
+    /// The largest search radius of `GET /v1/regions/nearby`, in metres (its default too):
+    /// what bounds the work of one query (docs/server.md, "Bounded work").
+    public var maxNearbyRadiusMeters: Double = 100_000
+    /// How many read queries (`nearby`) of one tenant run at once; more wait, up to
+    /// ``requestTimeout``. Keeps one tenant's queries from taking every core.
+    public var maxConcurrentQueriesPerTenant: Int = 2
+    /// The most time a request may take (503 problem beyond; the event stream has its own
+    /// `timeout`).
+    public var requestTimeout: Duration = .seconds(10)
+    /// The times a fix may carry, relative to the server's clock (400 outside).
+    public var fixTimeWindow = FixTimeWindow()
     /// Timeout of one webhook request.
     public var webhookTimeout: Duration = .seconds(10)
     /// The dashboard's map tiles: a URL template with `{z}`, `{x}`, `{y}` (256-pixel Web
@@ -54,7 +65,8 @@ public struct ServerConfiguration: Sendable {
     /// `database`, `allowedWebhookHosts`, `maxBodyBytes`, `maxBatchSize`, `metricsToken`,
     /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
-    /// `regionSyncIntervalMilliseconds`, `dashboardTileURL`, `dashboardTileAttribution`.
+    /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
+    /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -101,6 +113,18 @@ public struct ServerConfiguration: Sendable {
                 webhookRetry.maxAttempts = Int(a)
             }
         }
+        if let m = try wrap("maxNearbyRadiusMeters", { () throws(Problem) in try o.optionalNumber("maxNearbyRadiusMeters") }) {
+            maxNearbyRadiusMeters = m
+        }
+        if let n = try wrap("maxConcurrentQueriesPerTenant", { () throws(Problem) in try o.optionalNumber("maxConcurrentQueriesPerTenant") }) {
+            maxConcurrentQueriesPerTenant = Int(n)
+        }
+        if let s = try wrap("requestTimeoutSeconds", { () throws(Problem) in try o.optionalNumber("requestTimeoutSeconds") }) {
+            requestTimeout = .milliseconds(Int64(s * 1000))
+        }
+        if let s = try wrap("maxFixClockSkewSeconds", { () throws(Problem) in try o.optionalNumber("maxFixClockSkewSeconds") }) {
+            fixTimeWindow.maximumSkew = .milliseconds(Int64(s * 1000))
+        }
         if let ms = try wrap("regionSyncIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("regionSyncIntervalMilliseconds") }) {
             regionSyncInterval = .milliseconds(Int64(ms))
         }
@@ -116,6 +140,13 @@ public struct ServerConfiguration: Sendable {
         guard maxBodyBytes >= 1_024 else { throw ConfigurationError(key: "maxBodyBytes", reason: "must be at least 1024") }
         guard maxBatchSize >= 1 else { throw ConfigurationError(key: "maxBatchSize", reason: "must be at least 1") }
         guard webhookRetry.maxAttempts >= 1 else { throw ConfigurationError(key: "webhookRetry.maxAttempts", reason: "must be at least 1") }
+        guard maxNearbyRadiusMeters >= 1, maxNearbyRadiusMeters <= 1_000_000 else {
+            throw ConfigurationError(key: "maxNearbyRadiusMeters", reason: "must be in [1, 1000000] metres")
+        }
+        guard maxConcurrentQueriesPerTenant >= 1 else {
+            throw ConfigurationError(key: "maxConcurrentQueriesPerTenant", reason: "must be at least 1")
+        }
+        guard requestTimeout > .zero else { throw ConfigurationError(key: "requestTimeoutSeconds", reason: "must be positive") }
         guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
         if let t = dashboardTileURL {
             guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {

@@ -112,17 +112,8 @@ extension RegionPlanner {
         let sizing = effectiveSizing
         let c = sizing.registrationClearance
         let k = usableSlots - 1
-        var keep = Set<String>()
-        for id in registered.keys {
-            guard let r = region(for: id) else { continue }
-            if r.signedDistance(to: x.coordinate) <= c || !settled(r, .outside, at: x) { keep.insert(id); continue }
-            if await monitor.state(of: id) == .inside { keep.insert(id) }
-        }
-        let (candidates, _) = nearestCandidates(at: x.coordinate, count: k + 1 + keep.count)
-        var nearestOther = Double.infinity
-        for cand in candidates where !keep.contains(cand.id) {
-            if keep.count < k { keep.insert(cand.id) } else { nearestOther = cand.distance; break }
-        }
+        let pinned = await regionsToKeep(at: x, clearance: c, keepingUnsettled: true)
+        let (candidates, keep, nearestOther) = fillSlots(k, keeping: pinned, at: x.coordinate)
         // Room to spare, so that the planner does not flap between modes at the threshold.
         guard let radius = sizing.radius(nearestUnregistered: nearestOther),
               radius >= 1.5 * sizing.minimumRadius else { return false }

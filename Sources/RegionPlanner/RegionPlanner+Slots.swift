@@ -56,21 +56,8 @@ extension RegionPlanner {
         let sizing = effectiveSizing
         let c = sizing.registrationClearance
         let k = usableSlots - 1
-        var keep = Set<String>()
-        // Regions the subject may be in, near, or about to be confirmed in stay registered.
-        for id in registered.keys {
-            guard let r = region(for: id) else { continue }
-            if r.signedDistance(to: x.coordinate) <= c || (path == .beforeMonitor && !settled(r, .outside, at: x)) {
-                keep.insert(id)
-                continue
-            }
-            if await monitor.state(of: id) == .inside { keep.insert(id) }
-        }
-        let (candidates, _) = nearestCandidates(at: x.coordinate, count: k + 1 + keep.count)
-        var nearestOther = Double.infinity
-        for cand in candidates where !keep.contains(cand.id) {
-            if keep.count < k { keep.insert(cand.id) } else { nearestOther = cand.distance; break }
-        }
+        let pinned = await regionsToKeep(at: x, clearance: c, keepingUnsettled: path == .beforeMonitor)
+        let (candidates, keep, nearestOther) = fillSlots(k, keeping: pinned, at: x.coordinate)
         let toRegister = candidates.filter { keep.contains($0.id) && registered[$0.id] == nil }
         func startable(_ id: String, _ r: Region) -> Bool {
             if fresh.contains(id) { return true }
@@ -110,6 +97,38 @@ extension RegionPlanner {
     }
 
     struct Candidate { var id: String; var source: String; var key: String; var region: Region; var distance: Double }
+
+    /// The registered regions that stay registered at `x`: those the subject may be in or near
+    /// (within the registration clearance `c`), those `x` does not settle as outside (when
+    /// `keepingUnsettled`: a confirmation may still be on its way), and those the monitor has
+    /// the subject inside.
+    func regionsToKeep(at x: LocationFix, clearance c: Double, keepingUnsettled: Bool) async -> Set<String> {
+        var keep = Set<String>()
+        for id in registered.keys {
+            guard let r = region(for: id) else { continue }
+            if r.signedDistance(to: x.coordinate) <= c || (keepingUnsettled && !settled(r, .outside, at: x)) {
+                keep.insert(id)
+            } else if await monitor.state(of: id) == .inside {
+                keep.insert(id)
+            }
+        }
+        return keep
+    }
+
+    /// `pinned` filled up to `k` regions with the nearest candidates at `point`; also the
+    /// distance of the nearest candidate left out (infinity when none is), which sizes the
+    /// re-plan circle.
+    func fillSlots(_ k: Int, keeping pinned: Set<String>, at point: Coordinate)
+        -> (candidates: [Candidate], keep: Set<String>, nearestOther: Double)
+    {
+        var keep = pinned
+        let (candidates, _) = nearestCandidates(at: point, count: k + 1 + pinned.count)
+        var nearestOther = Double.infinity
+        for cand in candidates where !keep.contains(cand.id) {
+            if keep.count < k { keep.insert(cand.id) } else { nearestOther = cand.distance; break }
+        }
+        return (candidates, keep, nearestOther)
+    }
 
     /// The `count` nearest entries over all sources at `point`, ascending, with their
     /// prefixed identifiers and regions.

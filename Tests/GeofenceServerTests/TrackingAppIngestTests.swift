@@ -138,6 +138,8 @@ struct TrackingAppIngestTests {
                 (#"{"_type":"location","lat":52.5,"lon":13.4,"tst":1800000000,"acc":-5}"#, 400, "acc"),
                 (#"{"_type":"encrypted","data":"c2VjcmV0"}"#, 400, "_type"),
                 (#"[{"_type":"location"}]"#, 400, "body"),
+                // Location fields are checked whatever the message type.
+                (#"{"_type":"transition","lat":52.5,"lon":13.4,"tst":1800000000,"cog":{}}"#, 400, "cog"),
             ]
             for c in cases {
                 let r = try await Self.send(h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: c.body, headers: [Self.basic("a", key)])
@@ -240,6 +242,15 @@ struct TrackingAppIngestTests {
                                               body: #"{"device_id":"d","location":{"timestamp":"2027-01-15T08:00:10Z","coords":{"latitude":52.5,"longitude":200}}}"#)
             #expect(badJSON.status == 400, "\(badJSON)")
             #expect(badJSON["field"]?.string == "location.coords.longitude", "\(badJSON)")
+            let mixed = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)&lat=99",
+                                            body: #"{"device_id":"d","location":{"coords":{"latitude":52.5,"longitude":13.4}}}"#)
+            #expect(mixed.status == 400, "a JSON report with report parameters beside it: \(mixed)")
+            #expect(mixed["field"]?.string == "lat")
+            let notAnObject = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4", body: "[null]")
+            #expect(notAnObject.status == 400, "a JSON body must be the report object: \(notAnObject)")
+            let invalidFlag = try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&valid=maybe")
+            #expect(invalidFlag.status == 400)
+            #expect(invalidFlag["field"]?.string == "valid")
             let older = try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&timestamp=1799999000")
             #expect(older.status == 409, "\(older)")
             #expect(try await Self.send(h, .GET, "/v1/ingest/osmand?key=wrong&id=d&lat=52.5&lon=13.4").status == 401)

@@ -49,15 +49,8 @@ struct AppLifePropertyTests {
             }
         }
         // Finally the user unlocks and opens the app, which collects anything still waiting.
-        await device.unlock()
-        await device.setAppState(.foreground)
-        if current == nil { instances.append(try await Monitor("m", device: device)) }
-        await device.setAppState(.terminated)
-        var delivered: [MonitorEvent] = []
-        for m in instances { for await e in m.events { delivered.append(e) } }
+        let delivered = try await finishAppLifeRun(device: device, current: current, instances: instances, seed: seed)
         #expect(delivered.map(\.state) == expected, "seed \(seed)")
-        #expect(Set(delivered.map(\.date)).count == delivered.count, "no event delivered twice (seed \(seed))")
-        #expect(delivered.map(\.date) == delivered.map(\.date).sorted(), "in order (seed \(seed))")
         #expect(!expected.isEmpty, "the sequence exercised at least one crossing")
     }
 }

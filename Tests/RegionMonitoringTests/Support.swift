@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Geofencing
+import Testing
 @testable import RegionMonitoring
 
 let t0 = Date(timeIntervalSince1970: 1_700_000_000)
@@ -107,4 +108,20 @@ func temporaryDirectory() -> URL {
     let u = FileManager.default.temporaryDirectory.appendingPathComponent("rm-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
     return u
+}
+
+/// The end of an app-life property run over `Monitor`s: the user unlocks and opens the app
+/// (launching it when it is not running), which collects what is still waiting; returns every
+/// instance's events in order, having checked that none was delivered twice or out of order.
+func finishAppLifeRun(device: SimulatedDevice, current: Monitor?, instances: [Monitor], seed: UInt64) async throws -> [MonitorEvent] {
+    var instances = instances
+    await device.unlock()
+    await device.setAppState(.foreground)
+    if current == nil { instances.append(try await Monitor("m", device: device)) }
+    await device.setAppState(.terminated)
+    var delivered: [MonitorEvent] = []
+    for m in instances { for await e in m.events { delivered.append(e) } }
+    #expect(Set(delivered.map(\.date)).count == delivered.count, "no event delivered twice (seed \(seed))")
+    #expect(delivered.map(\.date) == delivered.map(\.date).sorted(), "in order (seed \(seed))")
+    return delivered
 }

@@ -139,14 +139,28 @@ struct JSONParser {
         i += 1
         var out: [UInt8] = []
         var runStart = i
+        // The OR of every raw byte: below 0x80, the string is ASCII and needs no UTF-8 check.
+        var high: UInt8 = 0
         while true {
             guard i < bytes.count else { throw fail("unterminated string", at: open) }
             let b = bytes[i]
+            high |= b
             if b == UInt8(ascii: "\"") {
-                if out.isEmpty { let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<i]), as: UTF8.self); i += 1; return s }
+                // Invalid UTF-8 is refused, never repaired to U+FFFD: a repaired identifier would
+                // silently name something the sender did not write. ASCII (every key, most
+                // values) takes the fast decoding path, which cannot meet invalid UTF-8.
+                if out.isEmpty {
+                    let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<i])
+                    i += 1
+                    if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
+                    guard let s = String(validating: raw, as: UTF8.self) else { throw fail("string is not valid UTF-8", at: open) }
+                    return s
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
                 i += 1
-                return String(decoding: out, as: UTF8.self)
+                if high < 0x80 { return String(decoding: out, as: UTF8.self) }
+                guard let s = String(validating: out, as: UTF8.self) else { throw fail("string is not valid UTF-8", at: open) }
+                return s
             }
             if b < 0x20 { throw fail("control character in a string") }
             if b != UInt8(ascii: "\\") { i += 1; continue }
@@ -165,17 +179,21 @@ struct JSONParser {
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
+                // A surrogate must come as a high-low pair; a lone one is refused (it has no
+                // Unicode scalar, and replacing it with U+FFFD would change the text).
+                let escape = i - 2
                 var code = try hex4()
-                if (0xD800..<0xDC00).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                if (0xDC00..<0xE000).contains(code) { throw fail("lone low surrogate in a \\u escape", at: escape) }
+                if (0xD800..<0xDC00).contains(code) {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw fail("lone high surrogate in a \\u escape", at: escape)
+                    }
                     i += 2
                     let low = try hex4()
-                    if (0xDC00..<0xE000).contains(low) {
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    } else {
-                        code = 0xFFFD
-                    }
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail("lone high surrogate in a \\u escape", at: escape) }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
-                let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape", at: escape) }
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
             default:
                 throw fail("invalid escape '\\\(Character(Unicode.Scalar(e)))'", at: i - 2)

@@ -24,15 +24,16 @@ extension Request {
     /// An integer query parameter within `range`, or `default` when absent.
     func intQuery(_ name: String, default value: Int, range: ClosedRange<Int>) throws(Problem) -> Int {
         guard let s = uri.queryParameters.get(name) else { return value }
-        guard let n = Int(s), range.contains(n) else {
+        guard let n = canonicalInteger(s).flatMap({ Int(exactly: $0) }), range.contains(n) else {
             throw Problem.badRequest(field: name, detail: "query parameter \(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \"\(s)\"")
         }
         return n
     }
 
-    /// A required numeric query parameter within `range`.
-    func doubleQuery(_ name: String, range: ClosedRange<Double>) throws(Problem) -> Double {
+    /// A numeric query parameter within `range`; required unless a `default` is given.
+    func doubleQuery(_ name: String, range: ClosedRange<Double>, default value: Double? = nil) throws(Problem) -> Double {
         guard let s = uri.queryParameters.get(name) else {
+            if let value { return value }
             throw Problem.badRequest(field: name, detail: "query parameter \(name) is required")
         }
         guard let d = Double(s), d.isFinite else {
@@ -45,10 +46,38 @@ extension Request {
     }
 }
 
-/// Checks a path identifier (region, device, webhook): non-empty, at most 256 bytes.
-func checkIdentifier(_ s: String, name: String) throws(Problem) -> String {
-    guard !s.isEmpty, s.utf8.count <= 256 else {
-        throw Problem.badRequest(field: name, detail: "\(name) must be 1 to 256 bytes long")
+/// A decimal integer written as JSON writes one (`0`, `42`, `-7`: no sign on positive numbers,
+/// no leading zeros, no spaces) that fits in an `Int64`; `nil` otherwise. Query parameters and
+/// cursors are read this way, so the server refuses exactly what the OpenAPI `integer` refuses.
+func canonicalInteger<S: StringProtocol>(_ s: S) -> Int64? {
+    let text = String(s)
+    let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+    guard let first = digits.first, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+          first != "0" || digits.count == 1, !(text.hasPrefix("-") && digits == "0") else { return nil }
+    return Int64(text)
+}
+
+extension Request {
+    /// An event cursor from the query parameter `name` (a decimal integer ≥ 0 within Int64),
+    /// 0 when absent; 400 naming `name` otherwise — an empty `after=` too.
+    func cursorQuery(_ name: String) throws(Problem) -> Int64 {
+        guard let s = uri.queryParameters.get(name) else { return 0 }
+        return try parseCursor(s, field: name)
     }
-    return s
+}
+
+/// A cursor (decimal integer ≥ 0 within Int64), or a 400 problem naming `field`.
+func parseCursor<S: StringProtocol>(_ s: S, field: String) throws(Problem) -> Int64 {
+    guard let n = canonicalInteger(s), n >= 0 else {
+        throw Problem.badRequest(field: field, detail: "\(field) must be a cursor (a decimal integer from 0 to \(Int64.max)) from a previous page or event, not \"\(s)\"")
+    }
+    return n
+}
+
+extension APIRequestContext {
+    /// The `{id}` path parameter, percent-decoded and checked by ``Identifier`` (400 naming
+    /// `id` otherwise).
+    func pathIdentifier() throws -> String {
+        try Identifier.fromPath(Substring(try parameters.require("id")), field: "id")
+    }
 }

@@ -20,6 +20,8 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
     public var field: String?
     /// Extension members (RFC 9457 §3.2), e.g. `lastAcceptedTimestamp` on an out-of-order fix.
     public var extensions: [String: ServerJSON]
+    /// The `Allow` header of a 405 answer.
+    var allowedMethods: String? = nil
 
     public init(status: HTTPResponse.Status, detail: String, field: String? = nil, extensions: [String: ServerJSON] = [:]) {
         self.status = status
@@ -53,6 +55,8 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
+        if let allow = allowedMethods { headers[.allow] = allow }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: json.encoded())))
     }
 }

@@ -19,6 +19,11 @@ struct ProblemMiddleware: RouterMiddleware {
             throw p
         } catch let e as HTTPError {
             metrics.rejected.increment()
+            if e.status == .notFound, let allowed = RouteTable.allowedMethods(path: request.uri.path) {
+                var p = Problem(status: .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))")
+                p.allowedMethods = allowed.joined(separator: ", ")
+                throw p
+            }
             let detail: String
             switch e.status {
             case .notFound: detail = "no route \(request.method) \(request.uri.path)"

@@ -22,19 +22,9 @@ struct DashboardAssets: Sendable {
         "json": "application/json",
     ]
 
-    /// The resource bundle's `Resources/Dashboard` folder: SwiftPM puts the bundle
-    /// (`Geofence_GeofenceServer.resources`) beside the executable, where `swift build`,
-    /// `swift run` and `swift test` leave it and where an installation must copy it. Looked up
-    /// here rather than through `Bundle.module`, which stops the process when the bundle is
-    /// missing: a server without its dashboard files still serves the API.
+    /// The `Resources/Dashboard` folder (``PackageResources``), when it holds the page.
     static func folder() -> URL? {
-        let bundle = "Geofence_GeofenceServer.resources"
-        var candidates = [Bundle.main.bundleURL.appendingPathComponent(bundle)]
-        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            candidates.append(exe.deletingLastPathComponent().appendingPathComponent(bundle))
-        }
-        return candidates.map { $0.appendingPathComponent("Resources/Dashboard") }
-            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
+        PackageResources.url("Dashboard/index.html")?.deletingLastPathComponent()
     }
 
     /// Reads every file of `Resources/Dashboard` (one level, by name); none when the folder

@@ -9,16 +9,18 @@ extension GeofenceServer {
 
         v1.post("devices/:id/locations") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let device = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let device = try context.pathIdentifier()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
-            let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize)
+            let now = clock()
+            let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize,
+                                          window: config.fixTimeWindow.range(now: now))
             let prefix: String
             switch body {
             case .array: prefix = ""
             case .object(let o) where o["fixes"] != nil: prefix = "fixes"
             default: prefix = "body"
             }
-            switch try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: prefix) {
+            switch try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: prefix, now: now) {
             case .committed(let events):
                 if events.isEmpty {
                     // The common answer, written directly: what `.json` gives for it, byte for byte.
@@ -34,8 +36,14 @@ extension GeofenceServer {
 
         v1.get("devices/:id/state") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let device = try checkIdentifier(try context.parameters.require("id"), name: "id")
-            let asked = request.uri.queryParameters.get("regions").map { $0.split(separator: ",").map(String.init) }
+            let device = try context.pathIdentifier()
+            var asked: [String]? = nil
+            if let list = request.uri.queryParameters.get("regions") {
+                asked = try list.split(separator: ",", omittingEmptySubsequences: false).map { id throws(Problem) in
+                    try Identifier.check(String(id), field: "regions")
+                }
+                if asked!.count > 1_000 { throw Problem.badRequest(field: "regions", detail: "regions names at most 1000 regions") }
+            }
             guard let s = try await hub.runtime(tenant).state(device: device, regions: asked) else {
                 throw Problem.notFound("no device \"\(device)\" has reported a location")
             }
@@ -58,9 +66,10 @@ extension GeofenceServer {
     }
 
     /// The one ingestion path of every protocol (the JSON API, OwnTracks, OsmAnd): runs the
-    /// tenant's engine over `fixes` and commits them with their events.
-    func ingest(tenant: String, device: String, fixes: [LocationFix], fieldPrefix: String) async throws -> IngestResult {
-        let result = try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: clock())
+    /// tenant's engine over `fixes` and commits them with their events; `now` is the clock
+    /// reading the fixes' time window was checked against.
+    func ingest(tenant: String, device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+        let result = try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
         if case .committed(let events) = result {
             metrics.fixes.increment(by: fixes.count)
             metrics.batches.increment()

@@ -7,11 +7,12 @@ extension GeofenceServer {
     /// `/v1/regions`: create, replace, get, delete, list (paged by id), bulk import, nearby.
     func addRegionRoutes(to v1: RouterGroup<APIRequestContext>) {
         let hub = self.hub, store = self.store, config = self.configuration, clock = self.clock
+        let limiter = self.queryLimiter
 
         v1.post("regions") { request, context -> Response in
             let tenant = try context.requireTenant()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
-            let region = try RegionJSON.region(from: body, path: "")
+            let region = try RegionJSON.region(from: body)
             _ = try await hub.runtime(tenant).upsert([region], create: true, now: clock())
             return .json(RegionJSON.feature(region), status: .created)
         }
@@ -31,22 +32,30 @@ extension GeofenceServer {
             let lat = try request.doubleQuery("lat", range: -90...90)
             let lon = try request.doubleQuery("lon", range: -180...180)
             let limit = try request.intQuery("limit", default: 20, range: 1...100)
-            let answer = try await hub.runtime(tenant).nearby(Coordinate(uncheckedLatitude: lat, longitude: lon), limit: limit)
+            let maxRadius = config.maxNearbyRadiusMeters
+            let radius = try request.doubleQuery("radius", range: 1...maxRadius, default: maxRadius)
+            let point = Coordinate(uncheckedLatitude: lat, longitude: lon)
+            let answer = try await limiter.run(tenant: tenant) {
+                try await hub.runtime(tenant).nearby(point, radius: radius, limit: limit)
+            }
             var items: [ServerJSON] = []
             for (r, found) in zip(answer.shapes, answer.regions) {
                 guard case .object(var f) = RegionJSON.feature(r) else { continue }
                 f["distanceMeters"] = .number((found.distance * 10).rounded() / 10)
                 items.append(.object(f))
             }
-            var o: [String: ServerJSON] = ["regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded())]
-            if let s = answer.stableRadius { o["stableRadiusMeters"] = .number((s * 10).rounded() / 10) }
-            return .json(.object(o))
+            return .json(.object([
+                "regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded()),
+                "stableRadiusMeters": .number((max(0, answer.stableRadius) * 10).rounded(.down) / 10),
+                "searchRadiusMeters": .number(radius),
+            ]))
         }
 
         v1.get("regions") { request, context -> Response in
             let tenant = try context.requireTenant()
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
-            let after = request.uri.queryParameters.get("after").map { String($0) }
+            var after: String? = nil
+            if let a = request.uri.queryParameters.get("after") { after = try Identifier.check(String(a), field: "after") }
             if let bbox = request.uri.queryParameters.get("bbox") {     // BoundingBox.swift
                 return try await GeofenceServer.regionsPage(bbox: String(bbox), after: after, limit: limit, runtime: hub.runtime(tenant))
             }
@@ -58,23 +67,23 @@ extension GeofenceServer {
 
         v1.get("regions/:id") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let id = try context.pathIdentifier()
             guard let f = try await store.region(tenant: tenant, id: id) else { throw Problem.notFound("no region \"\(id)\"") }
             return .json(f)
         }
 
         v1.put("regions/:id") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let id = try context.pathIdentifier()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
-            let region = try RegionJSON.region(from: body, path: "", overrideID: id)
+            let region = try RegionJSON.region(from: body, overrideID: id)
             let existed = try await hub.runtime(tenant).upsert([region], create: false, now: clock())
             return .json(RegionJSON.feature(region), status: existed[0] ? .ok : .created)
         }
 
         v1.delete("regions/:id") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let id = try context.pathIdentifier()
             guard try await hub.runtime(tenant).delete(id: id, now: clock()) else { throw Problem.notFound("no region \"\(id)\"") }
             return Response(status: .noContent)
         }

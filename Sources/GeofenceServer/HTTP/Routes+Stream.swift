@@ -18,13 +18,11 @@ extension GeofenceServer {
 
         v1.get("events/stream") { request, context -> Response in
             let tenant = try context.requireTenant()
-            var cursor: Int64 = 0
-            let resume = request.headers[.lastEventID] ?? request.uri.queryParameters.get("after")
-            if let s = resume {
-                guard let n = Int64(s), n >= 0 else {
-                    throw Problem.badRequest(field: "after", detail: "the resume cursor (after / Last-Event-ID) must be a cursor, not \"\(s)\"")
-                }
-                cursor = n
+            let cursor: Int64
+            if let header = request.headers[.lastEventID] {
+                cursor = try parseCursor(header, field: "Last-Event-ID")
+            } else {
+                cursor = try request.cursorQuery("after")
             }
             let limit = try request.intQuery("limit", default: Int.max, range: 1...Int.max)
             let timeout = try request.intQuery("timeout", default: 25, range: 1...300)

@@ -39,19 +39,19 @@ extension GeofenceServer {
 
         v1.delete("webhooks/:id") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let id = try context.pathIdentifier()
             guard try await store.deleteWebhook(tenant: tenant, id: id) else { throw Problem.notFound("no webhook \"\(id)\"") }
             return Response(status: .noContent)
         }
 
         v1.get("webhooks/:id/deliveries") { request, context -> Response in
             let tenant = try context.requireTenant()
-            let id = try checkIdentifier(try context.parameters.require("id"), name: "id")
+            let id = try context.pathIdentifier()
             guard try await store.webhooks(tenant: tenant).contains(where: { $0.id == id }) else {
                 throw Problem.notFound("no webhook \"\(id)\"")
             }
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
-            let after = Int64(try request.intQuery("after", default: 0, range: 0...Int.max))
+            let after = try request.cursorQuery("after")
             let items = try await store.deliveries(tenant: tenant, webhookID: id, after: after, limit: limit)
             var next: ServerJSON = .string(String(after))
             if case .object(let last)? = items.last, let c = last["id"] { next = c }

@@ -28,6 +28,11 @@ struct OsmAndReport {
     /// Knots to metres per second (1 kn = 1,852 m per hour).
     static let metresPerSecondPerKnot = 1_852.0 / 3_600.0
 
+    /// The parameters that carry a report (all but the key).
+    static let reportParameters: Set<String> = [
+        "id", "deviceid", "valid", "timestamp", "lat", "lon", "location", "accuracy", "hdop", "speed", "bearing", "heading",
+    ]
+
     /// How the server's field names map to the form's, for problem answers.
     static let parameterNames: [String: String] = [
         "latitude": "lat", "longitude": "lon", "timestamp": "timestamp",
@@ -40,9 +45,13 @@ struct OsmAndReport {
             throw Problem.badRequest(field: "id", detail: "id (or deviceid) is required: the device's identifier")
         }
         self.device = device
-        if let valid = parameters["valid"], valid == "false" || valid == "0" {
+        switch parameters["valid"] {
+        case nil, "true", "1": break
+        case "false", "0":
             fixes = []
             return
+        case let other?:
+            throw Problem.badRequest(field: "valid", detail: "valid must be true, false, 1 or 0, not \"\(other.prefix(64))\"")
         }
         let reader = ParameterReader(parameters)
         var fields: [String: ServerJSON] = [:]

@@ -49,19 +49,25 @@ struct OwnTracksMessage {
         }
         trackerID = try o.has("tid") ? o.string("tid") : nil
         topic = try o.has("topic") ? o.string("topic") : nil
+        // The location fields are checked in every message that carries them (a `transition`
+        // has them too), so a malformed one is refused whatever its type.
+        let latitude = try o.optionalNumber("lat"), longitude = try o.optionalNumber("lon")
+        let time = try o.optionalNumber("tst"), accuracy = try o.optionalNumber("acc")
+        let kmh = try o.optionalNumber("vel"), course = try o.optionalNumber("cog")
         guard kind == "location" else {
             fix = nil
             return
         }
+        guard let latitude else { throw Problem.badRequest(field: "lat", detail: "lat is required") }
+        guard let longitude else { throw Problem.badRequest(field: "lon", detail: "lon is required") }
+        guard let time else { throw Problem.badRequest(field: "tst", detail: "tst is required") }
         var fields: [String: ServerJSON] = [
-            "latitude": .number(try o.number("lat")),
-            "longitude": .number(try o.number("lon")),
-            "timestamp": .number(try o.number("tst")),
+            "latitude": .number(latitude), "longitude": .number(longitude), "timestamp": .number(time),
         ]
-        if let accuracy = try o.optionalNumber("acc") { fields["horizontalAccuracy"] = .number(accuracy) }
+        if let accuracy { fields["horizontalAccuracy"] = .number(accuracy) }
         // The apps send -1 (or nothing) when the platform has no speed or course.
-        if let kmh = try o.optionalNumber("vel"), kmh >= 0 { fields["speed"] = .number(kmh / 3.6) }
-        if let course = try o.optionalNumber("cog"), course >= 0 { fields["course"] = .number(course) }
+        if let kmh, kmh >= 0 { fields["speed"] = .number(kmh / 3.6) }
+        if let course, course >= 0 { fields["course"] = .number(course) }
         fix = ProtocolFix(json: .object(fields), fieldNames: Self.fieldNames)
     }
 

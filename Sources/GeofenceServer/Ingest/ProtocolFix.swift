@@ -1,3 +1,4 @@
+import Foundation
 import Geofencing
 
 /// A fix read from a tracking app's protocol, in the server's JSON form (``FixJSON``), with the
@@ -9,9 +10,10 @@ struct ProtocolFix {
     /// The server's field name → the protocol's.
     let fieldNames: [String: String]
 
-    /// The validated fix, or the validation's problem in the protocol's words.
-    func locationFix(device: String) throws(Problem) -> LocationFix {
-        do { return try FixJSON.fix(from: json, path: "", device: device) } catch {
+    /// The validated fix (its time within `window`, as for the JSON API), or the validation's
+    /// problem in the protocol's words.
+    func locationFix(device: String, window: ClosedRange<Date>) throws(Problem) -> LocationFix {
+        do { return try FixJSON.fix(from: json, path: "", device: device, window: window) } catch {
             throw error.renamingField(fieldNames)
         }
     }

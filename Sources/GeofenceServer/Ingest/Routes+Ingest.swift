@@ -29,8 +29,10 @@ extension GeofenceServer {
                 throw Problem.badRequest(field: "X-Limit-D",
                                          detail: "no device named: set the user and device name in the app (X-Limit-U / X-Limit-D), a topic, or a tid")
             }
-            let device = try checkIdentifier(name, name: "device")
-            _ = try await self.ingest(tenant: tenant, device: device, fixes: [try fix.locationFix(device: device)], fieldPrefix: "body")
+            let device = try Identifier.check(name, field: "device")
+            let now = clock()
+            let located = try fix.locationFix(device: device, window: config.fixTimeWindow.range(now: now))
+            _ = try await self.ingest(tenant: tenant, device: device, fixes: [located], fieldPrefix: "body", now: now)
             return answer
         }
 
@@ -40,7 +42,12 @@ extension GeofenceServer {
             parameters["key"] = nil
             let report: OsmAndReport
             if let body = try await request.optionalBody(limit: config.maxBodyBytes) {
-                if body.first == UInt8(ascii: "{") {
+                // Traccar Client's JSON form, by its media type or its first byte; anything else is a form.
+                let declaredJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
+                if declaredJSON || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") {
+                    if let mixed = parameters.keys.sorted().first(where: OsmAndReport.reportParameters.contains) {
+                        throw Problem.badRequest(field: mixed, detail: "\(mixed): a report comes either as a JSON body or as parameters, not both")
+                    }
                     report = try OsmAndReport(json: try ServerJSON.parse(body), receivedAt: clock())
                 } else {
                     let form = try FormParameters.decode(String(decoding: body, as: UTF8.self)[...])
@@ -49,11 +56,13 @@ extension GeofenceServer {
             } else {
                 report = try OsmAndReport(parameters: parameters, receivedAt: clock())
             }
-            let device = try checkIdentifier(report.device, name: "id")
+            let device = try Identifier.check(report.device, field: "id")
+            let now = clock()
+            let window = config.fixTimeWindow.range(now: now)
             var fixes: [LocationFix] = []
-            for fix in report.fixes { fixes.append(try fix.locationFix(device: device)) }
+            for fix in report.fixes { fixes.append(try fix.locationFix(device: device, window: window)) }
             if !fixes.isEmpty {
-                _ = try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "")
+                _ = try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "", now: now)
             }
             return Response(status: .ok)
         }

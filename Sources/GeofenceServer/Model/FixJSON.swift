@@ -11,14 +11,15 @@ import Geofencing
 package enum FixJSON {
     /// Parses a locations body for `device`; throws a ``Problem`` naming the first bad field,
     /// or 413 when the batch holds more than `maxBatch` fixes.
-    package static func fixes(from body: ServerJSON, device: String, maxBatch: Int) throws(Problem) -> [LocationFix] {
+    package static func fixes(from body: ServerJSON, device: String, maxBatch: Int,
+                              window: ClosedRange<Date>) throws(Problem) -> [LocationFix] {
         let items: [ServerJSON]
         let path: String
         switch body {
         case .array(let a): items = a; path = ""
         case .object(let o) where o["fixes"] != nil:
             items = try JSONObjectReader(body, path: "").array("fixes"); path = "fixes"
-        case .object: return [try fix(from: body, path: "", device: device)]
+        case .object: return [try fix(from: body, path: "", device: device, window: window)]
         default:
             throw Problem.badRequest(field: "body", detail: "body must be a fix object, an array of fixes or {\"fixes\": [...]}, not \(body.typeName)")
         }
@@ -30,12 +31,12 @@ package enum FixJSON {
         var out: [LocationFix] = []
         out.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            out.append(try fix(from: item, path: "\(path)[\(i)]", device: device))
+            out.append(try fix(from: item, path: "\(path)[\(i)]", device: device, window: window))
         }
         return out
     }
 
-    static func fix(from value: ServerJSON, path: String, device: String) throws(Problem) -> LocationFix {
+    static func fix(from value: ServerJSON, path: String, device: String, window: ClosedRange<Date>) throws(Problem) -> LocationFix {
         let o = try JSONObjectReader(value, path: path)
         let lat = try o.number("latitude")
         guard (-90.0...90.0).contains(lat) else {
@@ -46,6 +47,10 @@ package enum FixJSON {
             throw Problem.badRequest(field: o.name("longitude"), detail: "\(o.name("longitude")) \(lon) is outside [-180, 180]")
         }
         let timestamp = try time(o, "timestamp")
+        guard window.contains(timestamp) else {
+            throw Problem.badRequest(field: o.name("timestamp"),
+                                     detail: "\(o.name("timestamp")) \(describe(timestamp)) is outside the accepted window \(formatRFC3339(window.lowerBound)) … \(formatRFC3339(window.upperBound)) (the server's clock plus its allowed skew)")
+        }
         let fix = LocationFix(subject: device, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
                               horizontalAccuracy: try o.optionalNumber("horizontalAccuracy"), timestamp: timestamp,
                               speed: try o.optionalNumber("speed"), course: try o.optionalNumber("course"))
@@ -70,6 +75,12 @@ package enum FixJSON {
         }
     }
 
+    /// A time for an error message: RFC 3339 when it has four-digit years, else Unix seconds.
+    static func describe(_ d: Date) -> String {
+        let s = d.timeIntervalSince1970
+        return (-62_135_596_800.0..<253_402_300_800.0).contains(s) ? formatRFC3339(d) : "\(s) (Unix seconds)"
+    }
+
     package static func parseRFC3339(_ s: String) -> Date? {
         if let d = try? Date(s, strategy: .iso8601) { return d }
         return try? Date(s, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
@@ -89,5 +100,30 @@ package enum FixJSON {
         if let s = f.speed { o["speed"] = .number(s) }
         if let c = f.course { o["course"] = .number(c) }
         return .object(o)
+    }
+}
+
+/// The times a fix may carry: not before ``earliest`` (default 2000-01-01T00:00:00Z — no
+/// GNSS receiver in service reports earlier, and a zero or small number is a client bug) and
+/// not more than ``maximumSkew`` after the server's clock (default 5 minutes: phones' clocks
+/// are NTP-synchronised to well under a second, so more is a wrong clock or a unit error
+/// such as milliseconds sent as seconds). A fix outside is refused with 400 naming it, so a
+/// single absurd timestamp can never become a device's "last accepted" time and block its
+/// real fixes.
+public struct FixTimeWindow: Sendable, Hashable {
+    /// The earliest accepted fix time.
+    public var earliest: Date = Date(timeIntervalSince1970: 946_684_800)
+    /// How far after the server's clock a fix may be.
+    public var maximumSkew: Duration = .seconds(300)
+
+    public init(earliest: Date = Date(timeIntervalSince1970: 946_684_800), maximumSkew: Duration = .seconds(300)) {
+        self.earliest = earliest
+        self.maximumSkew = maximumSkew
+    }
+
+    /// The accepted times when the server's clock reads `now`.
+    public func range(now: Date) -> ClosedRange<Date> {
+        let upper = now.addingTimeInterval(maximumSkew.seconds)
+        return earliest...max(earliest, upper)
     }
 }

@@ -9,18 +9,24 @@ extension RegionJSON {
         guard case .string("FeatureCollection")? = body["type"] else {
             throw Problem.badRequest(field: "type", detail: "type must be \"FeatureCollection\"")
         }
+        if case .array(let raw)? = body["features"] {
+            for (i, f) in raw.enumerated() {
+                if let given = f["id"] { try checkFeatureID(given, field: "features[\(i)].id") }
+                if case .object(let props)? = f["properties"], let given = props["id"] {
+                    try checkFeatureID(given, field: "features[\(i)].properties.id")
+                }
+            }
+        }
         let features: [RegionFeature]
         do { features = try GeoJSONRegionReader.read(document: body) } catch { throw problem(error) }
         var out: [Region] = []
         out.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
-            guard f.id.utf8.count <= 256 else {
-                throw Problem.badRequest(field: "features[\(i)].properties.id", detail: "features[\(i)].properties.id is longer than 256 bytes")
-            }
+            try Identifier.check(f.id, field: "features[\(i)].properties.id")
             let r = region(f)
             do { try r.validate() } catch {
                 if case let .invalidRegion(_, field, reason) = error {
-                    throw Problem.badRequest(field: "features[\(i)].\(field)", detail: "region \"\(f.id)\": \(field) \(reason)")
+                    throw Problem.badRequest(field: "features[\(i)].\(geoJSONField(field))", detail: "region \"\(f.id)\": \(field) \(reason)")
                 }
                 throw Problem.badRequest(field: "features[\(i)]", detail: "\(error)")
             }
@@ -52,25 +58,26 @@ extension RegionJSON {
     }
 
     /// A reader error as a 400 problem naming the JSON path of the bad value.
-    static func problem(_ error: GeoJSONError) -> Problem {
+    static func problem(_ error: GeoJSONError, single: Bool = false) -> Problem {
         switch error {
         case .invalidFeature(let i, let p):
-            let f = "features[\(i)]"
+            let f = single ? "" : "features[\(i)]"
+            func join(_ f: String, _ rest: String) -> String { f.isEmpty ? rest : "\(f).\(rest)" }
             let field: String
             switch p {
-            case .notAFeature: field = "\(f).type"
-            case .missingGeometry: field = "\(f).geometry"
-            case .unsupportedGeometry: field = "\(f).geometry.type"
-            case .missingID, .invalidID, .emptyID: field = "\(f).properties.id"
-            case .missingRadius, .invalidRadius, .radiusTooLarge: field = "\(f).properties.radius"
-            case .invalidProperty(let name, _): field = name == "properties" ? "\(f).properties" : "\(f).properties.\(name)"
-            case .invalidDwell: field = "\(f).properties.dwell"
+            case .notAFeature: field = join(f, "type")
+            case .missingGeometry: field = join(f, "geometry")
+            case .unsupportedGeometry: field = join(f, "geometry.type")
+            case .missingID, .invalidID, .emptyID: field = join(f, "properties.id")
+            case .missingRadius, .invalidRadius, .radiusTooLarge: field = join(f, "properties.radius")
+            case .invalidProperty(let name, _): field = name == "properties" ? join(f, "properties") : join(f, "properties.\(name)")
+            case .invalidDwell: field = join(f, "properties.dwell")
             case .invalidCoordinates(let path, _), .ringNotClosed(let path), .ringTooShort(let path, _):
-                field = "\(f).geometry.\(path)"
+                field = join(f, "geometry.\(path)")
             case let .coordinateOutOfRange(path, latitude, _):
-                field = "\(f).geometry.\(path)[\((-90.0...90.0).contains(latitude) ? 0 : 1)]"
+                field = join(f, "geometry.\(path)[\((-90.0...90.0).contains(latitude) ? 0 : 1)]")
             }
-            return Problem.badRequest(field: field, detail: "\(f): \(p)")
+            return Problem.badRequest(field: field, detail: single ? "\(p)" : "\(f): \(p)")
         case let .duplicateID(id, first, second):
             return Problem.badRequest(field: "features[\(second)].properties.id",
                                       detail: "region id \"\(id)\" appears more than once (features \(first) and \(second))")
@@ -79,5 +86,38 @@ extension RegionJSON {
         default:
             return Problem.badRequest(field: "body", detail: "\(error)")
         }
+    }
+}
+
+extension RegionJSON {
+    /// The GeoJSON path of a field named by ``Region/validate()`` (`exterior`,
+    /// `polygons[1].holes[0][3].latitude`, `radius`, …), relative to the feature.
+    static func geoJSONField(_ field: String) -> String {
+        var rest = Substring(field)
+        var path = "geometry.coordinates"
+        if rest.hasPrefix("polygons["), let close = rest.firstIndex(of: "]") {
+            path += rest[rest.index(rest.startIndex, offsetBy: 8)...close]
+            rest = rest[rest.index(after: close)...].drop { $0 == "." }
+        }
+        if rest.hasPrefix("exterior") {
+            return path + "[0]" + ringTail(rest.dropFirst(8))
+        }
+        if rest.hasPrefix("holes["), let close = rest.firstIndex(of: "]"),
+           let k = Int(rest[rest.index(rest.startIndex, offsetBy: 6)..<close]) {
+            return path + "[\(k + 1)]" + ringTail(rest[rest.index(after: close)...])
+        }
+        switch rest {
+        case "radius", "dwell": return "properties.\(rest)"
+        case "identifier": return "properties.id"
+        case "polygons": return "geometry.coordinates"
+        default: return rest.hasPrefix("center") ? "geometry.coordinates" : "geometry"
+        }
+    }
+
+    /// `[3].latitude` → `[3][1]`, `[3].longitude` → `[3][0]`, anything else kept.
+    private static func ringTail(_ tail: Substring) -> String {
+        if tail.hasSuffix(".latitude") { return String(tail.dropLast(9)) + "[1]" }
+        if tail.hasSuffix(".longitude") { return String(tail.dropLast(10)) + "[0]" }
+        return String(tail)
     }
 }

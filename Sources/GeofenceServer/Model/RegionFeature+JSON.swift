@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import GeoFormats
 import Geofencing
 
 /// Converts between GeoJSON (RFC 7946) features and engine ``Region``s, in the format of the
@@ -10,114 +11,56 @@ import Geofencing
 ///
 /// Errors are ``Problem``s naming the field, e.g. `features[4].geometry.coordinates[1]`.
 package enum RegionJSON {
-    static let reservedKeys: Set<String> = ["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell"]
-
-    /// Reads one feature. `overrideID` (from the URL) wins over the body's id.
-    package static func region(from value: ServerJSON, path: String, overrideID: String? = nil) throws(Problem) -> Region {
-        let f = try JSONObjectReader(value, path: path)
-        if let type = try f.optionalString("type"), type != "Feature" {
-            throw Problem.badRequest(field: f.name("type"), detail: "\(f.name("type")) must be \"Feature\", not \"\(type)\"")
+    /// Reads one feature with GeoFormats' ``GeoJSONRegionReader`` (the reader of the bulk
+    /// import and of `geofence simulate`, so the three accept exactly the same regions), then
+    /// checks its id (``Identifier``) and its geometry as the engine will (``Region/validate()``).
+    /// `overrideID` (from the URL of a `PUT`) wins over the body's id; a missing `type` is
+    /// taken as `"Feature"`.
+    package static func region(from value: ServerJSON, overrideID: String? = nil) throws(Problem) -> Region {
+        guard case .object(var f) = value else {
+            throw Problem.badRequest(field: "body", detail: "body must be a GeoJSON Feature object, not \(value.typeName)")
         }
-        let props = try f.has("properties") ? JSONObjectReader(f.fields["properties"]!, path: f.name("properties"))
-                                            : JSONObjectReader(.object([:]), path: f.name("properties"))
-        var id = overrideID
-        if id == nil { id = try props.optionalString("id") }
-        if id == nil, let fid = f.fields["id"] {
-            switch fid {
-            case .string(let s): id = s
-            case .number(let n): id = n == n.rounded() ? String(Int(n)) : String(n)
-            default: break
+        if f["type"] == nil { f["type"] = .string("Feature") }
+        // Both places an id may be given are checked, even when one is not used (the path's
+        // id wins on a PUT; properties.id wins over the feature's id), so that a bad id is never
+        // silently accepted.
+        if let given = f["id"] { try checkFeatureID(given, field: "id") }
+        if case .object(let props)? = f["properties"], let given = props["id"] { try checkFeatureID(given, field: "properties.id") }
+        if let id = overrideID {
+            var props: [String: ServerJSON] = [:]
+            switch f["properties"] {
+            case .object(let o)?: props = o
+            case nil, .null?: break
+            default: throw Problem.badRequest(field: "properties", detail: "properties must be an object")
             }
+            props["id"] = .string(id)
+            f["properties"] = .object(props)
         }
-        guard let identifier = id, !identifier.isEmpty else {
-            throw Problem.badRequest(field: props.name("id"), detail: "\(props.name("id")) is required (a non-empty string)")
+        let features: [RegionFeature]
+        do { features = try GeoJSONRegionReader.read(document: .object(f)) } catch { throw problem(error, single: true) }
+        guard features.count == 1 else {
+            throw Problem.badRequest(field: "type", detail: "body must be one GeoJSON Feature (POST /v1/regions/import takes collections)")
         }
-        guard identifier.utf8.count <= 256 else {
-            throw Problem.badRequest(field: props.name("id"), detail: "\(props.name("id")) is longer than 256 bytes")
-        }
-        guard f.has("geometry") else {
-            throw Problem.badRequest(field: f.name("geometry"), detail: "\(f.name("geometry")) is required")
-        }
-        let g = try JSONObjectReader(f.fields["geometry"]!, path: f.name("geometry"))
-        let gtype = try g.string("type")
-        let coords = g.name("coordinates")
-        let shape: RegionShape
-        switch gtype {
-        case "Point":
-            let c = try coordinate(try g.fields["coordinates"].orMissing(coords), path: coords)
-            let radius = try props.number("radius")
-            guard radius.isFinite, radius > 0, radius <= Region.maximumRadius else {
-                throw Problem.badRequest(field: props.name("radius"),
-                                         detail: "\(props.name("radius")) \(radius) must be in (0, \(Int(Region.maximumRadius))] metres")
-            }
-            shape = .circle(center: c, radius: radius)
-        case "Polygon":
-            shape = .polygon(try polygon(try g.fields["coordinates"].orMissing(coords), path: coords))
-        case "MultiPolygon":
-            guard case .array(let parts) = try g.fields["coordinates"].orMissing(coords) else {
-                throw Problem.badRequest(field: coords, detail: "\(coords) must be an array of polygons")
-            }
-            shape = .multiPolygon(try parts.enumerated().map { pair throws(Problem) in try polygon(pair.element, path: "\(coords)[\(pair.offset)]") })
-        default:
-            throw Problem.badRequest(field: g.name("type"),
-                                     detail: "\(g.name("type")) \"\(gtype)\" is not supported (Point with radius, Polygon, MultiPolygon)")
-        }
-        var dwell: TimeInterval? = nil
-        if let d = try props.optionalNumber("dwell") {
-            guard d.isFinite, d >= 0 else {
-                throw Problem.badRequest(field: props.name("dwell"), detail: "\(props.name("dwell")) must be a non-negative number of seconds")
-            }
-            dwell = d
-        }
-        var metadata: [String: String] = [:]
-        for (k, v) in props.fields where !reservedKeys.contains(k) {
-            switch v {
-            case .string(let s): metadata[k] = s
-            case .null: continue
-            default: metadata[k] = String(decoding: v.encoded(), as: UTF8.self)
-            }
-        }
-        let region = Region(identifier: identifier, shape: shape,
-                            notifyOnEntry: try props.optionalBool("notifyOnEntry") ?? true,
-                            notifyOnExit: try props.optionalBool("notifyOnExit") ?? true,
-                            dwell: dwell, metadata: metadata)
+        try Identifier.check(features[0].id, field: overrideID == nil ? "properties.id" : "id")
+        let region = region(features[0])
         do { try region.validate() } catch {
             if case let .invalidRegion(_, field, reason) = error {
-                throw Problem.badRequest(field: "\(path.isEmpty ? "" : path + ".")\(field)", detail: "region \"\(identifier)\": \(field) \(reason)")
+                throw Problem.badRequest(field: geoJSONField(field), detail: "region \"\(region.identifier)\": \(field) \(reason)")
             }
-            throw Problem.badRequest(field: path.isEmpty ? "body" : path, detail: "\(error)")
+            throw Problem.badRequest(field: "body", detail: "\(error)")
         }
         return region
     }
 
-    static func coordinate(_ value: ServerJSON, path: String) throws(Problem) -> Coordinate {
-        guard case .array(let a) = value, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1] else {
-            throw Problem.badRequest(field: path, detail: "\(path) must be a [longitude, latitude] array of numbers")
+    /// A feature id as GeoJSON allows it: a string (``Identifier``) or an integer within ±(2⁵³ − 1),
+    /// taken as its decimal text.
+    static func checkFeatureID(_ v: ServerJSON, field: String) throws(Problem) {
+        switch v {
+        case .string(let s): try Identifier.check(s, field: field)
+        case .number(let n) where n == n.rounded() && abs(n) < 9_007_199_254_740_992: return
+        default:
+            throw Problem.badRequest(field: field, detail: "\(field) must be a string id or an integer within ±(2^53 − 1), not \(v.description.prefix(40))")
         }
-        guard (-180.0...180.0).contains(lon) else {
-            throw Problem.badRequest(field: "\(path)[0]", detail: "\(path)[0] longitude \(lon) is outside [-180, 180]")
-        }
-        guard (-90.0...90.0).contains(lat) else {
-            throw Problem.badRequest(field: "\(path)[1]", detail: "\(path)[1] latitude \(lat) is outside [-90, 90]")
-        }
-        return Coordinate(uncheckedLatitude: lat, longitude: lon)
-    }
-
-    static func polygon(_ value: ServerJSON, path: String) throws(Problem) -> Polygon {
-        guard case .array(let rings) = value, !rings.isEmpty else {
-            throw Problem.badRequest(field: path, detail: "\(path) must be a non-empty array of linear rings")
-        }
-        var parsed: [[Coordinate]] = []
-        for (r, ring) in rings.enumerated() {
-            guard case .array(let pts) = ring, pts.count >= 4 else {
-                throw Problem.badRequest(field: "\(path)[\(r)]", detail: "\(path)[\(r)] must be a ring of at least 4 positions")
-            }
-            var out: [Coordinate] = []
-            out.reserveCapacity(pts.count)
-            for (i, p) in pts.enumerated() { out.append(try coordinate(p, path: "\(path)[\(r)][\(i)]")) }
-            parsed.append(out)
-        }
-        return Polygon(exterior: parsed[0], holes: Array(parsed.dropFirst()))
     }
 
     /// The canonical GeoJSON feature for `region` (what the API returns and stores).
@@ -141,12 +84,5 @@ package enum RegionJSON {
         for (k, v) in region.metadata where props[k] == nil { props[k] = .string(v) }
         return .object(["type": .string("Feature"), "id": .string(region.identifier),
                         "geometry": geometry, "properties": .object(props)])
-    }
-}
-
-extension Optional where Wrapped == ServerJSON {
-    func orMissing(_ path: String) throws(Problem) -> ServerJSON {
-        guard let v = self else { throw Problem.badRequest(field: path, detail: "\(path) is required") }
-        return v
     }
 }

@@ -32,6 +32,9 @@ actor TenantRuntime {
     /// catch up from the store first (shared stores only).
     var contended: Set<String> = []
     var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The regions arranged for `nearby` queries; `nil` until the first one (and after a
+    /// rebuild), then kept in step with `engine`'s regions.
+    var nearbyIndex: NearbyIndex? = nil
 
     let metrics: ServerMetrics
 
@@ -91,6 +94,7 @@ actor TenantRuntime {
 
     private func rebuildLocked() async throws {
         loaded = false
+        nearbyIndex = nil
         engine = try TenantRuntime.replay(try await store.journal(tenant: tenant), policy: policy)
         loaded = true
     }
@@ -108,7 +112,10 @@ actor TenantRuntime {
         var deletes: Set<String> = []
         func flush() throws {
             for id in deletes { engine.remove(identifier: id) }
-            if !order.isEmpty { try engine.add(contentsOf: order.compactMap { upserts[$0] }) }
+            // A region stored under older, looser rules that the engine now refuses (e.g. a
+            // self-intersecting ring) is set aside rather than failing the whole tenant's load.
+            let valid = order.compactMap { upserts[$0] }.filter { (try? $0.validate()) != nil }
+            if !valid.isEmpty { try engine.add(contentsOf: valid) }
             upserts = [:]; order = []; deletes = []
         }
         for entry in journal {
@@ -153,6 +160,7 @@ actor TenantRuntime {
         }
         try await store.upsertRegions(tenant: tenant, regions, now: now)
         do { try engine.add(contentsOf: regions) } catch { try await rebuildLocked(); throw error }
+        for r in regions { nearbyIndex?.insert(r) }
         return existed
     }
 
@@ -162,6 +170,7 @@ actor TenantRuntime {
         return try await retryingStale {
             guard try await self.store.deleteRegion(tenant: self.tenant, id: id, now: now) else { return false }
             self.engine.remove(identifier: id)
+            self.nearbyIndex?.remove(id)
             return true
         }
     }
@@ -299,27 +308,20 @@ actor TenantRuntime {
                            pending: engine.pendingRegions(of: device).sorted(), asked: asked)
     }
 
-    /// The `limit` regions nearest to `point` (by distance to the boundary, 0 inside).
-    func nearby(_ point: Coordinate, limit: Int) async throws -> NearbyAnswer {
+    /// The `limit` regions nearest to `point` (by distance to the boundary, 0 inside) among
+    /// those within `radius` metres, from the tenant's ``NearbyIndex`` (built on the first
+    /// query, then kept up to date with every region change): bounded work however far the
+    /// nearest region is.
+    func nearby(_ point: Coordinate, radius: Double, limit: Int) async throws -> NearbyAnswer {
         try await enter()
         defer { release() }
-        let total = engine.regionCount
-        var margin = 1_000.0
-        var ids: [String] = []
-        while true {
-            ids = engine.regions(containing: point, margin: margin)
-            if ids.count > limit || ids.count == total || margin >= 20_040_000 { break }
-            margin *= 4
-        }
-        var found: [(id: String, distance: Double)] = ids.compactMap { id in
-            engine.region(identifier: id).map { (id, max(0, $0.signedDistance(to: point))) }
-        }
-        found.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
-        let chosen = Array(found.prefix(limit))
-        var stable: Double? = nil
-        if found.count > limit, let k = chosen.last { stable = (found[limit].distance - k.distance) / 2 }
-        return NearbyAnswer(regions: chosen, replanRadius: max(50, chosen.last?.distance ?? 0), stableRadius: stable,
-                            shapes: chosen.compactMap { engine.region(identifier: $0.id) })
+        if nearbyIndex == nil { nearbyIndex = NearbyIndex(regions: engine.regions) }
+        let answer = nearbyIndex!.nearest(to: point, radius: radius, limit: limit)
+        let farthest = answer.regions.last?.distance
+        return NearbyAnswer(regions: answer.regions.map { ($0.region.identifier, $0.distance) },
+                            replanRadius: farthest.map { max(50, $0) } ?? radius / 2,
+                            stableRadius: (answer.nextDistance - (farthest ?? 0)) / 2,
+                            shapes: answer.regions.map(\.region))
     }
 }
 
@@ -344,10 +346,12 @@ struct DeviceState: Sendable {
 struct NearbyAnswer: Sendable {
     var regions: [(id: String, distance: Double)]
     /// Move this far and the set may have changed: the boundary distance of the farthest one
-    /// returned (at least 50 m).
+    /// returned (at least 50 m); half the search radius when none was found.
     var replanRadius: Double
-    /// Move less than this and the set cannot change (half the gap to the next region).
-    var stableRadius: Double?
+    /// Move less than this and no region left out can become nearer than one returned (half
+    /// the gap between the farthest returned and a lower bound on every other; the search
+    /// radius bounds the regions beyond it).
+    var stableRadius: Double
     /// The chosen regions themselves, in the same order.
     var shapes: [Region]
 }

@@ -313,7 +313,7 @@ public final class PostgresStore: ServerStore {
                 out.append(.delete(body))
             case "upsert":
                 guard case .array(let fs) = Self.parse(body) else { throw StoreError.corruptJournal(tenant: tenant) }
-                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.region(from: f, path: "journal") }))
+                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.storedRegion(from: f) }))
             case "fixes":
                 guard let fixes = FixJSON.fixes(journal: Self.parse(body)) else { throw StoreError.corruptJournal(tenant: tenant) }
                 out.append(.fixes(fixes))

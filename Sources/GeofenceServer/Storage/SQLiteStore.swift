@@ -287,7 +287,7 @@ public final class SQLiteStore: ServerStore {
                 out.append(.delete(row.column("body")?.string ?? ""))
             case "upsert":
                 guard case .array(let fs) = SQLiteStore.parse(row, "body") else { throw StoreError.corruptJournal(tenant: tenant) }
-                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.region(from: f, path: "journal") }))
+                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.storedRegion(from: f) }))
             case "fixes":
                 guard let fixes = FixJSON.fixes(journal: SQLiteStore.parse(row, "body")) else { throw StoreError.corruptJournal(tenant: tenant) }
                 out.append(.fixes(fixes))

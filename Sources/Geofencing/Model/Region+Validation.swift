@@ -42,6 +42,11 @@ extension Region {
     private static func check(_ p: Polygon, prefix: String,
                               _ bad: (String, String) -> GeofencingError) throws(GeofencingError) {
         let rings = [p.exterior] + p.holes
+        let vertices = rings.reduce(0) { $0 + $1.count }
+        guard vertices <= Region.maximumVertexCount else {
+            throw bad("\(prefix)exterior", "has \(vertices) vertices with its holes; a polygon holds at most \(Region.maximumVertexCount)")
+        }
+        func field(_ r: Int) -> String { r == 0 ? "\(prefix)exterior" : "\(prefix)holes[\(r - 1)]" }
         for (r, ring) in rings.enumerated() {
             let field = r == 0 ? "\(prefix)exterior" : "\(prefix)holes[\(r - 1)]"
             for (i, c) in ring.enumerated() { try check(c, field: "\(field)[\(i)]", bad) }
@@ -60,5 +65,10 @@ extension Region {
                 throw bad(field, "has zero area (its vertices are collinear)")
             }
         }
+        // Rings unwrapped as the engine reads them (holes next to the outer ring).
+        let outer = PreparedPolygon.unwrap(PreparedPolygon.openRing(p.exterior), reference: nil)
+        let reference = outer.first?.x ?? 0
+        let unwrapped = [outer] + p.holes.map { PreparedPolygon.unwrap(PreparedPolygon.openRing($0), reference: reference) }
+        if let flaw = PreparedPolygon.simplicityFlaw(unwrapped) { throw bad(field(flaw.ring), flaw.reason) }
     }
 }

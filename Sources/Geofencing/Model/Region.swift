@@ -25,10 +25,15 @@ import Geodesy
 /// - `metadata` is carried along untouched (stored out of line by the engine).
 ///
 /// Validation (``validate()``) rejects radii that are not finite, ≤ 0 or above
-/// ``Region/maximumRadius``, degenerate polygons, bad dwell times and empty identifiers.
+/// ``Region/maximumRadius``, degenerate polygons, rings that cross or touch themselves or each
+/// other, holes outside their outer ring or inside another hole, polygons of more than
+/// ``Region/maximumVertexCount`` vertices, bad dwell times and empty identifiers.
 public struct Region: Sendable, Hashable {
     /// The largest circle radius accepted: 10,000 km (a circle that size covers half the Earth).
     public static let maximumRadius: Double = 10_000_000
+    /// The most vertices one polygon holds, its holes included (a detailed national border
+    /// has tens of thousands): what bounds the cost of validating it.
+    public static let maximumVertexCount = 250_000
 
     /// Unique key within an engine; adding a region with an existing identifier replaces it.
     public var identifier: String
