@@ -136,7 +136,8 @@ struct HysteresisTests {
         }
         #expect(events.isEmpty)
         // ±20 m fixes are too coarse for a 50 m desk (their 60 m noise margin does not fit in
-        // 0.8 × 50 m): they decide nothing, so the state is never set either way.
+        // 0.8 × 50 m): they cannot decide "inside", and the glitch after them decides "outside"
+        // only once, which does not hold; so the state is never set either way.
         #expect(engine.state(of: "phone", in: "desk") == .unknown)
     }
 

@@ -44,7 +44,7 @@ struct TransitionRuleTests {
         #expect(engine.state(of: "phone", in: "zone") == .inside)
     }
 
-    @Test("a ±90 m cell fix decides nothing for a 150 m circle (its 200 m margin does not fit in 0.8 × 150 m)")
+    @Test("a ±90 m cell fix cannot put a phone inside a 150 m circle (its 200 m margin does not fit in 0.8 × 150 m)")
     func coarseFixDecidesNothingForSmallRegion() throws {
         #expect(HysteresisPolicy.precise.margin(accuracy: 90, regionSize: 150) == nil)
         #expect(HysteresisPolicy.coreLocation.margin(accuracy: 90, regionSize: 150) == nil)
@@ -54,6 +54,47 @@ struct TransitionRuleTests {
         let scatter = (0..<720).map { 195 + 150 * sin(Double($0) * 1.7) }
         #expect(try Scene.run(&engine, fixes(scatter, accuracy: [90], step: 10)).isEmpty)
         #expect(engine.state(of: "phone", in: "zone") == .unknown)
+    }
+
+    @Test("a fix too coarse for a small region still decides \"outside\" past its margin: no region is too small to leave")
+    func coarseFixStillDecidesOutside() throws {
+        // ±40 m: a 100 m noise margin, more than 0.8 × 50 m, so it cannot decide "inside".
+        #expect(HysteresisPolicy.precise.margin(accuracy: 40, regionSize: 50) == nil)
+        #expect(HysteresisPolicy.precise.exitMargin(accuracy: 40, regionSize: 50) == 100)
+        var engine = Engine(policy: .precise)
+        try engine.add(Scene.circle(radius: 50))
+        _ = try Scene.run(&engine, fixes(Array(repeating: 0, count: 10), accuracy: [3]))
+        #expect(engine.state(of: "phone", in: "zone") == .inside)
+        // Coarse fixes 99 m past the boundary decide nothing; 101 m past, they confirm the exit.
+        let near = try Scene.run(&engine, fixes(Array(repeating: 149, count: 30), accuracy: [40], from: 10))
+        #expect(near.isEmpty)
+        let past = try Scene.run(&engine, fixes(Array(repeating: 151, count: 10), accuracy: [40], from: 40))
+        #expect(past.map(\.kind) == [.exit])
+        // And a first look with such a fix far away sets "outside", so the planner can rule the region out.
+        var fresh = Engine(policy: .precise)
+        try fresh.add(Scene.circle(radius: 50))
+        _ = try Scene.run(&fresh, fixes([2_000], accuracy: [40]))
+        #expect(fresh.state(of: "phone", in: "zone") == .outside)
+    }
+
+    @Test("sparse fixes need fewer deciding fixes: four within 30 s, three over 30 s, two over 60 s")
+    func sparseFixesNeedFewer() throws {
+        let p = HysteresisPolicy.precise
+        #expect([0, 29.9, 30, 59.9, 60, 3_600, .infinity, .nan].map { p.confirmingFixesNeeded(spanning: $0) }
+                == [4, 4, 3, 3, 2, 2, 2, 4])
+        #expect([1, 10, 15, 20, 30, 60, 600].map { p.shortestConfirmation(fixInterval: $0) } == [8, 30, 30, 40, 60, 60, 600])
+        #expect(HysteresisPolicy.coreLocation.shortestConfirmation(fixInterval: 1) == 20)
+        // One fix a minute: the entry is confirmed by the second fix inside.
+        var minute = Engine(policy: p)
+        try minute.add(Scene.circle(radius: 400))
+        let walk = try Scene.run(&minute, fixes([1_000, 200, 200], accuracy: [10], step: 60))
+        #expect(walk.map(\.kind) == [.enter])
+        #expect(walk.first.map { Scene.seconds($0.time) } == 120)
+        // One every 30 s: by the third.
+        var half = Engine(policy: p)
+        try half.add(Scene.circle(radius: 400))
+        let events = try Scene.run(&half, fixes([1_000, 200, 200, 200], accuracy: [10], step: 30))
+        #expect(events.first.map { Scene.seconds($0.time) } == 90)
     }
 
     @Test("after undecided fixes, a first state needs four deciding fixes over the confirmation time: a jump sets nothing")

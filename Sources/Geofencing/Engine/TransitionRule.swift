@@ -10,17 +10,21 @@ import Foundation
 ///    accuracyMultiplier × accuracy` (beyond the ±20 m a person at a boundary wanders, by
 ///    about three standard deviations of the fix's error) and `fixed = marginMeters`, capped at
 ///    `maximumMarginFraction × size`. A fix whose noise margin does not fit in a region that
-///    small decides nothing for it. The accuracy used is never better than the subject's
-///    recent fixes' (``effectiveAccuracy(claimed:previous:)``), so one fix
-///    claiming ±3 m among ±45 m ones gets a ±45 m margin.
+///    small cannot decide "inside" it (it still decides "outside" past the margin), and a fix
+///    that decides neither changes nothing. The accuracy used is never better than the
+///    subject's recent fixes' (``effectiveAccuracy(claimed:previous:)``), so one fix claiming
+///    ±3 m among ±45 m ones gets a ±45 m margin.
 /// 2. **First state** (``settleInitialState``): the first look at a region, if it decides,
 ///    sets `inside` / `outside` silently (unless an initial trigger asks for an event); after
 ///    undecided fixes, deciding ones must hold like a transition.
 /// 3. **Pending** (``extendOrCancel``): a deciding fix on the far side starts or extends a
 ///    pending transition; any other usable fix cancels it.
-/// 4. **Confirm** (``confirmIfHeld``, ``confirm``): the pending run must have lasted
-///    `confirmationTime` and hold `minimumConfirmingFixes` (4) deciding fixes — a far-off fix
-///    must be confirmed by the next ones, so a jump of up to three fixes never confirms.
+/// 4. **Confirm** (``confirmIfHeld``, ``hasHeld``, ``confirm``): the pending run must have
+///    lasted `confirmationTime` and hold `minimumConfirmingFixes` (4) deciding fixes — a far-off
+///    fix must be confirmed by the next ones, so a jump of up to three fixes never confirms.
+///    Sparse fixes need fewer: one fewer for every `fixCountRelief` (30 s) they span, at least
+///    two, so a phone reporting once a minute confirms with its second fix, while a burst of
+///    bad fixes (seconds long) still needs four.
 /// 5. **Crossing time** (``noteCrossing``): interpolated where the signed distance passed
 ///    through zero, between the last fix on the near side and the first on the far side.
 /// 6. **Dwell** (``checkDwell``): one dwell event per stay, `dwell` after the entry crossing,
@@ -32,12 +36,12 @@ import Foundation
 /// the boundary by the noise margin (≥ 20 m + 2 accuracies), and to flip back, as far past on
 /// the other side, held for the confirmation time each way. docs/semantics.md gives the numbers.
 struct TransitionRule: Sendable {
+    let policy: HysteresisPolicy
     let confirmationTime: Double
-    let minimumConfirmingFixes: Int32
 
     init(_ policy: HysteresisPolicy) {
+        self.policy = policy
         confirmationTime = policy.confirmationTime
-        minimumConfirmingFixes = Int32(clamping: max(1, policy.minimumConfirmingFixes))
     }
 
     /// What the rule reads of a track's region.
@@ -55,27 +59,25 @@ struct TransitionRule: Sendable {
     // MARK: One fix
 
     /// Applies one usable fix at signed distance `sd` (metres, negative inside) and time `t`,
-    /// with its `margin` for this region (`nil`: the fix is too coarse and changes nothing).
+    /// with its `margin` for this region.
     @inline(__always)
-    func apply(_ tr: inout Track, sd: Double, margin: Double?, at t: Double, region: RegionFacts,
+    func apply(_ tr: inout Track, sd: Double, margin: RegionMargin, at t: Double, region: RegionFacts,
                trigger: InitialTrigger, emit: Emit) {
-        guard let m = margin else { return }
+        let side = margin.side(sd: sd)
+        // Too coarse to decide "inside" and not far enough out to decide "outside": a fix
+        // this vague neither starts, extends nor cancels a transition. It still counts as a
+        // first look at the region, so that a glitch after it must hold like a transition.
+        if side == nil, !margin.decidesInside, tr.state != .unknown { return }
         if tr.state == .unknown {
-            settleInitialState(&tr, sd: sd, margin: m, at: t, region: region, trigger: trigger, emit: emit)
+            settleInitialState(&tr, side: side, at: t, region: region, trigger: trigger, emit: emit)
         } else {
             noteCrossing(&tr, sd: sd, at: t)
-            extendOrCancel(&tr, deciding: isDeciding(tr.state, sd: sd, margin: m), at: t)
+            extendOrCancel(&tr, deciding: side != nil && side != tr.state, at: t)
             confirmIfHeld(&tr, at: t, region: region, emit: emit)
         }
         tr.lastSD = sd
         tr.lastTime = t
         checkDwell(&tr, now: t, eventTime: t, region: region, emit: emit)
-    }
-
-    /// Whether a fix at `sd` is past the boundary by the margin, on the side away from `state`.
-    @inline(__always)
-    func isDeciding(_ state: RegionState, sd: Double, margin m: Double) -> Bool {
-        state == .outside ? sd < -m : sd > m
     }
 
     /// From `unknown`: the subject's first look at a region, if it decides, sets the state at
@@ -85,9 +87,8 @@ struct TransitionRule: Sendable {
     /// be outside. Silent unless an initial trigger (the call's or the region's) asks for the
     /// event. A fix that does not decide, or decides the other side, starts the count again.
     @inline(__always)
-    func settleInitialState(_ tr: inout Track, sd: Double, margin m: Double, at t: Double, region: RegionFacts,
+    func settleInitialState(_ tr: inout Track, side: RegionState?, at t: Double, region: RegionFacts,
                             trigger: InitialTrigger, emit: Emit) {
-        let side: RegionState? = sd < -m ? .inside : sd > m ? .outside : nil
         guard let side else {
             tr.pendingCount = 0
             return
@@ -99,7 +100,7 @@ struct TransitionRule: Sendable {
         // While counting, the previous fix decided too, on the side of its distance's sign.
         if (tr.lastSD <= 0) != (side == .inside) { tr.pendingCount = 0 }
         extendOrCancel(&tr, deciding: true, at: t)
-        guard tr.pendingCount >= minimumConfirmingFixes, t - tr.pendingSince >= confirmationTime else { return }
+        guard hasHeld(tr, latestFix: t, at: t) else { return }
         setInitialState(&tr, side, since: tr.pendingSince, at: t, region: region, trigger: trigger, emit: emit)
     }
 
@@ -159,8 +160,18 @@ struct TransitionRule: Sendable {
     /// Confirms the pending transition if it has held long enough, with enough fixes.
     @inline(__always)
     func confirmIfHeld(_ tr: inout Track, at t: Double, region: RegionFacts, emit: Emit) {
-        guard tr.pendingCount >= minimumConfirmingFixes, t - tr.pendingSince >= confirmationTime else { return }
+        guard hasHeld(tr, latestFix: t, at: t) else { return }
         confirm(&tr, at: t, region: region, emit: emit)
+    }
+
+    /// Whether the pending run, whose latest deciding fix was at `latestFix`, is confirmed at
+    /// `t`: it has lasted `confirmationTime`, with the deciding fixes the policy asks for over
+    /// the time they span (``HysteresisPolicy/confirmingFixesNeeded(spanning:)``: four, fewer
+    /// when sparse fixes span longer). Time alone counts towards the first, never the second.
+    @inline(__always)
+    func hasHeld(_ tr: Track, latestFix: Double, at t: Double) -> Bool {
+        t - tr.pendingSince >= confirmationTime
+            && Int(tr.pendingCount) >= policy.confirmingFixesNeeded(spanning: latestFix - tr.pendingSince)
     }
 
     /// Flips the state of a track whose pending transition is confirmed at `time`; the event's
@@ -219,9 +230,11 @@ struct TransitionRule: Sendable {
 
     @inline(__always)
     func pendingDue(_ tr: Track, at t: Double, before: Bool) -> Bool {
+        guard tr.state != .unknown else { return false }
         let deadline = tr.pendingSince + confirmationTime
-        return tr.state != .unknown && tr.pendingCount >= minimumConfirmingFixes
-            && (before ? deadline < t : deadline <= t)
+        // The latest fix applied to a pending track is its latest deciding one (any other
+        // cancels the run, or is too vague to touch the track).
+        return (before ? deadline < t : deadline <= t) && hasHeld(tr, latestFix: tr.lastTime, at: deadline)
     }
 
     /// Confirms what is due on `tr` at `t` (``isDue(_:at:before:dwellTime:)``), each event
@@ -256,6 +269,27 @@ struct TransitionRule: Sendable {
     }
 }
 
+/// How far past a region's boundary one fix must lie to decide, and whether it may decide
+/// "inside" (``FixMargins/margin(regionSize:)``).
+@usableFromInline
+struct RegionMargin: Sendable {
+    @usableFromInline let meters: Double
+    @usableFromInline let decidesInside: Bool
+
+    @inlinable
+    init(meters: Double, decidesInside: Bool) {
+        self.meters = meters
+        self.decidesInside = decidesInside
+    }
+
+    /// The side a fix at signed distance `sd` decides, if any.
+    @inlinable @inline(__always)
+    func side(sd: Double) -> RegionState? {
+        if sd > meters { return .outside }
+        return sd < -meters && decidesInside ? .inside : nil
+    }
+}
+
 /// The margins of one fix (``HysteresisPolicy/margins(accuracy:)``), its part computed once and
 /// the absent limits as infinities; ``margin(regionSize:)`` is the one formula of
 /// ``HysteresisPolicy/margin(accuracy:regionSize:)``.
@@ -279,13 +313,15 @@ struct FixMargins: Sendable {
         self.cap = cap
     }
 
-    /// The margin against a region of `size` metres (> 0), or `nil` when the fix is too coarse
-    /// for it: its accuracy exceeds `ratio × size`, or its noise margin `cap × size`.
+    /// The margin against a region of `size` metres (> 0), and whether the fix may decide
+    /// "inside" it: not when it is too coarse for a region that small (its accuracy exceeds
+    /// `ratio × size`, or its noise margin `cap × size`). A fix past the margin outside decides
+    /// "outside" whatever the region's size: no region is too small to be left.
     @inlinable @inline(__always)
-    func margin(regionSize size: Double) -> Double? {
+    func margin(regionSize size: Double) -> RegionMargin {
         let room = cap * size
-        if accuracy > ratio * size || noise > room { return nil }
-        return Swift.max(noise, Swift.min(fixed, room))
+        let coarse = accuracy > ratio * size || noise > room
+        return RegionMargin(meters: Swift.max(noise, Swift.min(fixed, room)), decidesInside: !coarse)
     }
 
     /// The largest margin any region can get.

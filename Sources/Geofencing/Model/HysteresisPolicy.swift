@@ -9,15 +9,17 @@ import Foundation
 ///     noise  = minimumMarginMeters + accuracyMultiplier × accuracy
 ///     margin = max(noise, min(marginMeters ?? 0, maximumMarginFraction × regionSize))
 ///
-/// (region size = radius for circles, √(area / π) for polygons). A fix decides nothing for a
+/// (region size = radius for circles, √(area / π) for polygons). A fix cannot decide "inside" a
 /// region when its `noise` exceeds `maximumMarginFraction × regionSize` or its accuracy
-/// exceeds ``maximumAccuracyToSizeRatio`` × the size (too coarse for a region that small), and
-/// nothing at all when its accuracy exceeds ``maximumAccuracy``. The accuracy is the fix's own
+/// exceeds ``maximumAccuracyToSizeRatio`` × the size (too coarse for a region that small); it
+/// still decides "outside" when it lies its margin beyond the boundary. It decides nothing at
+/// all when its accuracy exceeds ``maximumAccuracy``. The accuracy is the fix's own
 /// (``assumedAccuracy`` when it has none), but never better than the subject's recent fixes'
 /// (``judgesAccuracyByRecentFixes``). A transition is confirmed when deciding fixes have kept the
 /// subject on the new side for ``confirmationTime`` seconds (fix timestamps) with at least
-/// ``minimumConfirmingFixes`` of them; any usable fix that is not past the margin on the new
-/// side cancels the pending transition.
+/// ``minimumConfirmingFixes`` of them — one fewer for every ``fixCountRelief`` seconds the
+/// deciding fixes span, but never fewer than two; any usable fix that is not past the margin on
+/// the new side cancels the pending transition.
 ///
 /// ```swift
 /// var engine = Engine(policy: .precise)
@@ -41,6 +43,10 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     /// How many deciding fixes a confirmation needs at least (a glitch of fewer fixes never
     /// confirms).
     public var minimumConfirmingFixes: Int
+    /// Sparse fixes: the deciding fixes needed drop by one for every this many seconds they
+    /// span (from the first to the latest), down to two, so that a phone reporting once a
+    /// minute is not held for three minutes. `nil`: always ``minimumConfirmingFixes``.
+    public var fixCountRelief: TimeInterval?
     /// A fix whose accuracy is worse than this (metres) decides nothing at all.
     public var maximumAccuracy: Double
     /// A fix whose accuracy exceeds this multiple of a region's size decides nothing for
@@ -57,7 +63,7 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     public init(marginMeters: Double?, accuracyMultiplier: Double = 1,
                 minimumMarginMeters: Double = 0, maximumMarginFraction: Double? = nil,
                 confirmationTime: TimeInterval, minimumConfirmingFixes: Int = 2,
-                maximumAccuracy: Double = 1_000, maximumAccuracyToSizeRatio: Double? = nil,
+                fixCountRelief: TimeInterval? = nil, maximumAccuracy: Double = 1_000, maximumAccuracyToSizeRatio: Double? = nil,
                 assumedAccuracy: Double = 65, judgesAccuracyByRecentFixes: Bool = false) {
         self.marginMeters = marginMeters
         self.accuracyMultiplier = accuracyMultiplier
@@ -65,6 +71,7 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
         self.maximumMarginFraction = maximumMarginFraction
         self.confirmationTime = confirmationTime
         self.minimumConfirmingFixes = minimumConfirmingFixes
+        self.fixCountRelief = fixCountRelief
         self.maximumAccuracy = maximumAccuracy
         self.maximumAccuracyToSizeRatio = maximumAccuracyToSizeRatio
         self.assumedAccuracy = assumedAccuracy
@@ -73,26 +80,57 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
 
     /// Apple's documented behaviour: about 200 m past the boundary (capped at half the
     /// region's size), held for 20 s — and never less than the fix's noise margin
-    /// (20 m + 2 × accuracy), so coarse fixes near a small region decide nothing.
+    /// (20 m + 2 × accuracy), so a coarse fix cannot put the subject inside a small region.
+    /// Four deciding fixes, or three over 30 s, two over 60 s.
     public static let coreLocation = HysteresisPolicy(
         marginMeters: 200, accuracyMultiplier: 2, minimumMarginMeters: 20, maximumMarginFraction: 0.5,
-        confirmationTime: 20, minimumConfirmingFixes: 4, maximumAccuracy: 1_000,
+        confirmationTime: 20, minimumConfirmingFixes: 4, fixCountRelief: 30, maximumAccuracy: 1_000,
         maximumAccuracyToSizeRatio: nil, assumedAccuracy: 65, judgesAccuracyByRecentFixes: true)
 
     /// Accuracy-aware: margin = 20 m + 2 × the fix's accuracy (no better than the recent
-    /// fixes'), held for 8 s over at least 4 fixes; a fix decides nothing for a region when
-    /// that margin exceeds 80 % of the region's size, and nothing at all beyond ±1 km.
+    /// fixes'), held for 8 s over at least 4 fixes (three over 30 s, two over 60 s); a fix cannot
+    /// decide "inside" a region when that margin exceeds 80 % of the region's size, and decides
+    /// nothing at all beyond ±1 km.
     public static let precise = HysteresisPolicy(
         marginMeters: nil, accuracyMultiplier: 2, minimumMarginMeters: 20,
-        maximumMarginFraction: 0.8, confirmationTime: 8, minimumConfirmingFixes: 4,
+        maximumMarginFraction: 0.8, confirmationTime: 8, minimumConfirmingFixes: 4, fixCountRelief: 30,
         maximumAccuracy: 1_000, maximumAccuracyToSizeRatio: 1, assumedAccuracy: 65,
         judgesAccuracyByRecentFixes: true)
 
     /// The margin for a fix of `accuracy` metres against a region of `size` metres, or `nil`
-    /// when the fix decides nothing for that region.
+    /// when the fix is too coarse to decide "inside" that region (it still decides "outside"
+    /// past ``exitMargin(accuracy:regionSize:)``).
     @inlinable
     public func margin(accuracy: Double, regionSize size: Double) -> Double? {
-        margins(accuracy: accuracy).margin(regionSize: size)
+        let m = margins(accuracy: accuracy).margin(regionSize: size)
+        return m.decidesInside ? m.meters : nil
+    }
+
+    /// How far outside a region of `size` metres a fix of `accuracy` metres must lie to decide
+    /// "outside": the same margin, also for fixes too coarse to decide "inside".
+    @inlinable
+    public func exitMargin(accuracy: Double, regionSize size: Double) -> Double {
+        margins(accuracy: accuracy).margin(regionSize: size).meters
+    }
+
+    /// The deciding fixes a pending transition needs when they span `span` seconds (first to
+    /// latest): ``minimumConfirmingFixes``, one fewer per ``fixCountRelief`` seconds, at least two.
+    @inlinable
+    public func confirmingFixesNeeded(spanning span: TimeInterval) -> Int {
+        let most = max(1, minimumConfirmingFixes)
+        guard let relief = fixCountRelief, relief > 0, span > 0 else { return most }
+        let relieved = (span / relief).rounded(.down)
+        guard relieved < Double(most) else { return min(2, most) }
+        return max(min(2, most), most - Int(relieved))
+    }
+
+    /// The shortest time a transition takes to confirm with fixes `interval` seconds apart:
+    /// ``confirmationTime``, or longer when the fixes it needs take longer to arrive.
+    public func shortestConfirmation(fixInterval interval: TimeInterval) -> TimeInterval {
+        guard interval > 0, interval.isFinite else { return confirmationTime }
+        var fixes = 1
+        while fixes < confirmingFixesNeeded(spanning: Double(fixes - 1) * interval) { fixes += 1 }
+        return max(confirmationTime, Double(fixes - 1) * interval)
     }
 
     /// ``margin(accuracy:regionSize:)`` for one fix, its per-fix part worked out once (the
