@@ -34,7 +34,14 @@ struct EvaluationTests {
         let tracks = Evaluation.tracks()
         let precise = try Evaluation.run(tracks, policy: .precise)
         let core = try Evaluation.run(tracks, policy: .coreLocation)
-        print(Evaluation.table(precise: precise, core: core))
+        let table = Evaluation.table(precise: precise, core: core)
+        print(table)
+        let docs = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/semantics.md"),
+                              encoding: .utf8)
+        for row in table.split(separator: "\n") where row.hasPrefix("| ") {
+            #expect(docs.contains(row), "docs/semantics.md is missing the harness row: \(row)")
+        }
         for ((name, p), (_, c)) in zip(precise, core) {
             #expect(p.falseEvents == 0, "precise, \(name): \(p.falseEvents) false events")
             #expect(p.missed == 0, "precise, \(name): \(p.missed) missed")
