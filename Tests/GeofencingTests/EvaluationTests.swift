@@ -31,7 +31,7 @@ struct EvaluationTests {
         GPS-grade fixes (good, urban) and no longer than coreLocation's with poor and cell-grade ones
         """)
     func policiesMeetTheirTargets() throws {
-        let tracks = Evaluation.tracks()
+        let tracks = try Evaluation.tracks()
         let precise = try Evaluation.run(tracks, policy: .precise)
         let core = try Evaluation.run(tracks, policy: .coreLocation)
         let table = Evaluation.table(precise: precise, core: core)

@@ -11,7 +11,8 @@ import Geodesy
 //
 // A real crossing is *required* (missing it counts) when the stays on both sides of it are
 // resolvable with the track's noise: at least 60 s spent `resolvableDepth(σ)` = 20 m + 5 σ
-// or more past the boundary. Shallower crossings are optional: an event for one is right,
+// or more past the boundary, counted between consecutive samples that are both that deep (a
+// recording's 14-minute gap after two samples outside is not a stay seen outside). Shallower crossings are optional: an event for one is right,
 // no event is not wrong. (With σ = 30 m a path 50 m past the boundary for a minute is
 // indistinguishable from one 15 m past: no rule can report the first and never the second.)
 //
@@ -65,7 +66,9 @@ enum BandTruth {
                 side = now
                 deepTime = 0
             }
-            if side != 0, Double(side) * sd[i] >= deep { deepTime += dt }
+            // Time observed deep: between two consecutive samples both that far past (a gap in
+            // a recording before a deep sample says nothing of where the subject was).
+            if side != 0, i > 0, Double(side) * sd[i] >= deep, Double(side) * sd[i - 1] >= deep { deepTime += dt }
             // Lingering episodes.
             if abs(sd[i]) < band {
                 if bandStart == nil { bandStart = times[i] }

@@ -47,14 +47,17 @@ enum Evaluation {
     static let moversPerMode = 4
     static let tracksPerHardFamily = 6
 
-    /// Every track: movers of each mode and the adversarial families, at every noise level.
-    static func tracks(seed: UInt64 = seed) -> [SyntheticTrack] {
-        NoiseLevel.allCases.flatMap { level in
-            Mode.allCases.flatMap { mode in
+    /// Every track: movers of each mode, the adversarial families and the recorded tracks, at
+    /// every noise level.
+    static func tracks(seed: UInt64 = seed) throws -> [SyntheticTrack] {
+        try NoiseLevel.allCases.flatMap { level in
+            let movers = Mode.allCases.flatMap { mode in
                 (0..<moversPerMode).map { SyntheticTrack.make(mode: mode, level: level, index: $0, seed: seed) }
-            } + HardFamily.allCases.flatMap { family in
+            }
+            let hard = HardFamily.allCases.flatMap { family in
                 (0..<tracksPerHardFamily).map { SyntheticTrack.make(family, level: level, index: $0, seed: seed) }
             }
+            return try movers + hard + RecordedTracks.names.map { try RecordedTracks.make($0, level: level, seed: seed) }
         }
     }
 
@@ -84,6 +87,9 @@ enum Evaluation {
                     s.delays.append(at(events[i]) - c.time)
                 } else if c.required {
                     s.missed += 1
+                    if ProcessInfo.processInfo.environment["GEOFENCE_EVAL_VERBOSE"] != nil {
+                        print("missed \(c.kind) \(c.regionID) at \(c.time) s, next \(next); events: \(events.filter { $0.regionID == c.regionID }.map { "\($0.kind)@\(at($0))" })")
+                    }
                 }
             }
             for e in episodes {
