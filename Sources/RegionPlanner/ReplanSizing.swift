@@ -77,19 +77,23 @@ public struct ReplanSizing: Sendable, Hashable {
                 maximumFixInterval: TimeInterval, maximumAccuracy: Double? = nil,
                 glitchAllowance: Double = 0) {
         let accuracy = min(maximumAccuracy ?? policy.maximumAccuracy, policy.maximumAccuracy)
-        // The policy's own margin at unbounded size: the most a fix of this accuracy gets. A
-        // circle of radius r caps it at `maximumMarginFraction × r`, and a fix whose margin would
-        // not fit decides nothing for it (too coarse), so min(cap, fraction × r) bounds the
-        // margin of every fix that can confirm an exit (ReplanSizingTests checks it against
-        // `policy.margin(accuracy:regionSize:)`).
-        let cap = policy.margin(accuracy: accuracy, regionSize: .infinity)
-            ?? policy.minimumMarginMeters + policy.accuracyMultiplier * accuracy
+        // The policy's margins for a fix of this accuracy: `noise` (20 m + 2a), and at unbounded
+        // size `cap` = max(noise, fixed), the most any region gets. Against a region of size S the
+        // margin is max(noise, min(fixed, fraction × S)): at most min(cap, max(noise, fraction ×
+        // largestRegionSize)) for the catalogue, even from a fix too coarse to decide "inside"
+        // it, which still decides "outside". The re-plan circle is kept at least noise / fraction
+        // in radius, so no usable fix is too coarse for it and its exit margin is exactly
+        // min(cap, fraction × r) (ReplanSizingTests checks both against the policy).
+        let noise = policy.minimumMarginMeters + policy.accuracyMultiplier * accuracy
+        let cap = policy.exitMargin(accuracy: accuracy, regionSize: .infinity)
         var ceiling = cap
-        if let f = policy.maximumMarginFraction { ceiling = min(ceiling, f * largestRegionSize) }
+        if let f = policy.maximumMarginFraction { ceiling = min(cap, max(noise, f * largestRegionSize)) }
         let confirmation = max(policy.confirmationTime,
                                Double(max(policy.minimumConfirmingFixes - 1, 0)) * maximumFixInterval)
-        // Every usable fix must decide for the re-plan circle (accuracy-to-size limit).
-        let smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
+        // Every usable fix must decide for the re-plan circle: the accuracy-to-size limit, and
+        // its noise margin within the fraction of the radius.
+        var smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
+        if let f = policy.maximumMarginFraction, f > 0 { smallest = max(smallest, noise / f) }
         self.init(exitMarginCap: cap, exitMarginFraction: policy.maximumMarginFraction,
                   catalogueMarginCeiling: ceiling, confirmationTime: confirmation,
                   maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,

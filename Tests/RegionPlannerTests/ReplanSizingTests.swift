@@ -15,21 +15,24 @@ import Testing
         #expect(drive.confirmationTime == 20)
         #expect(drive.travelAllowance == 40 * 23)
         #expect(drive.registrationClearance == 240)
-        // Fixes up to the policy's ±1 km: the noise margin of the coarsest one, 2,020 m, capped
-        // at half the size (a fix whose margin does not fit decides nothing for the region).
+        // Fixes up to the policy's ±1 km: the noise margin of the coarsest one, 2,020 m. Too
+        // coarse to decide "inside" a 500 m region, such a fix still decides "outside" 2,020 m
+        // out, so that is what a region needs to be ruled out; and the re-plan circle is kept
+        // large enough (4,040 m) for the fix to decide it.
         let coarse = ReplanSizing(policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
                                   maximumFixInterval: 1)
         #expect(coarse.exitMarginCap == 20 + 2 * 1_000)
-        #expect(coarse.catalogueMarginCeiling == 250)
-        // Small catalogue regions cap the margin at half their size.
+        #expect(coarse.catalogueMarginCeiling == 20 + 2 * 1_000)
+        #expect(coarse.minimumRadius == (20 + 2 * 1_000) / 0.5)
+        // Small catalogue regions cap the fixed margin at half their size.
         let small = ReplanSizing(policy: .coreLocation, largestRegionSize: 100, maximumSpeed: 40,
-                                 maximumFixInterval: 1)
+                                 maximumFixInterval: 1, maximumAccuracy: 10)
         #expect(small.catalogueMarginCeiling == 50)
     }
 
     @Test("the radius is the largest that keeps exit + margin + travel + clearance inside the distance")
     func radiusIsMaximal() throws {
-        for d in stride(from: 1_500.0, through: 20_000, by: 750) {
+        for d in stride(from: 2_250.0, through: 20_000, by: 750) {
             let r = try #require(drive.radius(nearestUnregistered: d))
             let used = r + drive.exitMargin(radius: r) + drive.travelAllowance + drive.registrationClearance
             #expect(used <= d)
@@ -41,7 +44,8 @@ import Testing
     @Test("too close an unregistered region gives no guaranteed radius; nothing unregistered gives infinity")
     func limits() {
         #expect(drive.radius(nearestUnregistered: 900) == nil)
-        #expect(drive.radius(nearestUnregistered: 1_200) == nil, "920 + 240 leave 39 m: less than the 82 m minimum radius plus its margin")
+        #expect(drive.radius(nearestUnregistered: 1_200) == nil, "920 + 240 leave 39 m: less than the 400 m minimum radius plus its margin")
+        #expect(drive.minimumRadius == 400, "a ±90 m fix's 200 m noise margin fits in half the radius")
         #expect(drive.radius(nearestUnregistered: -50) == nil)
         #expect(drive.radius(nearestUnregistered: .infinity) == .infinity)
     }

@@ -36,12 +36,15 @@ import Foundation
 /// the boundary by the noise margin (≥ 20 m + 2 accuracies), and to flip back, as far past on
 /// the other side, held for the confirmation time each way. docs/semantics.md gives the numbers.
 struct TransitionRule: Sendable {
-    let policy: HysteresisPolicy
     let confirmationTime: Double
+    let minimumConfirmingFixes: Int
+    /// `fixCountRelief`, 0 for none.
+    let fixCountRelief: Double
 
     init(_ policy: HysteresisPolicy) {
-        self.policy = policy
         confirmationTime = policy.confirmationTime
+        minimumConfirmingFixes = max(1, policy.minimumConfirmingFixes)
+        fixCountRelief = policy.fixCountRelief ?? 0
     }
 
     /// What the rule reads of a track's region.
@@ -170,8 +173,11 @@ struct TransitionRule: Sendable {
     /// when sparse fixes span longer). Time alone counts towards the first, never the second.
     @inline(__always)
     func hasHeld(_ tr: Track, latestFix: Double, at t: Double) -> Bool {
-        t - tr.pendingSince >= confirmationTime
-            && Int(tr.pendingCount) >= policy.confirmingFixesNeeded(spanning: latestFix - tr.pendingSince)
+        guard t - tr.pendingSince >= confirmationTime else { return false }
+        let count = Int(tr.pendingCount)
+        if count >= minimumConfirmingFixes { return true }      // the common case: no relief needed
+        return fixCountRelief > 0 && count >= HysteresisPolicy.confirmingFixesNeeded(
+            most: minimumConfirmingFixes, relief: fixCountRelief, spanning: latestFix - tr.pendingSince)
     }
 
     /// Flips the state of a track whose pending transition is confirmed at `time`; the event's

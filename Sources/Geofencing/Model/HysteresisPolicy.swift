@@ -117,8 +117,15 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     /// latest): ``minimumConfirmingFixes``, one fewer per ``fixCountRelief`` seconds, at least two.
     @inlinable
     public func confirmingFixesNeeded(spanning span: TimeInterval) -> Int {
-        let most = max(1, minimumConfirmingFixes)
-        guard let relief = fixCountRelief, relief > 0, span > 0 else { return most }
+        Self.confirmingFixesNeeded(most: minimumConfirmingFixes, relief: fixCountRelief ?? 0, spanning: span)
+    }
+
+    /// ``confirmingFixesNeeded(spanning:)`` from its two numbers (`relief` 0: none), for the
+    /// engine's rule, which keeps them rather than the whole policy.
+    @inlinable @inline(__always)
+    static func confirmingFixesNeeded(most: Int, relief: Double, spanning span: Double) -> Int {
+        let most = max(1, most)
+        guard relief > 0, span > 0 else { return most }
         let relieved = (span / relief).rounded(.down)
         guard relieved < Double(most) else { return min(2, most) }
         return max(min(2, most), most - Int(relieved))

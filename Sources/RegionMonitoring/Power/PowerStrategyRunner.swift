@@ -53,6 +53,13 @@ public enum PowerStrategyRunner {
         }
     }
 
+    /// The `q` quantile of `values` (nearest rank), nil when empty.
+    static func percentile(_ q: Double, of values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * q).rounded(.up)) - 1)]
+    }
+
     // MARK: Continuous reporting
 
     static func continuous(interval: Double, _ scenario: PowerScenario, _ model: PowerModel,
@@ -92,8 +99,10 @@ public enum PowerStrategyRunner {
         let monitor = try await Monitor("power", device: device)
         let slotMonitor = await MonitorSlotMonitor(monitor: monitor)
         let largest = source.catalogue.entries.map { Self.size(of: $0.region) }.max() ?? 100
-        // The coarsest fix the scenario claims (the policy's assumed accuracy for fixes without one).
-        let accuracy = scenario.fixes.map { $0.horizontalAccuracy ?? settings.policy.assumedAccuracy }.max()
+        // The accuracy 99 % of the scenario's fixes claim or better (the policy's assumed accuracy
+        // for fixes without one): the sizing is stated for it, so that one ±177 m outlier among
+        // ±15 m fixes does not size every plan for ±177 m (coarser fixes are outside the guarantee).
+        let accuracy = Self.percentile(0.99, of: scenario.fixes.map { $0.horizontalAccuracy ?? settings.policy.assumedAccuracy })
         let sizing = ReplanSizing(policy: settings.policy, largestRegionSize: largest,
                                   maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes),
                                   maximumAccuracy: accuracy)
