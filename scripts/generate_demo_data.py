@@ -6,7 +6,7 @@ Writes into Sources/GeofenceCLI/Resources/Demo/:
   low-bridge.geojson   bridges on a truck route: a warning circle at each bridge and one a
                        mile (1,609 m) before it along the road, with clearance metadata
   low-bridge.gpx       a tall truck's drive toward the low railway bridge (1 Hz, GPX 1.1)
-  shops.geojson        shops along a high street, circles of 30-80 m with push messages
+  shops.geojson        shops along a high street, circles of 60-110 m with push messages
   shops.csv            a walk past the shops (1 Hz, CSV with accuracy, speed, course)
   shanghai.geojson     the classic 2,000 m region at 31.239394, 121.499781
   shanghai.nmea        the classic demo's three simulated locations (NMEA RMC + GGA)
@@ -325,13 +325,17 @@ def shops(out, rng):
     path_arr = np.array(path, float)
     cum = polyline_lengths(path_arr)
     shop_list = [
-        ("shop-coffee", "Bean There", -420, -2, 35, "☕ Bean There: your flat white is 2-for-1 until 11:00"),
-        ("shop-books", "Chapter & Verse", -80, -22, 45, "📚 Chapter & Verse: the book you saved is in stock"),
-        ("shop-bakery", "Crumb", 250, 32, 30, "🥐 Crumb: fresh croissants just out of the oven"),
-        ("shop-florist", "Petal Post", 345, 70, 50, "💐 Petal Post: 20% off tulips today"),
-        ("shop-market", "Corner Market", 760, 110, 80, "🛒 Corner Market: your order is ready for collection"),
+        ("shop-coffee", "Bean There", -420, -2, 70, "☕ Bean There: your flat white is 2-for-1 until 11:00"),
+        ("shop-books", "Chapter & Verse", -80, -22, 70, "📚 Chapter & Verse: the book you saved is in stock"),
+        ("shop-bakery", "Crumb", 250, 32, 70, "🥐 Crumb: fresh croissants just out of the oven"),
+        ("shop-florist", "Petal Post", 345, 70, 70, "💐 Petal Post: 20% off tulips today"),
+        ("shop-market", "Corner Market", 760, 110, 110, "🛒 Corner Market: your order is ready for collection"),
         ("shop-cinema", "Electric Cinema", 120, 420, 60, "🎬 Electric Cinema: tonight's screening has seats"),
     ]
+    # Radii: a shop passed on the street is 20 m from the walker's path; with walking fixes
+    # of about +-8 m the engine needs 20 m + 2 x 8 m past the boundary, held by four fixes,
+    # and a region at least (20 + 2 x 8) / 0.8 = 45 m for `precise` to decide at all
+    # (docs/semantics.md). Android recommends 100-150 m; 70 m is the smallest that keeps every visit.
     feats = []
     for sid, name, e, n, radius, msg in shop_list:
         lat, lon = frame.to_geo(e, n)

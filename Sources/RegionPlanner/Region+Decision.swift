@@ -4,19 +4,21 @@ import Geofencing
 
 extension HysteresisPolicy {
     /// The side `fix` decides for `region` under this policy (`.inside` / `.outside`), or
-    /// `.unknown` when it decides nothing (unusable, too coarse for the region, or within the
-    /// margin). One metre stricter than the engine, so that rounding in the engine's own
+    /// `.unknown` when it decides nothing (unusable, within the margin, or inside but too
+    /// coarse for the region). One metre stricter than the engine, so that rounding in the engine's own
     /// distance never makes the two disagree: when this says a side, the engine agrees.
     func decidedSide(of region: Region, at fix: LocationFix) -> RegionState {
         let accuracy = fix.horizontalAccuracy ?? assumedAccuracy
         guard accuracy <= maximumAccuracy else { return .unknown }
         let size = region.sizeMeters
-        guard let m = margin(accuracy: accuracy, regionSize: size * 0.999) else { return .unknown }
-        let upper = margin(accuracy: accuracy, regionSize: size * 1.001) ?? m
         let d = region.signedDistance(to: fix.coordinate)
-        let need = max(m, upper) + 1
-        if d > need { return .outside }
-        if d < -need { return .inside }
+        let exit = max(exitMargin(accuracy: accuracy, regionSize: size * 0.999),
+                       exitMargin(accuracy: accuracy, regionSize: size * 1.001)) + 1
+        if d > exit { return .outside }
+        // "Inside" needs a fix fine enough for the region at either end of the tolerance.
+        guard let m = margin(accuracy: accuracy, regionSize: size * 0.999),
+              let upper = margin(accuracy: accuracy, regionSize: size * 1.001) else { return .unknown }
+        if d < -(max(m, upper) + 1) { return .inside }
         return .unknown
     }
 }

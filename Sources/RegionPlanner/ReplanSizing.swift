@@ -44,12 +44,16 @@ public struct ReplanSizing: Sendable, Hashable {
     public var glitchAllowance: Double
     /// Smallest useful re-plan radius (metres); below it the guarantee is reported broken.
     public var minimumRadius: Double
+    /// How many deciding fixes a confirmation needs (the monitor policy's minimum): with fixes
+    /// further apart than the confirmation time, a confirmation lasts `(n − 1)` fix intervals.
+    public var minimumConfirmingFixes: Int
     /// The minimum radius asked for at construction (before the first-fix floor).
     var statedMinimumRadius: Double?
 
     public init(exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
                 confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval,
-                glitchAllowance: Double = 0, minimumRadius: Double? = nil) {
+                glitchAllowance: Double = 0, minimumRadius: Double? = nil, minimumConfirmingFixes: Int = 2) {
+        self.minimumConfirmingFixes = max(1, minimumConfirmingFixes)
         self.exitMarginCap = exitMarginCap
         self.exitMarginFraction = exitMarginFraction
         self.catalogueMarginCeiling = catalogueMarginCeiling
@@ -73,17 +77,28 @@ public struct ReplanSizing: Sendable, Hashable {
                 maximumFixInterval: TimeInterval, maximumAccuracy: Double? = nil,
                 glitchAllowance: Double = 0) {
         let accuracy = min(maximumAccuracy ?? policy.maximumAccuracy, policy.maximumAccuracy)
-        let cap = max(policy.minimumMarginMeters, policy.marginMeters ?? policy.accuracyMultiplier * accuracy)
+        // The policy's margins for a fix of this accuracy: `noise` (20 m + 2a), and at unbounded
+        // size `cap` = max(noise, fixed), the most any region gets. Against a region of size S the
+        // margin is max(noise, min(fixed, fraction × S)): at most min(cap, max(noise, fraction ×
+        // largestRegionSize)) for the catalogue, even from a fix too coarse to decide "inside"
+        // it, which still decides "outside". The re-plan circle is kept at least noise / fraction
+        // in radius, so no usable fix is too coarse for it and its exit margin is exactly
+        // min(cap, fraction × r) (ReplanSizingTests checks both against the policy).
+        let noise = policy.minimumMarginMeters + policy.accuracyMultiplier * accuracy
+        let cap = policy.exitMargin(accuracy: accuracy, regionSize: .infinity)
         var ceiling = cap
-        if let f = policy.maximumMarginFraction { ceiling = min(ceiling, f * largestRegionSize) }
+        if let f = policy.maximumMarginFraction { ceiling = min(cap, max(noise, f * largestRegionSize)) }
         let confirmation = max(policy.confirmationTime,
                                Double(max(policy.minimumConfirmingFixes - 1, 0)) * maximumFixInterval)
-        // Every usable fix must decide for the re-plan circle (accuracy-to-size limit).
-        let smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
+        // Every usable fix must decide for the re-plan circle: the accuracy-to-size limit, and
+        // its noise margin within the fraction of the radius.
+        var smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
+        if let f = policy.maximumMarginFraction, f > 0 { smallest = max(smallest, noise / f) }
         self.init(exitMarginCap: cap, exitMarginFraction: policy.maximumMarginFraction,
                   catalogueMarginCeiling: ceiling, confirmationTime: confirmation,
                   maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
-                  glitchAllowance: glitchAllowance, minimumRadius: smallest)
+                  glitchAllowance: glitchAllowance, minimumRadius: smallest,
+                  minimumConfirmingFixes: policy.minimumConfirmingFixes)
     }
 
     /// Distance the fixes may cover while an exit is being confirmed (metres).
@@ -93,14 +108,16 @@ public struct ReplanSizing: Sendable, Hashable {
 
     /// The same bounds for fixes `interval` seconds apart, when that is longer than
     /// ``maximumFixInterval`` (the planner's adaptation to the interval it observes): the
-    /// confirmation then lasts at least one interval (two confirming fixes, both presets).
+    /// confirmation then lasts at least `(minimumConfirmingFixes − 1)` intervals (three with
+    /// the presets' four deciding fixes).
     public func adapted(toFixInterval interval: TimeInterval) -> ReplanSizing {
         guard interval > maximumFixInterval, interval.isFinite else { return self }
+        let held = Double(minimumConfirmingFixes - 1) * interval
         return ReplanSizing(exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
                             catalogueMarginCeiling: catalogueMarginCeiling,
-                            confirmationTime: max(confirmationTime, interval), maximumSpeed: maximumSpeed,
+                            confirmationTime: max(confirmationTime, held), maximumSpeed: maximumSpeed,
                             maximumFixInterval: interval, glitchAllowance: glitchAllowance,
-                            minimumRadius: statedMinimumRadius)
+                            minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
     }
 
     /// The bound on how far from the plan centre the fix that confirms the re-plan region's

@@ -111,7 +111,13 @@ struct ReleaseSensitiveCrossingTests {
             TrackPosition(line: i + 2, index: i + 1, latitude: r.0, longitude: r.1,
                           time: Date(timeIntervalSince1970: start + Double(i)), accuracy: r.2)
         }
-        let (text, _) = try simulate([region], [TrackInput(subject: "w", name: "w.csv", source: ArrayTrackSource(positions: track))])
+        // The numbers `precise` had when this was found (margin = accuracy, 8 s, 2 fixes): the
+        // track is too short for today's 20 m + 2a margin and four fixes to confirm it.
+        let then = HysteresisPolicy(marginMeters: nil, accuracyMultiplier: 1, minimumMarginMeters: 0,
+                                    maximumMarginFraction: 0.5, confirmationTime: 8, minimumConfirmingFixes: 2,
+                                    maximumAccuracyToSizeRatio: 1)
+        let (text, _) = try simulate([region], [TrackInput(subject: "w", name: "w.csv", source: ArrayTrackSource(positions: track))],
+                                     policy: then)
         let events = try parseLines(text)
         #expect(events.map { $0["event"] as? String } == ["enter"])
         #expect(events.first?["time"] as? String == "2026-06-01T00:06:41Z")

@@ -12,7 +12,7 @@ struct EventStreamTests {
     /// Two devices enter the Bund region: two events, cursors 1 and 2.
     static func twoEntries(_ h: Harness, key: String, devices: [String]) async throws {
         for d in devices {
-            let fixes = [fixJSON(31.259394, 121.499781, t: 1_800_000_000)] + (1...3).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
+            let fixes = [fixJSON(31.259394, 121.499781, t: 1_800_000_000)] + (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
             let r = try await h.call(.POST, "/v1/devices/\(d)/locations", key: key, body: "[\(fixes.joined(separator: ","))]")
             #expect(r["events"]?.array?.count == 1)
         }

@@ -39,7 +39,7 @@ struct ShanghaiWebhookTests {
                 #expect(events[0]["event"]?.string == "enter")
                 #expect(events[0]["region"]?.string == "bund")
                 #expect(events[0]["device"]?.string == "phone-1")
-                #expect(events[0]["time"]?.string == "2027-01-15T08:00:20Z")   // t0 + 20 s: 2 fixes, ≥ 8 s
+                #expect(events[0]["time"]?.string == "2027-01-15T08:00:40Z")   // t0 + 40 s: 4 fixes, ≥ 8 s
                 let eventID = try #require(events[0]["id"]?.string)
 
                 // The outbox has it, with a cursor.
@@ -161,9 +161,11 @@ struct ShanghaiWebhookTests {
                 _ = try await h.call(.PUT, "/v1/regions/bund", key: key,
                                      body: circleFeature("bund", lat: Self.center.lat, lon: Self.center.lon, radius: 2_000))
                 _ = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.259394, 121.499781, t: Self.t0))
-                // One inside fix: the entry is pending, not confirmed yet.
-                let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 10))
-                #expect(r["events"]?.array?.count == 0)
+                // Three inside fixes: the entry is pending, not confirmed yet (four confirm).
+                for dt in [10.0, 12, 14] {
+                    let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + dt))
+                    #expect(r["events"]?.array?.count == 0)
+                }
                 return key
             }
             try await Harness.run(database: db) { h in

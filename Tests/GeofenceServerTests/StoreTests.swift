@@ -125,12 +125,12 @@ struct StoreTests {
         try await Harness.run(store, configure: { $0.metricsToken = "ops-token" }) { h in
             let key = try await h.key("acme")
             _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
-            let fixes = [fixJSON(31.259394, 121.499781, t: 1_800_000_000)] + (1...3).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
+            let fixes = [fixJSON(31.259394, 121.499781, t: 1_800_000_000)] + (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
             _ = try await h.call(.POST, "/v1/devices/d/locations", key: key, body: "[\(fixes.joined(separator: ","))]")
             #expect(try await h.call(.GET, "/metrics", key: key).status == 401)
             let m = try await h.call(.GET, "/metrics", key: "ops-token")
             #expect(m.status == 200)
-            #expect(m.text.contains("geofence_fixes_ingested_total 4"), "\(m.text)")
+            #expect(m.text.contains("geofence_fixes_ingested_total 5"), "\(m.text)")
             #expect(m.text.contains("geofence_events_total 1"))
         }
     }

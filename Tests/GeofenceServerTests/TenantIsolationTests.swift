@@ -16,7 +16,7 @@ struct TenantIsolationTests {
                 let hookID = try #require(hook["id"]?.string)
                 _ = try await h.call(.PUT, "/v1/regions/bund", key: a, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
                 _ = try await h.call(.POST, "/v1/devices/d1/locations", key: a, body: fixJSON(31.259394, 121.499781, t: 1_800_000_000))
-                let fixes = (1...3).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }.joined(separator: ",")
+                let fixes = (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }.joined(separator: ",")
                 let ev = try await h.call(.POST, "/v1/devices/d1/locations", key: a, body: "[\(fixes)]")
                 #expect(ev["events"]?.array?.count == 1)
 

@@ -214,10 +214,12 @@ struct FastPathTests {
                                       fix: Scene.fix(Scene.shanghai, at: -100), time: Scene.t0,
                                       crossedAt: Scene.t0)]
         let h = engine.handle(for: "phone")
-        try engine.process(Scene.fix(Scene.shanghai, north: 1_000, at: 0), subject: h, into: &events)
-        try engine.process(Scene.fix(Scene.shanghai, north: 0, at: 10), subject: h, into: &events)
+        for t in [0.0, 3, 6, 9] {   // outside, held for the confirmation time
+            try engine.process(Scene.fix(Scene.shanghai, north: 1_000, at: t), subject: h, into: &events)
+        }
+        for t in [10.0, 20, 30] { try engine.process(Scene.fix(Scene.shanghai, north: 0, at: t), subject: h, into: &events) }
         #expect(events.count == 1)
-        // The second deciding fix, 60 s later, confirms both entries.
+        // The fourth deciding fix, 60 s after the first, confirms both entries.
         try engine.process(Scene.fix(Scene.shanghai, north: 0, at: 70), subject: h, into: &events)
         #expect(events.first?.regionID == "old")
         #expect(Set(events.dropFirst().map(\.regionID)) == ["a", "b"])

@@ -126,7 +126,7 @@ struct TrackReplayTests {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
-        let short = stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(15, paris)]
+        let short = stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(12, paris), fix(13, paris), fix(15, paris)]
         try await device.run(TrackReplay(short, clock: ManualClock(advancesOnSleep: true), speed: .scaled(100), trailingDuration: 30))
         #expect(rec.enters == ["a"])
     }

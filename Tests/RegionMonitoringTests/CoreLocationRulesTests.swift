@@ -250,13 +250,13 @@ struct CoreLocationRulesTests {
         #expect(recorder.states == [.state("shop", .outside)])
     }
 
-    @Test("time alone completes a held initial state: a tick after two fixes answers the waiting request")
+    @Test("time alone completes a held initial state: a tick after the fixes it needs answers the waiting request")
     func tickCompletesInitialState() async throws {
         let device = makeDevice()
         let (manager, recorder) = await manager(on: device)
         await manager.startMonitoring(for: region("shop"))
         await manager.requestState(for: region("shop"))
-        try await device.feed([fix(0, farAway), fix(5, farAway)])
+        try await device.feed((0..<4).map { fix(Double($0), farAway) })
         try await device.receive(.tick(t0.addingTimeInterval(19)))
         #expect(recorder.states.isEmpty)
         try await device.receive(.tick(t0.addingTimeInterval(20)))

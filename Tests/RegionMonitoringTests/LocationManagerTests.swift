@@ -199,7 +199,8 @@ struct LocationManagerTests {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
-        try await device.feed(stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(15, paris)])
+        // Four deciding fixes from t = 10 (coreLocation: 20 s) confirm at t = 30.
+        try await device.feed(stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(12, paris), fix(13, paris), fix(15, paris)])
         #expect(rec.enters.isEmpty)
         try await device.receive(.tick(t0.addingTimeInterval(29)))
         #expect(rec.enters.isEmpty)

@@ -101,8 +101,10 @@ enum Drive {
         return out
     }
 
+    // The drive's fixes claim at most ±45 m (1.3 × an error of σ = 8 m per axis); ±90 m is
+    // the coarsest fix whose noise margin (20 m + 2 × 90 m) stays within the 200 m cushion.
     static let sizing1s = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40,
-                                       maximumFixInterval: 1, glitchAllowance: 250)
+                                       maximumFixInterval: 1, maximumAccuracy: 90, glitchAllowance: 250)
     static let sizing60s = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40,
-                                        maximumFixInterval: 60, glitchAllowance: 250)
+                                        maximumFixInterval: 60, maximumAccuracy: 90, glitchAllowance: 250)
 }

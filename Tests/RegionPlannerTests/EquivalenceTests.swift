@@ -63,8 +63,10 @@ import Testing
                                            height: 600_000, speed: 25, interval: 1, noise: 8,
                                            glitch: 250, turning: 0.01, seed: 11)
     static var driveFixes: [LocationFix] { driveTrack.fixes }
+    // Honest fixes claim well under ±90 m (σ = 8 m); lying glitches are the glitch allowance's.
     static let driveSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000,
-                                          maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250)
+                                          maximumSpeed: 40, maximumFixInterval: 1, maximumAccuracy: 90,
+                                          glitchAllowance: 250)
 
     // 20 km city walk, precise hysteresis (accuracy-based margin, 8 s), 100,000 circles of
     // 30–150 m over 110 km × 110 km.
@@ -75,6 +77,11 @@ import Testing
                                           height: 110_000, speed: 1.4, interval: 2, noise: 6,
                                           glitch: 60, turning: 0.05, seed: 5)
     static var walkFixes: [LocationFix] { walkTrack.fixes }
+    /// The walk's fixes claim about ±8 m, a 36 m margin under `precise`: a shop of 30–45 m
+    /// cannot be entered at all and one of 50–80 m only near its centre (docs/semantics.md), so
+    /// the walk enters and leaves 14 of the shops it passes.
+    static let walkMinimumEvents = 25
+
     static var walkSizing: ReplanSizing {
         let accuracy = walkFixes.compactMap(\.horizontalAccuracy).max() ?? 65
         return ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 5,
@@ -97,7 +104,7 @@ import Testing
         let r = try await Self.run(regions: Self.walkRegions, track: Self.walkTrack,
                                    policy: .precise, sizing: Self.walkSizing, fixDriven: false)
         Self.report("walk 20 km (precise, exit-driven)", r)
-        Self.check(r)
+        Self.check(r, minimumEvents: Self.walkMinimumEvents)
     }
 
     @Test("with fixes available the planner re-plans from them and still matches the whole-catalogue engine")
@@ -105,7 +112,7 @@ import Testing
         let r = try await Self.run(regions: Self.walkRegions, track: Self.walkTrack,
                                    policy: .precise, sizing: Self.walkSizing, fixDriven: true)
         Self.report("walk 20 km (precise, fix-driven)", r)
-        Self.check(r)
+        Self.check(r, minimumEvents: Self.walkMinimumEvents)
     }
 
     @Test("a re-plan radius that ignores the monitor's hysteresis misses entries (the sizing matters)")

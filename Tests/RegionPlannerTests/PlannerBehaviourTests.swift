@@ -49,7 +49,7 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
 @Suite struct PlannerBehaviourTests {
     static let frame = Frame(latitude: 52.52, longitude: 13.40)
     static let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 15,
-                                     maximumFixInterval: 1)
+                                     maximumFixInterval: 1, maximumAccuracy: 5)
 
     static func shops(_ n: Int, seed: UInt64) throws -> Catalogue {
         try Catalogue(Scenario.circles(count: n, frame: frame, width: 30_000, height: 30_000,

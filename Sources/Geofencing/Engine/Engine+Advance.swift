@@ -32,35 +32,6 @@ extension Engine {
         return all
     }
 
-    /// Whether `tr` has something to confirm by time alone at `t`: a pending transition with
-    /// its minimum number of fixes whose confirmation time has run out, or a dwell time.
-    /// - Parameter before: only what ran out strictly before `t` (used by `process`, so that
-    ///   a fix arriving exactly at the deadline confirms with itself).
-    @inline(__always)
-    func isDue(_ tr: Track, at t: Double, before: Bool) -> Bool {
-        if tr.pendingCount > 0 { return pendingDue(tr, at: t, before: before) }
-        return tr.state == .inside && tr.dwellArmed && !tr.dwellFired
-            && tr.insideSince + store.dwell[Int(tr.slot)] <= (before ? t.nextDown : t)
-    }
-
-    @inline(__always)
-    func pendingDue(_ tr: Track, at t: Double, before: Bool) -> Bool {
-        let wait = policy.confirmationTime
-        return tr.pendingCount > 0 && Int(tr.pendingCount) >= policy.minimumConfirmingFixes
-            && (before ? tr.pendingSince + wait < t : tr.pendingSince + wait <= t)
-    }
-
-    /// Confirms what is due on `tr` at `t` (``isDue(_:at:before:)``); events carry `fix`,
-    /// the last fix before `t`, and the moment each condition was met.
-    @inline(__always)
-    mutating func confirmDue(_ tr: inout Track, at t: Double, before: Bool, fix: FixRef,
-                             events: inout [TransitionEvent]) {
-        if pendingDue(tr, at: t, before: before) {
-            confirm(&tr, at: tr.pendingSince + policy.confirmationTime, fix: fix, events: &events)
-        }
-        checkDwell(&tr, now: before ? t.nextDown : t, eventTime: nil, fix: fix, events: &events)
-    }
-
     /// Confirms what is due at `t` on every track of subject `si`, with `fix` (its last fix
     /// before `t`) in the events; tracks of removed or replaced regions are dropped, and so
     /// are those left idle (outside, nothing pending).

@@ -16,12 +16,13 @@ import Geodesy
 /// engine.state(of: "truck-7", in: "depot")   // .inside / .outside / .unknown
 /// ```
 ///
-/// **Rules** (docs/semantics.md has the numbers): a subject's first deciding fix for a region
-/// sets its state silently (unless an ``InitialTrigger`` asks for an event); a transition
-/// needs fixes past the boundary by the policy's margin for the policy's confirmation time,
-/// on fix timestamps, with at least two such fixes; a fix that is not past the margin cancels
-/// a pending transition; fixes with poor accuracy decide nothing. Adding a region whose
-/// identifier exists replaces it and resets every subject's state in it.
+/// **Rules** (`TransitionRule`; docs/semantics.md has the numbers): a fix decides for a region
+/// when it is past the boundary by 20 m + 2 × its accuracy (no better than the recent fixes');
+/// a transition — and a subject's first state, set silently unless an ``InitialTrigger`` asks
+/// for an event — needs such fixes for the policy's confirmation time, at least four of them;
+/// any other usable fix cancels a pending transition; a fix too coarse for a region's size
+/// decides nothing there. Adding a region whose identifier exists replaces it and resets
+/// every subject's state in it.
 ///
 /// **Performance**: regions live in a struct-of-arrays store (≈ 90 bytes per circle) under a
 /// multi-level hashed grid (``RegionIndex``); a fix costs one hash lookup per populated grid
@@ -40,7 +41,14 @@ public struct Engine: Sendable {
     public static let maximumRegionCount = RegionIndex.maximumSlots
 
     /// The hysteresis rule; changing it applies to the next fix.
-    public var policy: HysteresisPolicy { didSet { epoch &+= 1 } }
+    public var policy: HysteresisPolicy {
+        didSet {
+            epoch &+= 1
+            rule = TransitionRule(policy)
+        }
+    }
+    /// The state machine every track goes through, with the policy's numbers.
+    var rule: TransitionRule
     /// Moves on every region removal and policy change: subjects' settled shortcuts
     /// (``SubjectState/deep``) computed before are void.
     var epoch: UInt64 = 0
@@ -75,6 +83,7 @@ public struct Engine: Sendable {
     /// Creates an empty engine.
     public init(policy: HysteresisPolicy = .precise) {
         self.policy = policy
+        rule = TransitionRule(policy)
     }
 
     // MARK: Regions

@@ -66,6 +66,10 @@ struct SubjectState: Sendable {
     var lastAccuracy: Double = .nan
     var lastSpeed: Double = .nan
     var lastCourse: Double = .nan
+    /// The accuracies claimed by the last four usable fixes, oldest replaced first
+    /// (``TransitionRule/effectiveAccuracy(claimed:previous:)``).
+    var recentClaims = SIMD4<Float>(repeating: 0)
+    var recentClaimSlot: UInt8 = 0
     // Cold: read only by some fixes.
     /// Inside `deep` (part of `safe`), every region of `safeSlots` still contains the fix:
     /// while every track is settled inside, a fix there changes nothing but dwell timers,
@@ -206,6 +210,16 @@ struct SubjectState: Sendable {
         usableLat = lat
         usableLon = lon
         usableTime = t
+    }
+
+    /// The accuracy a usable fix claiming `claimed` metres is taken at (no better than the
+    /// recent claims' median, see ``TransitionRule/effectiveAccuracy(claimed:previous:)``);
+    /// the claim is remembered for the next fixes.
+    @inline(__always) mutating func takeAccuracy(_ claimed: Double) -> Double {
+        let a = TransitionRule.effectiveAccuracy(claimed: claimed, previous: recentClaims)
+        recentClaims[Int(recentClaimSlot & 3)] = Float(claimed)
+        recentClaimSlot &+= 1
+        return a
     }
 
     /// Remembers a validated fix of this subject taken at `time` (its timestamp).

@@ -375,22 +375,32 @@ struct RegionIndex: Sendable {
     /// is true) with its dynamic entries, if any.
     @inline(__always)
     private func forEachRun(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (UnsafeBufferPointer<Entry>) -> Void) {
-        table.withUnsafeBufferPointer { table in
-            var h = RegionIndex.hash(k, shift: tableShift)
-            while true {
-                let cell = table[h]
-                if cell.key == 0 { break }
-                if cell.key == k + 1 {
-                    entries.withUnsafeBufferPointer { entries in
-                        body(UnsafeBufferPointer(rebasing: entries[Int(cell.start)..<Int(cell.end)]))
-                    }
-                    break
-                }
-                h = (h + 1) & tableMask
+        let (h, _) = findBucket(k)
+        if h >= 0 {
+            let cell = table[h]
+            entries.withUnsafeBufferPointer { entries in
+                body(UnsafeBufferPointer(rebasing: entries[Int(cell.start)..<Int(cell.end)]))
             }
         }
         if hasOverflow, let more = overflow[k] {
             more.withUnsafeBufferPointer { body($0) }
+        }
+    }
+
+    /// The bucket holding cell key `k` (−1 when the static part has no such cell), and how
+    /// many buckets the linear probe read to decide.
+    @inline(__always)
+    private func findBucket(_ k: UInt64) -> (bucket: Int, probes: Int) {
+        table.withUnsafeBufferPointer { table in
+            var h = RegionIndex.hash(k, shift: tableShift)
+            var probes = 1
+            while true {
+                let key = table[h].key
+                if key == k + 1 { return (h, probes) }
+                if key == 0 { return (-1, probes) }
+                h = (h + 1) & tableMask
+                probes += 1
+            }
         }
     }
 
@@ -469,12 +479,7 @@ struct RegionIndex: Sendable {
             let l = levels.trailingZeroBitCount
             levels &= levels - 1
             guard let k = RegionIndex.pointKey(level: l, lat: lat, lon: lon) else { continue }
-            var h = RegionIndex.hash(k, shift: tableShift)
-            while true {
-                n += 1
-                if table[h].key == 0 || table[h].key == k + 1 { break }
-                h = (h + 1) & tableMask
-            }
+            n += findBucket(k).probes
         }
         return n
     }

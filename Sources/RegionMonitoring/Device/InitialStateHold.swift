@@ -7,8 +7,8 @@ import Geofencing
 /// The engine decides a region's initial state from its first deciding fix, at once and
 /// silently. The device treats that as the start of a transition out of "unknown": the state
 /// counts once the engine has kept it, with no transition pending away from it, for the
-/// policy's `confirmationTime` and over at least `minimumConfirmingFixes` fixes — the rule
-/// that confirms a crossing. A transition pending away restarts the hold; if the engine
+/// policy's `confirmationTime` and over the fixes it asks for
+/// (``HysteresisPolicy/confirmingFixesNeeded(spanning:)``) — the rule that confirms a crossing. A transition pending away restarts the hold; if the engine
 /// confirms that transition, the state it leads to is the first one that counts (the engine
 /// held it by the crossing rule). So one glitch can neither decide "inside" nor, followed by
 /// a minute outside, produce an exit from a region that was never entered.
@@ -19,19 +19,23 @@ struct InitialStateHold {
     private(set) var since: Date?
     /// Fixes in the current run.
     private(set) var fixes: Int
+    /// The latest fix of the current run.
+    private(set) var latest: Date?
     /// The engine's initial event, its fix the latest one of the run (the planner re-plans from it).
     private(set) var event: TransitionEvent
 
     init(_ initial: TransitionEvent) {
         state = initial.kind == .enter ? .inside : .outside
         since = initial.time
+        latest = initial.time
         fixes = 1
         event = initial
     }
 
     /// When the run is long enough by `policy`'s rule with the fixes seen so far, or `nil`.
     func deadline(_ policy: HysteresisPolicy) -> Date? {
-        guard let since, fixes >= policy.minimumConfirmingFixes else { return nil }
+        guard let since, let latest,
+              fixes >= policy.confirmingFixesNeeded(spanning: latest.timeIntervalSince(since)) else { return nil }
         return since.addingTimeInterval(policy.confirmationTime)
     }
 
@@ -42,10 +46,12 @@ struct InitialStateHold {
         if let d = deadline(policy), fix.timestamp >= d { return d }      // held before this fix
         if pendingAway {
             since = nil
+            latest = nil
             fixes = 0
             return nil
         }
         if since == nil { since = fix.timestamp }
+        latest = fix.timestamp
         fixes += 1
         event.fix = fix
         return confirmedNow(at: fix.timestamp, policy)

@@ -3,15 +3,27 @@ import Geodesy
 
 // Evaluation harness, part 2: the GPS error model.
 //
-// - Correlated noise: first-order Gauss-Markov per axis, σ = 5–30 m per track, τ = 60 s.
+// - Correlated noise: first-order Gauss-Markov per axis, σ per track, τ = 60 s.
 // - Reported accuracy, honest: 1.5 σ (≈ the 68 % radius of a 2-D normal) × U(0.8, 1.25).
-// - Lies: 3 % of fixes report U(2, 5) m while carrying the normal error.
-// - Jumps: each fix starts one with probability 0.4 %: 100–500 m in a random direction
-//   for 1–3 fixes, half of them claiming U(2, 5) m accuracy (Tracelet#294), the rest U(20, 60) m.
+// - Lies: a share of fixes (3 % by default) report U(2, 5) m while carrying the normal error.
+// - Jumps: each fix starts one with a small probability (0.4 % by default): 100–500 m in a
+//   random direction for a few fixes (1–3 by default), a share of them (half by default)
+//   claiming U(2, 5) m accuracy (Tracelet#294), the rest U(20, 60) m.
 // - Absurd: 0.3 % of fixes are cell / IP positions: up to 3 km off, accuracy 5–20 km.
 // - Nothing but honest noise in the first 30 s (the initial state is taken from the first fix).
 struct GPSErrorModel {
+    /// The rates and sizes of the error kinds above.
+    struct Profile: Sendable {
+        var lieRate = 0.03
+        var jumpRate = 0.004
+        var jumpFixes = 1...3
+        var jumpDistance = 100.0...500.0
+        var jumpLieShare = 0.5
+        var absurdRate = 0.003
+    }
+
     var sigma: Double
+    var profile: Profile
     var rng: SplitMix64
     var tau = 60.0
     var ex = 0.0, ey = 0.0
@@ -19,9 +31,10 @@ struct GPSErrorModel {
     var jump = SIMD2<Double>(0, 0)
     var jumpAccuracy = 0.0
 
-    init(sigma: Double, rng: SplitMix64) {
+    init(sigma: Double, rng: SplitMix64, profile: Profile = Profile()) {
         self.sigma = sigma
         self.rng = rng
+        self.profile = profile
         ex = sigma * self.rng.nextGaussian()
         ey = sigma * self.rng.nextGaussian()
     }
@@ -37,18 +50,20 @@ struct GPSErrorModel {
             jumpLeft -= 1
             offset += jump
             accuracy = jumpAccuracy
-        } else if warm, rng.nextUnit() < 0.004 {
-            let a = rng.uniform(0, 2 * .pi), d = rng.uniform(100, 500)
+        } else if warm, rng.nextUnit() < profile.jumpRate {
+            let a = rng.uniform(0, 2 * .pi)
+            let d = rng.uniform(profile.jumpDistance.lowerBound, profile.jumpDistance.upperBound)
             jump = SIMD2(sin(a), cos(a)) * d
-            jumpLeft = Int(rng.uniform(0, 3))          // this fix plus 0–2 more
-            jumpAccuracy = rng.nextUnit() < 0.5 ? rng.uniform(2, 5) : rng.uniform(20, 60)
+            let fixes = profile.jumpFixes
+            jumpLeft = Int(rng.uniform(Double(fixes.lowerBound), Double(fixes.upperBound) + 1)) - 1   // this fix plus the rest
+            jumpAccuracy = rng.nextUnit() < profile.jumpLieShare ? rng.uniform(2, 5) : rng.uniform(20, 60)
             offset += jump
             accuracy = jumpAccuracy
-        } else if warm, rng.nextUnit() < 0.003 {
+        } else if warm, rng.nextUnit() < profile.absurdRate {
             let a = rng.uniform(0, 2 * .pi), d = rng.uniform(0, 3_000)
             offset += SIMD2(sin(a), cos(a)) * d
             accuracy = rng.uniform(5_000, 20_000)
-        } else if warm, rng.nextUnit() < 0.03 {
+        } else if warm, rng.nextUnit() < profile.lieRate {
             accuracy = rng.uniform(2, 5)
         }
         let d = (offset.x * offset.x + offset.y * offset.y).squareRoot()
