@@ -23,6 +23,7 @@ extension RegionJSON {
         out.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
             try Identifier.check(f.id, field: "features[\(i)].properties.id")
+            if let parent = f.parent { try Identifier.check(parent, field: "features[\(i)].properties.parent") }
             let r = region(f)
             do { try r.validate() } catch {
                 if case let .invalidRegion(_, field, reason) = error {
@@ -53,8 +54,35 @@ extension RegionJSON {
             default: metadata[k] = v.description
             }
         }
-        return Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry, notifyOnExit: f.notifyOnExit,
-                      dwell: f.dwell, metadata: metadata)
+        var region = Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry, notifyOnExit: f.notifyOnExit,
+                            dwell: f.dwell, initialTrigger: initialTrigger(f.initialTrigger), metadata: metadata)
+        region.parent = f.parent
+        region.source = f.source
+        return region
+    }
+
+    /// The engine's option set for GeoFormats' trigger names.
+    package static func initialTrigger(_ names: Set<RegionTrigger>) -> InitialTrigger {
+        var t: InitialTrigger = []
+        for n in names {
+            switch n {
+            case .enter: t.insert(.enter)
+            case .exit: t.insert(.exit)
+            case .dwell: t.insert(.dwell)
+            }
+        }
+        return t
+    }
+
+    /// GeoFormats' trigger names for the engine's option set, in writing order.
+    package static func triggerNames(_ t: InitialTrigger) -> [String] {
+        RegionTrigger.allCases.filter { n in
+            switch n {
+            case .enter: t.contains(.enter)
+            case .exit: t.contains(.exit)
+            case .dwell: t.contains(.dwell)
+            }
+        }.map(\.rawValue)
     }
 
     /// A reader error as a 400 problem naming the JSON path of the bad value.
@@ -72,6 +100,9 @@ extension RegionJSON {
             case .missingRadius, .invalidRadius, .radiusTooLarge: field = join(f, "properties.radius")
             case .invalidProperty(let name, _): field = name == "properties" ? join(f, "properties") : join(f, "properties.\(name)")
             case .invalidDwell: field = join(f, "properties.dwell")
+            case .invalidInitialTrigger: field = join(f, "properties.initialTrigger")
+            case .invalidParent: field = join(f, "properties.parent")
+            case .invalidSource: field = join(f, "properties.source")
             case .invalidCoordinates(let path, _), .ringNotClosed(let path), .ringTooShort(let path, _):
                 field = join(f, "geometry.\(path)")
             case let .coordinateOutOfRange(path, latitude, _):
