@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "GeofenceServer",
             dependencies: [
-                "Geodesy", "GeoFormats", "Geofencing",
+                "Geodesy", "GeoFormats", "Geofencing", "RegionPlanner",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
