@@ -75,7 +75,8 @@ extension GeofenceServer {
     }
 
     /// The plan document. Deterministic for equal inputs (keys sorted, distances rounded to
-    /// 0.1 m), so its hash is a strong ETag.
+    /// 0.1 m), so its hash is a strong ETag. With monitoring off it does not depend on the
+    /// point (no centre, no regions), so a switched-off phone's fetches are 304s wherever it is.
     static func planJSON(_ plan: DevicePlan?, device: String, point: Coordinate, slots: Int, settings: PlanSettings) -> ServerJSON {
         var regions: [ServerJSON] = []
         for e in plan?.regions ?? [] {
@@ -86,7 +87,7 @@ extension GeofenceServer {
         }
         return .object([
             "device": .string(device),
-            "center": .object(["latitude": .number(point.latitude), "longitude": .number(point.longitude)]),
+            "center": plan == nil ? .null : .object(["latitude": .number(point.latitude), "longitude": .number(point.longitude)]),
             "slots": .number(Double(slots)),
             "monitoringEnabled": .bool(settings.monitoringEnabled),
             "maxAgeSeconds": .number(Double(settings.planMaxAgeSeconds)),

@@ -1,5 +1,6 @@
 import GeoFormats
 import Geofencing
+import RegionPlanner
 
 extension RegionJSON {
     /// Reads a bulk import (a GeoJSON FeatureCollection, the CLI's format) with GeoFormats'
@@ -36,54 +37,10 @@ extension RegionJSON {
         return out
     }
 
-    /// The engine's region for a GeoFormats feature (metadata values other than strings are
-    /// kept as their compact JSON text, as for single features). The CLI uses it too, so a
-    /// file gives the same regions to `simulate` and to the server's bulk import.
-    package static func region(_ f: RegionFeature) -> Region {
-        let shape: RegionShape
-        switch f.geometry {
-        case let .circle(center, radius): shape = .circle(center: center, radius: radius)
-        case let .polygon(p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
-        case let .multiPolygon(ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
-        }
-        var metadata: [String: String] = [:]
-        for (k, v) in f.metadata {
-            switch v {
-            case .string(let s): metadata[k] = s
-            case .null: continue
-            default: metadata[k] = v.description
-            }
-        }
-        var region = Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry, notifyOnExit: f.notifyOnExit,
-                            dwell: f.dwell, initialTrigger: initialTrigger(f.initialTrigger), metadata: metadata)
-        region.parent = f.parent
-        region.source = f.source
-        return region
-    }
-
-    /// The engine's option set for GeoFormats' trigger names.
-    package static func initialTrigger(_ names: Set<RegionTrigger>) -> InitialTrigger {
-        var t: InitialTrigger = []
-        for n in names {
-            switch n {
-            case .enter: t.insert(.enter)
-            case .exit: t.insert(.exit)
-            case .dwell: t.insert(.dwell)
-            }
-        }
-        return t
-    }
-
-    /// GeoFormats' trigger names for the engine's option set, in writing order.
-    package static func triggerNames(_ t: InitialTrigger) -> [String] {
-        RegionTrigger.allCases.filter { n in
-            switch n {
-            case .enter: t.contains(.enter)
-            case .exit: t.contains(.exit)
-            case .dwell: t.contains(.dwell)
-            }
-        }.map(\.rawValue)
-    }
+    /// The engine's region for a GeoFormats feature (RegionPlanner's `Region(feature:)`, the
+    /// one conversion). The CLI uses it too, so a file gives the same regions to `simulate`
+    /// and to the server's bulk import.
+    package static func region(_ f: RegionFeature) -> Region { Region(feature: f) }
 
     /// A reader error as a 400 problem naming the JSON path of the bad value.
     static func problem(_ error: GeoJSONError, single: Bool = false) -> Problem {

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import GeoFormats
 import Geofencing
+import RegionPlanner
 
 /// Converts between GeoJSON (RFC 7946) features and engine ``Region``s, in the format of the
 /// command-line tool (docs/architecture.md): a circle is a `Point` feature with
@@ -84,7 +85,7 @@ package enum RegionJSON {
         if !region.notifyOnEntry { props["notifyOnEntry"] = .bool(false) }
         if !region.notifyOnExit { props["notifyOnExit"] = .bool(false) }
         if let d = region.dwell { props["dwell"] = .number(d) }
-        if !region.initialTrigger.isEmpty { props["initialTrigger"] = .array(triggerNames(region.initialTrigger).map { .string($0) }) }
+        if !region.initialTrigger.isEmpty { props["initialTrigger"] = .array(region.initialTrigger.names.map { .string($0.rawValue) }) }
         for (k, v) in region.metadata where props[k] == nil { props[k] = .string(v) }
         return .object(["type": .string("Feature"), "id": .string(region.identifier),
                         "geometry": geometry, "properties": .object(props)])

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import GeoFormats
 import Geofencing
+import RegionPlanner
 
 extension RegionJSON {
     /// Decodes a region the store holds (the canonical feature ``feature(_:)`` wrote when it
@@ -58,7 +59,7 @@ extension RegionJSON {
         if case .array(let names)? = props["initialTrigger"] {
             var set: Set<RegionTrigger> = []
             for case .string(let n) in names { if let t = RegionTrigger(rawValue: n) { set.insert(t) } }
-            trigger = initialTrigger(set)
+            trigger = InitialTrigger(set)
         }
         return Region(identifier: id, shape: shape, notifyOnEntry: flag("notifyOnEntry"), notifyOnExit: flag("notifyOnExit"),
                       dwell: dwell, initialTrigger: trigger, metadata: metadata)
