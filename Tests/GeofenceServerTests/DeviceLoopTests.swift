@@ -24,8 +24,8 @@ struct DeviceLoopTests {
     }
 
     /// The events of one engine holding the whole catalogue, as (kind, region, time).
-    static func reference(_ fixes: [LocationFix]) throws -> [String] {
-        let features = try GeoJSONRegionReader.read(string: PlanFixture.collection)
+    static func reference(_ fixes: [LocationFix], regions: String = PlanFixture.collection) throws -> [String] {
+        let features = try GeoJSONRegionReader.read(string: regions)
         var engine = Engine(policy: .coreLocation)
         for f in features { try engine.add(Region(feature: f)) }
         var out: [String] = []
@@ -82,6 +82,40 @@ struct DeviceLoopTests {
             // The whole catalogue would have reported east-city-2 after the switch; the phone did not.
             #expect(try Self.reference(fixes).contains { $0.hasPrefix("enter east-city-2 ") })
             #expect(!phone.contains { $0.contains("east-city-2") })
+        }
+    }
+
+    @Test("with 5 slots the re-plan circle keeps the guarantee: a drive past 60 shops gives the whole catalogue's events")
+    func fewSlots() async throws {
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            // Shops every 4 km on the road (lat 0) and 2.2 km either side of it, 1 km radius.
+            var shops: [String] = []
+            for i in 0..<20 {
+                let lon = 0.018 + Double(i) * 0.036
+                shops.append(circleFeature("on-\(i)", lat: 0, lon: lon, radius: 1_000))
+                shops.append(circleFeature("north-\(i)", lat: 0.02, lon: lon + 0.018, radius: 1_000, extra: #","source":"acme""#))
+                shops.append(circleFeature("south-\(i)", lat: -0.02, lon: lon + 0.009, radius: 1_000, extra: #","notifyOnExit":false"#))
+            }
+            let collection = #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
+            #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: collection).status == 200)
+            // 30 m/s east for 50 km, a fix a second.
+            let step = 30.0 / 111_320
+            let fixes = (0..<1_666).map { i in
+                LocationFix(subject: "van", coordinate: Coordinate(uncheckedLatitude: 0, longitude: Double(i) * step),
+                            horizontalAccuracy: 5, timestamp: Self.start.addingTimeInterval(Double(i)))
+            }
+            var run = DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "van")
+            run.slots = 5
+            run.reportBatch = 0
+            let summary = try await run.run(fixes)
+            #expect(summary.errors.isEmpty, "\(summary.errors)")
+            #expect(summary.plansApplied.allSatisfy { $0.registered.count <= 4 })
+            #expect(summary.plans.fetched >= 10, "\(summary.plans)")      // re-planned along the way
+            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            let expected = try Self.reference(fixes, regions: collection)
+            #expect(expected.count >= 20)
+            #expect(phone == expected)
         }
     }
 }
