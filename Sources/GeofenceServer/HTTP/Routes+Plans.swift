@@ -114,11 +114,3 @@ extension GeofenceServer {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: body)))
     }
 }
-
-extension APIRequestContext {
-    /// The tenant of the API key and the `{id}` path parameter: every `/v1/…/{id}` route starts
-    /// with these two (401, or 400 naming `id`).
-    func tenantAndID() throws -> (tenant: String, id: String) {
-        (try requireTenant(), try pathIdentifier())
-    }
-}
