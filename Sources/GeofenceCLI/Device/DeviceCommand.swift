@@ -62,6 +62,7 @@ struct DeviceCommand: AsyncParsableCommand {
             let text = line.keys.sorted().map { JSONText.string($0) + ":" + JSONText.string(line[$0]!) }.joined(separator: ",")
             print("{\(text)}")
         })
+        fflush(nil)    // the events before the summary, also when both go to one terminal
         Terminal.printError(DeviceCommand.report(summary, rejected: rejected, reported: !noReport))
     }
 
@@ -70,7 +71,7 @@ struct DeviceCommand: AsyncParsableCommand {
             "fixes: \(s.fixes)" + (rejected > 0 ? " (\(rejected) unreadable records skipped)" : ""),
             "plans fetched: \(s.plans.fetched), not modified (304): \(s.plans.notModified), failed: \(s.plans.failures)",
             "churn: \(s.follower.registrations) registrations, \(s.follower.removals) removals",
-            "events: \(s.events.count)" + (reported ? " (server's engine on the same fixes: \(s.serverEvents))" : ""),
+            "events: \(s.events.count)" + (reported ? " (the server's engine, with its own profile, found \(s.serverEvents) in the same fixes)" : ""),
         ]
         for e in s.errors.prefix(5) { lines.append("error: \(e)") }
         return lines.joined(separator: "\n") + "\n"
