@@ -21,11 +21,12 @@ struct DeviceCommand: AsyncParsableCommand {
         then plans fetched, 304s, churn (registrations, removals) and events; the number of \
         events the server's engine found in the same fixes is printed beside the phone's.
 
-        Example (the README's tour):
-          geofence serve --database demo.sqlite &
+        Example (the README's tour; D=Sources/GeofenceCLI/Resources/Demo):
           KEY=$(geofence serve create-key --tenant demo --database demo.sqlite)
-          curl -X POST -H "Authorization: Bearer $KEY" --data @Demo/provinces.geojson http://127.0.0.1:8080/v1/regions/import
-          geofence device --server http://127.0.0.1:8080 --key $KEY --track Demo/border-drive.csv
+          geofence serve --database demo.sqlite &
+          curl -X POST -H "Authorization: Bearer $KEY" --data @$D/provinces.geojson \\
+               http://127.0.0.1:8080/v1/regions/import
+          geofence device --server http://127.0.0.1:8080 --key $KEY --track $D/border-drive.csv
         """
     )
 
