@@ -145,5 +145,9 @@ public struct FollowerStatistics: Sendable, Hashable {
     /// Regions unregistered.
     public var removals = 0
 
-    public init() {}
+    public init(plansApplied: Int = 0, registrations: Int = 0, removals: Int = 0) {
+        self.plansApplied = plansApplied
+        self.registrations = registrations
+        self.removals = removals
+    }
 }

@@ -131,5 +131,9 @@ public struct PlanSourceStatistics: Sendable, Hashable {
     /// Requests that failed (transport, status, malformed answer).
     public var failures = 0
 
-    public init() {}
+    public init(fetched: Int = 0, notModified: Int = 0, failures: Int = 0) {
+        self.fetched = fetched
+        self.notModified = notModified
+        self.failures = failures
+    }
 }
