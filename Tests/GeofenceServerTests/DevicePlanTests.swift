@@ -129,6 +129,30 @@ struct DevicePlanTests {
         }
     }
 
+    @Test("a missing parent makes a region top-tier; a cycle of parents or a chain deeper than 16 is never active")
+    func oddHierarchies() async throws {
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            var features = [
+                circleFeature("orphan", lat: 0, lon: 0.01, radius: 100, extra: #","parent":"gone""#),
+                circleFeature("a", lat: 0, lon: 0, radius: 5_000, extra: #","parent":"b""#),
+                circleFeature("b", lat: 0, lon: 0, radius: 5_000, extra: #","parent":"a""#),
+                circleFeature("level-0", lat: 0, lon: 0, radius: 9_000),
+            ]
+            // level-1 … level-20, each inside its parent: the device is inside all of them.
+            for i in 1...20 {
+                features.append(circleFeature("level-\(i)", lat: 0, lon: 0, radius: 9_000 - Double(i) * 100,
+                                              extra: #","parent":"level-\#(i - 1)""#))
+            }
+            let body = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+            #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: body).status == 200)
+            let p = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=100", key: key)
+            let ids = Set(PlanFixture.ids(p))
+            #expect(ids.contains("orphan") && !ids.contains("a") && !ids.contains("b"))
+            #expect(ids.contains("level-0") && ids.contains("level-16") && !ids.contains("level-17"))
+        }
+    }
+
     @Test("bad plan queries are 400 problems naming the parameter")
     func badQueries() async throws {
         try await Harness.run(.sqlite) { h in

@@ -47,29 +47,37 @@ extension NearbyIndex {
 }
 
 /// Which regions belong to the tiers active at a point: a region without a parent (or whose
-/// parent is not a region of the tenant) is top-tier; a child is active when its parent is
-/// active and contains the point. Parent chains deeper than ``maximumDepth`` (or cycles) are
-/// not active. Each parent's containment is computed once per plan.
+/// parent is not a region of the tenant) is top-tier; a child is active when every ancestor
+/// up its parent chain contains the point. A region with more than ``maximumDepth`` ancestors
+/// (a cycle of parents included) is never active. Each parent's containment is computed once
+/// per plan; a region costs at most ``maximumDepth`` + 1 look-ups.
 final class TierFilter {
     static let maximumDepth = 16
     let index: NearbyIndex
     let point: Coordinate
-    private var activeParents: [String: Bool] = [:]
+    private var contains: [String: Bool] = [:]
 
     init(index: NearbyIndex, point: Coordinate) {
         self.index = index
         self.point = point
     }
 
-    func isActive(_ region: Region) -> Bool { isActive(region, depth: 0) }
+    func isActive(_ region: Region) -> Bool {
+        var current = region
+        for _ in 0..<Self.maximumDepth {
+            guard let p = current.parent, let parent = index.entries[p]?.region else { return true }
+            guard containsPoint(p, parent) else { return false }
+            current = parent
+        }
+        guard let p = current.parent, index.entries[p] != nil else { return true }
+        return false
+    }
 
-    private func isActive(_ region: Region, depth: Int) -> Bool {
-        guard let p = region.parent, let parent = index.entries[p]?.region else { return true }
-        guard depth < Self.maximumDepth else { return false }
-        if let known = activeParents[p] { return known }
-        let active = parent.signedDistance(to: point) <= 0 && isActive(parent, depth: depth + 1)
-        activeParents[p] = active
-        return active
+    private func containsPoint(_ id: String, _ region: Region) -> Bool {
+        if let known = contains[id] { return known }
+        let inside = region.signedDistance(to: point) <= 0
+        contains[id] = inside
+        return inside
     }
 }
 
