@@ -1,5 +1,8 @@
 import Foundation
 import GeofenceServer
+import Geodesy
+import Geofencing
+import RegionPlanner
 import Testing
 
 /// Two provinces side by side (west: lon 120–121, east: 121–122, lat 30–31), each with
@@ -224,6 +227,40 @@ struct PlanSettingsTests {
             }
             #expect(try await h.call(.GET, "/v1/settings", key: key)["planMaxAgeSeconds"]?.number == 60)
             #expect(try await h.call(.GET, "/v1/devices/x/settings", key: key)["planMaxAgeSeconds"] == .null)
+        }
+    }
+}
+
+@Suite("Device plans choose what RegionPlanner chooses")
+struct PlanEquivalenceTests {
+    @Test("for 400 random circles and 60 random points, the server's plan is RegionPlanner's nearest slots − 1 and its radius")
+    func sameAsThePlanner() async throws {
+        var rng = SplitMix(seed: 22)
+        var circles: [(id: String, lat: Double, lon: Double, radius: Double)] = []
+        for i in 0..<400 {
+            circles.append(("r\(i)", 47 + rng.next(in: 0...1) * 0.6, 8 + rng.next(in: 0...1) * 0.9, 50 + rng.next(in: 0...1) * 400))
+        }
+        let catalogue = try Catalogue(circles.map {
+            CatalogueEntry(region: .circle(identifier: $0.id, center: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon), radius: $0.radius))
+        })
+        let sizing = ServerConfiguration().planSizing
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            let body = #"{"type":"FeatureCollection","features":[\#(circles.map { circleFeature($0.id, lat: $0.lat, lon: $0.lon, radius: $0.radius) }.joined(separator: ","))]}"#
+            #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: body).status == 200)
+            var compared = 0
+            while compared < 60 {
+                let point = Coordinate(uncheckedLatitude: 47 + rng.next(in: 0...1) * 0.6, longitude: 8 + rng.next(in: 0...1) * 0.9)
+                let slots = 2 + Int(rng.next(in: 0...1) * 30)
+                let near = catalogue.nearest(slots, to: point)
+                guard near.allSatisfy({ $0.distance > 0 }) else { continue }   // inside ranks differently (0 vs depth)
+                let (keep, other) = SlotFill.fill(slots - 1, keeping: [], from: near, id: \.entry.identifier, distance: \.distance)
+                let plan = try await h.call(.GET, "/v1/devices/d/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)", key: key)
+                #expect(Set(PlanFixture.ids(plan)) == keep, "at \(point), \(slots) slots")
+                let expected = sizing.radius(nearestUnregistered: other).map { $0.rounded(.down) } ?? sizing.minimumRadius.rounded(.down)
+                #expect(plan["replanRadiusMeters"]?.number == expected, "at \(point), \(slots) slots")
+                compared += 1
+            }
         }
     }
 }
