@@ -118,4 +118,29 @@ struct DeviceLoopTests {
             #expect(phone == expected)
         }
     }
+
+    @Test("the README tour on the bundled provinces: the phone's events are the whole catalogue's under Core Location's rules, dwell aside",
+          arguments: StoreKind.allCases)
+    func readmeTour(_ store: StoreKind) async throws {
+        var demo = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { demo.deleteLastPathComponent() }
+        demo.appendPathComponent("Sources/GeofenceCLI/Resources/Demo")
+        let regionsText = try String(contentsOf: demo.appendingPathComponent("provinces.geojson"), encoding: .utf8)
+        let (fixes, rejected) = try DeviceRun.fixes(track: demo.appendingPathComponent("border-drive.csv").path, subject: "border-drive")
+        #expect(rejected == 0 && fixes.count > 3_000)
+        try await Harness.run(store) { h in
+            let key = try await h.key("demo")
+            #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: regionsText).status == 200)
+            let summary = try await DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "border-drive").run(fixes)
+            #expect(summary.errors.isEmpty && summary.plans.failures == 0)
+            #expect(summary.fixesReported == fixes.count)
+            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            // Core Location's region monitoring has no dwell (the simulated phone neither); the
+            // server's engine reports it.
+            let expected = try Self.reference(fixes, regions: regionsText).filter { !$0.hasPrefix("dwell ") }
+            #expect(phone == expected)
+            #expect(phone.count >= 14)
+            #expect(Set(summary.events.map(\.source)) == ["gov", "acme"])
+        }
+    }
 }

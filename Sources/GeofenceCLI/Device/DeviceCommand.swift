@@ -54,7 +54,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = device ?? SimulateCommand.defaultSubject(for: track, among: [track])
-        let (fixes, rejected) = try DeviceCommand.readFixes(path: track, subject: id)
+        let (fixes, rejected) = try DeviceRun.fixes(track: track, subject: id)
         var run = DeviceRun(server: server, key: key, device: id)
         if noReport { run.reportBatch = 0 }
         let summary = try await run.run(fixes, onEvent: { e in
@@ -76,23 +76,5 @@ struct DeviceCommand: AsyncParsableCommand {
         ]
         for e in s.errors.prefix(5) { lines.append("error: \(e)") }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The track's fixes for `subject`, in file order; unreadable records are counted.
-    static func readFixes(path: String, subject: String) throws -> ([LocationFix], Int) {
-        var source = try InputFiles.openTrack(path: path).source
-        var fixes: [LocationFix] = []
-        var rejected = 0
-        while let record = try source.next() {
-            switch record {
-            case .position(let p):
-                guard let c = try? Coordinate(latitude: p.latitude, longitude: p.longitude) else { rejected += 1; continue }
-                fixes.append(LocationFix(subject: subject, coordinate: c, horizontalAccuracy: p.accuracy, timestamp: p.time,
-                                         speed: p.speed, course: p.course))
-            case .rejected:
-                rejected += 1
-            }
-        }
-        return (fixes, rejected)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import GeofenceServer
 import Geofencing
 import RegionMonitoring
@@ -111,6 +112,26 @@ public struct DeviceRun: Sendable {
         summary.fixesReported += fixes.count
         summary.serverEvents += answer?["events"]?.arrayValue?.count ?? 0
         fixes.removeAll(keepingCapacity: true)
+    }
+}
+
+extension DeviceRun {
+    /// The track's fixes for `subject`, in file order; unreadable records are counted.
+    public static func fixes(track path: String, subject: String) throws -> ([LocationFix], Int) {
+        var source = try InputFiles.openTrack(path: path).source
+        var fixes: [LocationFix] = []
+        var rejected = 0
+        while let record = try source.next() {
+            switch record {
+            case .position(let p):
+                guard let c = try? Coordinate(latitude: p.latitude, longitude: p.longitude) else { rejected += 1; continue }
+                fixes.append(LocationFix(subject: subject, coordinate: c, horizontalAccuracy: p.accuracy, timestamp: p.time,
+                                         speed: p.speed, course: p.course))
+            case .rejected:
+                rejected += 1
+            }
+        }
+        return (fixes, rejected)
     }
 }
 
