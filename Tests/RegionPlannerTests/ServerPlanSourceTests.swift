@@ -105,3 +105,38 @@ struct ServerPlanSourceTests {
         #expect(await follower.statistics == FollowerStatistics(plansApplied: 2, registrations: 1, removals: 1))
     }
 }
+
+@Suite("ServerPlanFollower when the server fails")
+struct ServerPlanFollowerFailureTests {
+    let here = Coordinate(uncheckedLatitude: 30.5, longitude: 120.5)
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("an unreachable server is retried with a doubling back-off, not at every fix, and the errors kept are bounded")
+    func backOff() async {
+        let transport = ScriptedTransport([])      // every request fails
+        let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: transport)
+        let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)
+        let follower = ServerPlanFollower(monitor: monitor, source: source)
+        for i in 0..<3_600 {        // an hour of fixes, one a second
+            await follower.observe(LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(Double(i))))
+        }
+        // Retries at 0, 1, 3, 7, 15, 31, 63, 127, 255, 511 s, then every 300 s: 20 in the hour.
+        #expect(transport.asked.count == 20)
+        #expect(await follower.statistics.failedRequests == 20)
+        #expect(await follower.errors.count == ServerPlanFollower<EngineSlotMonitor>.keptErrors)
+        #expect(monitor.registeredIdentifiers.isEmpty)
+    }
+
+    @Test("two regions that would register under one identifier: the first is kept, the clash reported")
+    func identifierClash() async {
+        let clash = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[120.52,30.5]},"properties":{"id":"acme.s1","radius":100}}"#
+        let transport = ScriptedTransport([ok(plan(regions: shop + "," + clash))])
+        let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: transport)
+        let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)
+        let follower = ServerPlanFollower(monitor: monitor, source: source)
+        await follower.observe(LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0))
+        #expect(await follower.registeredIdentifiers == ["acme.s1"])
+        #expect(monitor.engine.region(identifier: "acme.s1")?.source == "acme")
+        #expect(await follower.errors.count == 1)
+    }
+}

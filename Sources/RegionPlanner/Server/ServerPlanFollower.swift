@@ -28,7 +28,9 @@ import Geofencing
 /// registered with an initial `enter`, as the planner registers them, so a child registered
 /// while the subject is already inside it is reported.
 ///
-/// A request that fails keeps the plan in force and is retried at the next fix.
+/// A request that fails keeps the plan in force and is retried after a back-off on the fixes'
+/// clock (1 s, doubling up to ``maximumRetryDelay``), so an unreachable server costs a phone a
+/// few requests, not one per fix; the last ``keptErrors`` failures are kept in ``errors``.
 public actor ServerPlanFollower<Monitor: SlotMonitor> {
     public nonisolated let monitor: Monitor
     public nonisolated let source: ServerPlanSource
@@ -38,8 +40,15 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     private var awaitingPlan = true
     /// What the follower has done.
     public private(set) var statistics = FollowerStatistics()
-    /// Request failures so far (the plan in force was kept).
+    /// The most recent request failures and refused registrations, oldest first (at most
+    /// ``keptErrors``; ``statistics`` counts them all).
     public private(set) var errors: [PlanSourceError] = []
+    /// How many failures ``errors`` keeps.
+    public static var keptErrors: Int { 20 }
+    /// The longest wait between retries of a failed request (seconds).
+    public static var maximumRetryDelay: TimeInterval { 300 }
+    private var retryDelay: TimeInterval = 0
+    private var retryAt: Date?
     /// Whether the plan in force has monitoring on.
     public private(set) var monitoring = false
 
@@ -55,6 +64,7 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     /// one is due (first fix, re-plan, tier change) or revalidates the one held after its
     /// max-age, and applies it.
     public func observe(_ fix: LocationFix) async {
+        if let retryAt, fix.timestamp < retryAt { return }
         let result: ServerPlanSource.Result
         let expired = await source.isExpired(at: fix.timestamp)
         do {
@@ -68,9 +78,14 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
                 return
             }
         } catch {
-            errors.append(error)
+            note(error)
+            retryDelay = min(Self.maximumRetryDelay, max(1, retryDelay * 2))
+            retryAt = fix.timestamp.addingTimeInterval(retryDelay)
+            statistics.failedRequests += 1
             return
         }
+        retryDelay = 0
+        retryAt = nil
         awaitingPlan = false
         guard case .changed(let plan) = result else { return }
         await apply(plan)
@@ -88,8 +103,15 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
         return [PlannerEvent(source: r.source, identifier: r.id, event: event)]
     }
 
+    private func note(_ error: PlanSourceError) {
+        errors.append(error)
+        if errors.count > Self.keptErrors { errors.removeFirst(errors.count - Self.keptErrors) }
+    }
+
     /// Registers what `plan` says; regions that stay keep their monitor state. Removals first,
-    /// so at most the slots are ever taken.
+    /// so at most the slots are ever taken. Two regions that would register under one
+    /// identifier (`acme.s1` without a source, `s1` of source `acme`): the first is kept, the
+    /// other noted in ``errors``.
     func apply(_ plan: ServerPlan) async {
         statistics.plansApplied += 1
         monitoring = plan.monitoringEnabled
@@ -102,6 +124,10 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
             // does for tier children. (A parent needs no initial entry: the server's plan at a
             // point inside it already holds its children.)
             if r.parent != nil { r.initialTrigger.insert(.enter) }
+            guard wanted[r.identifier] == nil, r.identifier != RegionPlanner<Monitor>.replanIdentifier else {
+                note(.malformed("two regions of the plan register as \"\(r.identifier)\"; the first is kept"))
+                continue
+            }
             wanted[r.identifier] = (e.region.source ?? "", e.region.identifier, r, e.hasChildren)
         }
         for (id, old) in registered where wanted[id]?.region != old.region {
@@ -119,7 +145,7 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
                 registered[id] = w
                 statistics.registrations += 1
             } catch {
-                errors.append(.malformed("region \(id) refused by the monitor: \(error)"))
+                note(.malformed("region \(id) refused by the monitor: \(error)"))
             }
         }
         if plan.monitoringEnabled, let center = plan.center, let radius = plan.replanRadius, radius.isFinite {
@@ -130,7 +156,7 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
                 try await monitor.register(circle)
                 replanRegistered = true
             } catch {
-                errors.append(.malformed("re-plan circle refused by the monitor: \(error)"))
+                note(.malformed("re-plan circle refused by the monitor: \(error)"))
             }
         }
     }
@@ -144,10 +170,13 @@ public struct FollowerStatistics: Sendable, Hashable {
     public var registrations = 0
     /// Regions unregistered.
     public var removals = 0
+    /// Plan requests that failed (the plan in force was kept).
+    public var failedRequests = 0
 
-    public init(plansApplied: Int = 0, registrations: Int = 0, removals: Int = 0) {
+    public init(plansApplied: Int = 0, registrations: Int = 0, removals: Int = 0, failedRequests: Int = 0) {
         self.plansApplied = plansApplied
         self.registrations = registrations
         self.removals = removals
+        self.failedRequests = failedRequests
     }
 }
