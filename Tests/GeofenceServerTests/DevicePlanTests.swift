@@ -108,6 +108,7 @@ struct DevicePlanTests {
             #expect(again.header("ETag") == etag)
             #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", "\"other\", W/\(etag)")]).status == 304)
             #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", "\"other\"")]).status == 200)
+            #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", "*")]).status == 304)
             // A region far away and not in the plan: same plan, same ETag.
             _ = try await h.call(.PUT, "/v1/regions/far", key: key, body: circleFeature("far", lat: -40, lon: 10, radius: 100))
             #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", etag)]).status == 304)
@@ -170,6 +171,14 @@ struct DevicePlanTests {
                 #expect(r.status == 400 && r["field"]?.string == field, "\(query): \(r)")
             }
             #expect(try await h.call(.GET, "/v1/devices/%01/plan?lat=0&lon=0", key: key).status == 400)
+            // The edges of the map are plans like any other.
+            _ = try await h.call(.PUT, "/v1/regions/pole", key: key, body: circleFeature("pole", lat: 89.99, lon: 0, radius: 5_000))
+            _ = try await h.call(.PUT, "/v1/regions/dateline", key: key, body: circleFeature("dateline", lat: 0, lon: 179.99, radius: 5_000))
+            for (lat, lon, id) in [(90.0, 0.0, "pole"), (-90.0, 180.0, ""), (0.0, -180.0, "dateline"), (0.0, 180.0, "dateline"), (-0.0, 179.999, "dateline")] {
+                let r = try await h.call(.GET, "/v1/devices/p/plan?lat=\(lat)&lon=\(lon)", key: key)
+                #expect(r.status == 200, "\(lat), \(lon): \(r)")
+                if !id.isEmpty { #expect(PlanFixture.ids(r).contains(id), "\(lat), \(lon): \(r)") }
+            }
             #expect(try await h.call(.GET, "/v1/devices/p/plan?lat=0&lon=0", key: nil).status == 401)
             #expect(try await h.call(.POST, "/v1/devices/p/plan?lat=0&lon=0", key: key).status == 405)
         }
