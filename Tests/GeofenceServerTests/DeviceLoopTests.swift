@@ -143,4 +143,31 @@ struct DeviceLoopTests {
             #expect(Set(summary.events.map(\.source)) == ["gov", "acme"])
         }
     }
+
+    @Test("with a fix a minute the phone tells the server its interval, and the smaller circles keep the guarantee")
+    func sparseFixes() async throws {
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            // 3 km shops every 30 km on the road; a fix every 60 s at 30 m/s for 300 km.
+            let shops = (0..<10).map { i in circleFeature("s\(i)", lat: 0, lon: 0.2 + Double(i) * 0.27, radius: 3_000) }
+            let collection = #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
+            #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: collection).status == 200)
+            let step = 1_800.0 / 111_320
+            let fixes = (0..<167).map { i in
+                LocationFix(subject: "truck", coordinate: Coordinate(uncheckedLatitude: 0, longitude: Double(i) * step),
+                            horizontalAccuracy: 10, timestamp: Self.start.addingTimeInterval(Double(i) * 60))
+            }
+            var run = DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "truck")
+            run.slots = 3
+            run.reportBatch = 0
+            run.fixInterval = DeviceRun.longestInterval(fixes)
+            #expect(run.fixInterval == 60)
+            let summary = try await run.run(fixes)
+            #expect(summary.errors.isEmpty, "\(summary.errors)")
+            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            let expected = try Self.reference(fixes, regions: collection)
+            #expect(expected.count >= 18)
+            #expect(phone == expected)
+        }
+    }
 }

@@ -165,6 +165,8 @@ struct DevicePlanTests {
                 ("lon=1", "lat"), ("lat=1", "lon"), ("lat=91&lon=0", "lat"), ("lat=0&lon=nan", "lon"),
                 ("lat=0&lon=1e400", "lon"), ("lat=0&lon=0&slots=1", "slots"), ("lat=0&lon=0&slots=101", "slots"),
                 ("lat=0&lon=0&slots=020", "slots"), ("lat=0&lon=0&slots=1e2", "slots"),
+                ("lat=0&lon=0&fixInterval=0.5", "fixInterval"), ("lat=0&lon=0&fixInterval=3601", "fixInterval"),
+                ("lat=0&lon=0&fixInterval=inf", "fixInterval"), ("lat=0&lon=0&fixInterval=", "fixInterval"),
             ]
             for (query, field) in cases {
                 let r = try await h.call(.GET, "/v1/devices/p/plan?\(query)", key: key)

@@ -57,6 +57,7 @@ struct DeviceCommand: AsyncParsableCommand {
         let (fixes, rejected) = try DeviceRun.fixes(track: track, subject: id)
         var run = DeviceRun(server: server, key: key, device: id)
         if noReport { run.reportBatch = 0 }
+        run.fixInterval = DeviceRun.longestInterval(fixes)
         let summary = try await run.run(fixes, onEvent: { e in
             let line: [String: String] = ["event": e.kind.rawValue, "region": e.identifier, "source": e.source,
                                           "time": TimestampFormat.iso8601(e.event.time)]

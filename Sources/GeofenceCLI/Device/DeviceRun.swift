@@ -20,6 +20,8 @@ public struct DeviceRun: Sendable {
     public var slots = 20
     /// Fixes per `POST /v1/devices/{id}/locations`; 0 reports nothing.
     public var reportBatch = 500
+    /// The phone's longest time between fixes, told to the server (`nil`: its 1 s assumption).
+    public var fixInterval: TimeInterval? = nil
     public var transport = AsyncHTTPClientPlanTransport()
 
     public init(server: String, key: String, device: String) {
@@ -66,7 +68,8 @@ public struct DeviceRun: Sendable {
         let phone = SimulatedDevice(settings: settings, subject: device, start: first.timestamp)
         let monitor = try await Monitor("plans", device: phone)
         let slotMonitor = await MonitorSlotMonitor(monitor: monitor)
-        let source = ServerPlanSource(server: server, key: key, device: device, slots: slots, transport: transport)
+        let source = ServerPlanSource(server: server, key: key, device: device, slots: slots, fixInterval: fixInterval,
+                                      transport: transport)
         let follower = ServerPlanFollower(monitor: slotMonitor, source: source)
         var pending: [LocationFix] = []
         for (i, fix) in fixes.enumerated() {
@@ -116,6 +119,15 @@ public struct DeviceRun: Sendable {
 }
 
 extension DeviceRun {
+    /// The longest time between consecutive fixes (seconds, at most an hour), or `nil` for
+    /// fixes at most a second apart: what the phone tells the server so that its re-plan
+    /// circles keep the guarantee for the track's cadence.
+    public static func longestInterval(_ fixes: [LocationFix]) -> TimeInterval? {
+        var longest = 0.0
+        for (a, b) in zip(fixes, fixes.dropFirst()) { longest = max(longest, b.timestamp.timeIntervalSince(a.timestamp)) }
+        return longest > 1 ? min(longest, 3_600) : nil
+    }
+
     /// The track's fixes for `subject`, in file order; unreadable records are counted.
     public static func fixes(track path: String, subject: String) throws -> ([LocationFix], Int) {
         var source = try InputFiles.openTrack(path: path).source

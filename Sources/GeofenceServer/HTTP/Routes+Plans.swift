@@ -15,13 +15,17 @@ extension GeofenceServer {
             let lat = try request.doubleQuery("lat", range: -90...90)
             let lon = try request.doubleQuery("lon", range: -180...180)
             let slots = try request.intQuery("slots", default: 20, range: 2...GeofenceServer.maximumPlanSlots)
+            // The phone's fix interval, when longer than the sizing's: the circle shrinks as the
+            // planner's does for the interval it observes (ReplanSizing.adapted(toFixInterval:)).
+            let interval = try request.doubleQuery("fixInterval", range: 1...3_600, default: 1)
+            let sizing = config.planSizing.adapted(toFixInterval: interval)
             let settings = try await GeofenceServer.planSettings(store: store, tenant: tenant, device: device)
             let point = Coordinate(uncheckedLatitude: lat, longitude: lon)
             var plan: DevicePlan? = nil
             if settings.monitoringEnabled {
                 plan = try await limiter.run(tenant: tenant) {
                     try await hub.runtime(tenant).plan(at: point, slots: slots, radius: config.maxNearbyRadiusMeters,
-                                                       sizing: config.planSizing)
+                                                       sizing: sizing)
                 }
             }
             let body = GeofenceServer.planJSON(plan, device: device, point: point, slots: slots, settings: settings).encoded()

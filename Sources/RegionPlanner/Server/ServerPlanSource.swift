@@ -31,6 +31,9 @@ public actor ServerPlanSource {
     public nonisolated let device: String
     /// The device's region slots (the plan keeps one for its re-plan circle).
     public nonisolated let slots: Int
+    /// The longest time between the phone's fixes (seconds), sent when above 1 s so that the
+    /// server sizes the re-plan circle for it; `nil`: the server's assumption (1 s).
+    public nonisolated let fixInterval: TimeInterval?
     let transport: any PlanTransport
 
     /// The plan in force.
@@ -41,11 +44,13 @@ public actor ServerPlanSource {
     private var heldURL: String?
     private var expiresAt: Date?
 
-    public init(server: String, key: String, device: String, slots: Int = 20, transport: any PlanTransport) {
+    public init(server: String, key: String, device: String, slots: Int = 20, fixInterval: TimeInterval? = nil,
+                transport: any PlanTransport) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.key = key
         self.device = device
         self.slots = slots
+        self.fixInterval = fixInterval.map { min(3_600, max(1, $0.isFinite ? $0 : 3_600)) }
         self.transport = transport
     }
 
@@ -70,7 +75,9 @@ public actor ServerPlanSource {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/")
         let id = device.addingPercentEncoding(withAllowedCharacters: allowed) ?? device
-        return "\(server)/v1/devices/\(id)/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)"
+        var url = "\(server)/v1/devices/\(id)/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)"
+        if let fixInterval, fixInterval > 1 { url += "&fixInterval=\(fixInterval)" }
+        return url
     }
 
     private func request(_ url: String, now: Date) async throws(PlanSourceError) -> Result {
