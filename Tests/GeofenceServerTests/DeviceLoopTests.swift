@@ -141,6 +141,11 @@ struct DeviceLoopTests {
             #expect(phone == expected)
             #expect(phone.count >= 14)
             #expect(Set(summary.events.map(\.source)) == ["gov", "acme"])
+            // The same track again under the same id: the server refuses the old fixes (409),
+            // reporting stops with the reason, and the phone plays on with the same events.
+            let again = try await DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "border-drive").run(fixes)
+            #expect(again.fixesReported == 0 && again.reportError?.contains("409") == true, "\(again.reportError ?? "")")
+            #expect(again.events.map(\.event) == summary.events.map(\.event))
         }
     }
 

@@ -75,6 +75,7 @@ struct DeviceCommand: AsyncParsableCommand {
             "churn: \(s.follower.registrations) registrations, \(s.follower.removals) removals",
             "events: \(s.events.count)" + (reported ? " (the server's engine, with its own profile, found \(s.serverEvents) in the same fixes)" : ""),
         ]
+        if let why = s.reportError { lines.append("fixes reported: \(s.fixesReported), then stopped: \(why)") }
         for e in s.errors.prefix(5) { lines.append("error: \(e)") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -40,6 +40,8 @@ public struct DeviceRun: Sendable {
         /// Events the server's engine (holding the whole catalogue) found in the reported fixes.
         public var serverEvents = 0
         public var errors: [String] = []
+        /// Why the fixes stopped being reported, if they did.
+        public var reportError: String?
         /// Identifiers registered after the last fix (with prefixes), without the re-plan circle.
         public var registeredAtEnd: Set<String> = []
         /// Each plan applied: at which fix, and what it left registered.
@@ -72,6 +74,7 @@ public struct DeviceRun: Sendable {
                                       transport: transport)
         let follower = ServerPlanFollower(monitor: slotMonitor, source: source)
         var pending: [LocationFix] = []
+        var reporting = reportBatch > 0
         for (i, fix) in fixes.enumerated() {
             try await beforeFix(i, fix)
             await follower.observe(fix)
@@ -89,15 +92,29 @@ public struct DeviceRun: Sendable {
             }
             summary.fixes += 1
             pending.append(fix)
-            if reportBatch > 0, pending.count >= reportBatch { try await report(&pending, into: &summary) }
+            if reporting, pending.count >= reportBatch { reporting = await tryReport(&pending, into: &summary) }
         }
-        if reportBatch > 0, !pending.isEmpty { try await report(&pending, into: &summary) }
+        if reporting, !pending.isEmpty { reporting = await tryReport(&pending, into: &summary) }
         summary.plans = await source.statistics
         summary.follower = await follower.statistics
         summary.errors = await follower.errors.map(\.description)
         summary.registeredAtEnd = await follower.registeredIdentifiers
         await monitor.close()
         return summary
+    }
+
+    /// Reports the pending fixes; a refusal (a 409 when the device already reported later
+    /// fixes: the same track played twice under one id) stops reporting for the rest of the
+    /// run and is noted in ``Summary/reportError``, while the phone plays on.
+    private func tryReport(_ fixes: inout [LocationFix], into summary: inout Summary) async -> Bool {
+        do {
+            try await report(&fixes, into: &summary)
+            return true
+        } catch {
+            summary.reportError = "\(error)"
+            fixes.removeAll()
+            return false
+        }
     }
 
     private func report(_ fixes: inout [LocationFix], into summary: inout Summary) async throws {
