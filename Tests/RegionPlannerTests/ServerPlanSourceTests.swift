@@ -63,7 +63,7 @@ struct ServerPlanSourceTests {
 
     @Test("hostile or broken answers are typed errors and the plan held stays", arguments: [
         ok("not json"), ok(#"{"monitoringEnabled":true}"#), ok(plan(regions: #"{"type":"Feature"}"#)),
-        ok(plan(radius: "-1")), ok(plan(regions: shop.replacingOccurrences(of: "\"radius\":200", with: "\"radius\":1e20"))),
+        ok(plan(radius: "-1")), ok(plan(radius: "null")), ok(plan(regions: shop).replacingOccurrences(of: #"{"latitude":30.5,"longitude":120.5}"#, with: "null")), ok(plan(regions: shop.replacingOccurrences(of: "\"radius\":200", with: "\"radius\":1e20"))),
         .success(PlanHTTPResponse(status: 500, headers: [:], body: Array(#"{"detail":"boom"}"#.utf8))),
         .success(PlanHTTPResponse(status: 401, headers: [:], body: [])),
         .failure(URLError(.timedOut)),

@@ -65,6 +65,9 @@ extension ServerPlan {
         case .null?, nil: radius = nil
         default: throw .malformed("replanRadiusMeters")
         }
+        // Monitoring on, the phone needs the circle: a plan without one could never be left.
+        if enabled, center == nil { throw .malformed("center") }
+        if enabled, radius == nil { throw .malformed("replanRadiusMeters") }
         guard case .array(let items)? = json["regions"] else { throw .malformed("regions") }
         var entries: [Entry] = []
         for (i, item) in items.enumerated() {
