@@ -34,14 +34,14 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "Geofencing", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "RegionMonitoring", dependencies: ["Geofencing", "GeoFormats", "RegionPlanner"]),
-        .target(name: "RegionPlanner", dependencies: ["Geodesy", "Geofencing"]),
+        .target(name: "RegionPlanner", dependencies: ["Geodesy", "GeoFormats", "Geofencing"]),
         // Core Location behind the monitoring API; the files in Apple/ compile only where
         // Core Location exists (type-checked on Linux by Tests/AppleTypeCheck).
         .target(name: "CoreLocationBridge", dependencies: ["Geodesy", "Geofencing"]),
         .target(
             name: "GeofenceServer",
             dependencies: [
-                "Geodesy", "GeoFormats", "Geofencing",
+                "Geodesy", "GeoFormats", "Geofencing", "RegionPlanner",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -57,11 +57,12 @@ let package = Package(
         .target(
             name: "GeofenceCLI",
             dependencies: [
-                "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "GeofenceServer",
+                "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "RegionPlanner", "GeofenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources/Demo")]
         ),
@@ -76,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "GeofenceServerTests",
             dependencies: [
-                "GeofenceServer", "Geodesy", "Geofencing",
+                "GeofenceServer", "Geodesy", "Geofencing", "RegionPlanner", "GeofenceCLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -10,6 +10,10 @@ Writes into Sources/GeofenceCLI/Resources/Demo/:
   shops.csv            a walk past the shops (1 Hz, CSV with accuracy, speed, course)
   shanghai.geojson     the classic 2,000 m region at 31.239394, 121.499781
   shanghai.nmea        the classic demo's three simulated locations (NMEA RMC + GGA)
+  provinces.geojson    two provinces side by side (tier parents), cities inside them, a
+                       district inside one city, and a business's shops along the road
+                       (source "acme"): the tiers of `geofence device`
+  border-drive.csv     a drive east across the province border (1 Hz, CSV)
 
 The places are plausible but the data is synthetic: road geometry, clearances and shops are
 made up for the demo. GPS error: a Gauss-Markov (correlated) offset per axis, white noise on
@@ -377,6 +381,40 @@ def shanghai(out, rng):
     return len(fixes)
 
 
+def provinces(out, rng):
+    """Two provinces (polygons) with cities (3 km circles) well inside them, a district inside
+    one city, and shops of one business on the road; a car drives east across the border."""
+    frame = LocalFrame(52.30, 5.50)          # origin: the border, half-way up
+    def square(rid, lon0, lon1, **props):
+        ring = [[lon0, 52.0], [lon1, 52.0], [lon1, 52.6], [lon0, 52.6], [lon0, 52.0]]
+        p = {"id": rid}
+        p.update(props)
+        return {"type": "Feature", "id": rid, "geometry": {"type": "Polygon", "coordinates": [ring]}, "properties": p}
+    feats = [square("province-west", 4.5, 5.5, name="West", source="gov"),
+             square("province-east", 5.5, 6.5, name="East", source="gov")]
+    cities = [("city-westhaven", -30000, 0, "province-west"), ("city-lowmoor", -12000, 1500, "province-west"),
+              ("city-eastbrook", 15000, -1200, "province-east"), ("city-highfield", 33000, 800, "province-east")]
+    for cid, e, n, parent in cities:
+        lat, lon = frame.to_geo(e, n)
+        feats.append(circle_feature(cid, lat, lon, 3000, name=cid.split("-")[1].title(), parent=parent,
+                                    source="gov", initialTrigger=["enter"]))
+    lat, lon = frame.to_geo(15400, -1000)
+    feats.append(circle_feature("district-old-town", lat, lon, 700, name="Old Town", parent="city-eastbrook", source="gov"))
+    road = np.array([(-36000, 0), (-12000, 1200), (0, 0), (15000, -900), (40000, 0)], float)
+    cum = polyline_lengths(road)
+    fuel_at = [14000, 31000, 44000, 62000]            # arc lengths; the car stops at the third
+    for i, s_fuel in enumerate(fuel_at):
+        (e, n), _ = point_at(road, cum, s_fuel)
+        lat, lon = frame.to_geo(e + 120, n + 60)
+        feats.append(circle_feature(f"fuel-{i + 1}", lat, lon, 400, name=f"Fuel stop {i + 1}", source="acme", dwell=60))
+    write_geojson(os.path.join(out, "provinces.geojson"), feats)
+    samples = drive(road, [27.0, 25.0, 27.0, 25.0], rng, stops=[(fuel_at[2], 150)])
+    start = datetime(2026, 6, 11, 7, 0, 0, tzinfo=timezone.utc)
+    fixes = noisy_fixes(frame, samples, start, rng, sigma=4.0, tau=40.0, white=1.2, jump_rate=0)
+    write_csv(os.path.join(out, "border-drive.csv"), fixes)
+    return len(fixes)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = os.path.dirname(os.path.abspath(__file__))
@@ -387,7 +425,9 @@ def main():
     n1 = low_bridge(args.out, rng)
     n2 = shops(args.out, rng)
     n3 = shanghai(args.out, rng)
-    print(f"low bridge: {n1} fixes, shops: {n2} fixes, shanghai: {n3} fixes -> {os.path.normpath(args.out)}")
+    n4 = provinces(args.out, np.random.default_rng(SEED + 4))   # its own stream: the others stay as they were
+    print(f"low bridge: {n1} fixes, shops: {n2} fixes, shanghai: {n3} fixes, border drive: {n4} fixes"
+          f" -> {os.path.normpath(args.out)}")
 
 
 if __name__ == "__main__":

@@ -125,6 +125,7 @@ public struct GeofenceServer: Sendable {
         }
         addRegionRoutes(to: v1)
         addDeviceRoutes(to: v1)
+        addPlanRoutes(to: v1)
         addStreamRoutes(to: v1)
         addEventRoutes(to: v1)
         addWebhookRoutes(to: v1)

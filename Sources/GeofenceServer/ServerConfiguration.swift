@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import RegionPlanner
 
 /// Everything an operator can set, from the command line or a JSON `--config` file
 /// (docs/server.md lists the keys). Defaults are safe for a single embedded instance.
@@ -45,6 +46,11 @@ public struct ServerConfiguration: Sendable {
     /// How many read queries (`nearby`) of one tenant run at once; more wait, up to
     /// ``requestTimeout``. Keeps one tenant's queries from taking every core.
     public var maxConcurrentQueriesPerTenant: Int = 2
+    /// What device plans (`GET /v1/devices/{id}/plan`) assume about the phones, to size the
+    /// re-plan radius: Core Location's hysteresis, at most 40 m/s, a fix every second, single
+    /// glitches of at most 250 m (docs/planner.md, "The guarantee and its numbers").
+    public var planSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: Region.maximumRadius,
+                                         maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250)
     /// The most time a request may take (503 problem beyond; the event stream has its own
     /// `timeout`).
     public var requestTimeout: Duration = .seconds(10)

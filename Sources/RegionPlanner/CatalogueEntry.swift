@@ -18,9 +18,11 @@ public struct CatalogueEntry: Sendable, Hashable {
     /// Whether entering this entry should load its children through the source's loader.
     public var hasChildren: Bool
 
+    /// `parent` defaults to the region's own tier parent (``Region/parent``, the GeoJSON
+    /// property `parent`), so a catalogue read from GeoJSON keeps its tiers.
     public init(region: Region, parent: String? = nil, hasChildren: Bool = false) {
         self.region = region
-        self.parent = parent
+        self.parent = parent ?? region.parent
         self.hasChildren = hasChildren
     }
 

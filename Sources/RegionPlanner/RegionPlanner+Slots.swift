@@ -121,12 +121,8 @@ extension RegionPlanner {
     func fillSlots(_ k: Int, keeping pinned: Set<String>, at point: Coordinate)
         -> (candidates: [Candidate], keep: Set<String>, nearestOther: Double)
     {
-        var keep = pinned
         let (candidates, _) = nearestCandidates(at: point, count: k + 1 + pinned.count)
-        var nearestOther = Double.infinity
-        for cand in candidates where !keep.contains(cand.id) {
-            if keep.count < k { keep.insert(cand.id) } else { nearestOther = cand.distance; break }
-        }
+        let (keep, nearestOther) = SlotFill.fill(k, keeping: pinned, from: candidates, id: \.id, distance: \.distance)
         return (candidates, keep, nearestOther)
     }
 

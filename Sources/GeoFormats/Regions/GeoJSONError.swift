@@ -45,6 +45,12 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidProperty(name: String, expected: String)
         /// A dwell time that is not a finite number ≥ 0.
         case invalidDwell(Double)
+        /// An `initialTrigger` entry that is not `"enter"`, `"exit"` or `"dwell"`, or repeats one.
+        case invalidInitialTrigger(String)
+        /// A `parent` that is empty or names the region itself.
+        case invalidParent(String)
+        /// A `source` that breaks ``RegionTier``'s rule (the reason).
+        case invalidSource(String)
         /// The coordinates at `path` are not the array structure the geometry needs.
         case invalidCoordinates(path: String, reason: String)
         /// A position with a latitude outside [-90, 90] or a longitude outside [-180, 180],
@@ -68,6 +74,9 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
             case .radiusTooLarge(let r): "radius \(r) m is above the maximum \(RegionFeature.maximumRadius) m"
             case .invalidProperty(let n, let e): "property '\(n)' must be a \(e)"
             case .invalidDwell(let d): "dwell \(d) is not a finite number of seconds ≥ 0"
+            case .invalidInitialTrigger(let why): "initialTrigger \(why)"
+            case .invalidParent(let why): "parent \(why)"
+            case .invalidSource(let why): "source \(why)"
             case .invalidCoordinates(let p, let r): "\(p): \(r)"
             case .coordinateOutOfRange(let p, let lat, let lon): "\(p): position (longitude \(lon), latitude \(lat)) is out of range"
             case .ringNotClosed(let p): "\(p): ring is not closed (last position must equal the first)"

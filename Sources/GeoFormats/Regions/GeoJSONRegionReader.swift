@@ -9,7 +9,9 @@ import Geodesy
 /// - `Polygon` (outer ring, then holes) and `MultiPolygon`; each ring closed, ≥ 4 positions;
 /// - `properties.id`: a non-empty string (an integer is taken as its decimal text; the
 ///   feature's top-level `id` is used when `properties.id` is absent), unique in the file;
-/// - optional `notifyOnEntry`, `notifyOnExit` (booleans, default true), `dwell` (seconds);
+/// - optional `notifyOnEntry`, `notifyOnExit` (booleans, default true), `dwell` (seconds),
+///   `initialTrigger` (an array of `"enter"`, `"exit"`, `"dwell"`), and the tier properties
+///   `parent` and `source` (``RegionTier``);
 /// - every other property kept in ``RegionFeature/metadata``.
 /// Positions are `[longitude, latitude]` (an extra altitude is ignored), latitude in
 /// [-90, 90], longitude in [-180, 180]. The first problem found is thrown, naming the
@@ -134,10 +136,54 @@ public enum GeoJSONRegionReader {
             dwell = d
         default: throw .invalidProperty(name: "dwell", expected: "number")
         }
+        let triggers = try initialTrigger(properties[RegionTier.initialTriggerProperty])
+        let parent = try parent(properties[RegionTier.parentProperty], of: id)
+        let source = try source(properties[RegionTier.sourceProperty])
         var metadata = properties
         for key in RegionFeature.reservedProperties { metadata[key] = nil }
         return RegionFeature(id: id, geometry: shape, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
-                             dwell: dwell, metadata: metadata)
+                             dwell: dwell, initialTrigger: triggers, parent: parent, source: source, metadata: metadata)
+    }
+
+    private static func initialTrigger(_ v: JSONValue?) throws(Problem) -> Set<RegionTrigger> {
+        switch v {
+        case nil, .null?: return []
+        case .array(let items)?:
+            var out: Set<RegionTrigger> = []
+            for item in items {
+                guard let name = item.stringValue else {
+                    throw .invalidProperty(name: RegionTier.initialTriggerProperty, expected: "array of \"enter\", \"exit\", \"dwell\"")
+                }
+                guard let t = RegionTrigger(rawValue: name) else {
+                    throw .invalidInitialTrigger("names \"\(name.prefix(40))\", expected \"enter\", \"exit\" or \"dwell\"")
+                }
+                guard out.insert(t).inserted else { throw .invalidInitialTrigger("names \"\(name)\" twice") }
+            }
+            return out
+        default:
+            throw .invalidProperty(name: RegionTier.initialTriggerProperty, expected: "array of \"enter\", \"exit\", \"dwell\"")
+        }
+    }
+
+    private static func parent(_ v: JSONValue?, of id: String) throws(Problem) -> String? {
+        switch v {
+        case nil, .null?: return nil
+        case .string(let p)?:
+            guard !p.isEmpty else { throw .invalidParent("is empty") }
+            guard p != id else { throw .invalidParent("names the region itself") }
+            return p
+        default: throw .invalidProperty(name: RegionTier.parentProperty, expected: "string")
+        }
+    }
+
+    private static func source(_ v: JSONValue?) throws(Problem) -> String? {
+        switch v {
+        case nil, .null?: return nil
+        case .string(let s)?:
+            if let why = RegionTier.problem(source: s) { throw .invalidSource(why) }
+            return s
+        default: throw .invalidProperty(name: RegionTier.sourceProperty, expected: "string")
+        }
     }
 
     private static func identifier(_ v: JSONValue?) throws(Problem) -> String {

@@ -25,8 +25,9 @@ public enum GeoJSONWriter {
         .array([ring(p.outer)] + p.holes.map(ring))
     }
 
-    /// The Feature for one region: metadata first, then `id`, `radius`, `dwell`, and the
-    /// notify flags when false (their default is true). Reserved names win over metadata.
+    /// The Feature for one region: metadata first, then `id`, `radius`, `dwell`, the
+    /// notify flags when false (their default is true), `initialTrigger` when not empty,
+    /// `parent` and `source` when set. Reserved names win over metadata.
     public static func feature(_ region: RegionFeature) -> JSONValue {
         var properties = region.metadata
         properties["id"] = .string(region.id)
@@ -45,6 +46,10 @@ public enum GeoJSONWriter {
         properties["notifyOnEntry"] = region.notifyOnEntry ? nil : .bool(false)
         properties["notifyOnExit"] = region.notifyOnExit ? nil : .bool(false)
         properties["dwell"] = region.dwell.map(JSONValue.number)
+        properties[RegionTier.initialTriggerProperty] = region.initialTrigger.isEmpty
+            ? nil : .array(region.initialTrigger.sorted().map { .string($0.rawValue) })
+        properties[RegionTier.parentProperty] = region.parent.map(JSONValue.string)
+        properties[RegionTier.sourceProperty] = region.source.map(JSONValue.string)
         return ["type": "Feature", "geometry": geometry, "properties": .object(properties)]
     }
 

@@ -47,19 +47,32 @@ public struct RegionFeature: Hashable, Sendable {
     public var notifyOnExit: Bool
     /// Seconds inside before a dwell event, if any.
     public var dwell: Double?
+    /// Events to emit when a subject's state is first determined (empty: none).
+    public var initialTrigger: Set<RegionTrigger>
+    /// The tier parent's id (``RegionTier``), `nil` for a top-tier region.
+    public var parent: String?
+    /// The business or data source (``RegionTier``), `nil` for none.
+    public var source: String?
     /// Every other property of the feature, unchanged.
     public var metadata: [String: JSONValue]
 
     public init(id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-                dwell: Double? = nil, metadata: [String: JSONValue] = [:]) {
+                dwell: Double? = nil, initialTrigger: Set<RegionTrigger> = [], parent: String? = nil,
+                source: String? = nil, metadata: [String: JSONValue] = [:]) {
         self.id = id
         self.geometry = geometry
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
         self.dwell = dwell
+        self.initialTrigger = initialTrigger
+        self.parent = parent
+        self.source = source
         self.metadata = metadata
     }
 
     /// The property names with a meaning of their own; all others go to ``metadata``.
-    public static let reservedProperties: Set<String> = ["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell"]
+    public static let reservedProperties: Set<String> = [
+        "id", "radius", "notifyOnEntry", "notifyOnExit", "dwell",
+        RegionTier.initialTriggerProperty, RegionTier.parentProperty, RegionTier.sourceProperty,
+    ]
 }

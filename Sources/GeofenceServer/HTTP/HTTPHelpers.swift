@@ -80,4 +80,10 @@ extension APIRequestContext {
     func pathIdentifier() throws -> String {
         try Identifier.fromPath(Substring(try parameters.require("id")), field: "id")
     }
+
+    /// The tenant of the API key and the `{id}` path parameter: every `/v1/…/{id}` route starts
+    /// with these two (401, or 400 naming `id`).
+    func tenantAndID() throws -> (tenant: String, id: String) {
+        (try requireTenant(), try pathIdentifier())
+    }
 }

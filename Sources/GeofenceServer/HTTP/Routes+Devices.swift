@@ -8,8 +8,7 @@ extension GeofenceServer {
         let hub = self.hub, config = self.configuration
 
         v1.post("devices/:id/locations") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let device = try context.pathIdentifier()
+            let (tenant, device) = try context.tenantAndID()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
             let now = clock()
             let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize,
@@ -35,8 +34,7 @@ extension GeofenceServer {
         }
 
         v1.get("devices/:id/state") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let device = try context.pathIdentifier()
+            let (tenant, device) = try context.tenantAndID()
             var asked: [String]? = nil
             if let list = request.uri.queryParameters.get("regions") {
                 asked = try list.split(separator: ",", omittingEmptySubsequences: false).map { id throws(Problem) in

@@ -66,15 +66,13 @@ extension GeofenceServer {
         }
 
         v1.get("regions/:id") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let id = try context.pathIdentifier()
+            let (tenant, id) = try context.tenantAndID()
             guard let f = try await store.region(tenant: tenant, id: id) else { throw Problem.notFound("no region \"\(id)\"") }
             return .json(f)
         }
 
         v1.put("regions/:id") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let id = try context.pathIdentifier()
+            let (tenant, id) = try context.tenantAndID()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
             let region = try RegionJSON.region(from: body, overrideID: id)
             let existed = try await hub.runtime(tenant).upsert([region], create: false, now: clock())
@@ -82,8 +80,7 @@ extension GeofenceServer {
         }
 
         v1.delete("regions/:id") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let id = try context.pathIdentifier()
+            let (tenant, id) = try context.tenantAndID()
             guard try await hub.runtime(tenant).delete(id: id, now: clock()) else { throw Problem.notFound("no region \"\(id)\"") }
             return Response(status: .noContent)
         }

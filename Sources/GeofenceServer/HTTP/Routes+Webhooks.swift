@@ -38,15 +38,13 @@ extension GeofenceServer {
         }
 
         v1.delete("webhooks/:id") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let id = try context.pathIdentifier()
+            let (tenant, id) = try context.tenantAndID()
             guard try await store.deleteWebhook(tenant: tenant, id: id) else { throw Problem.notFound("no webhook \"\(id)\"") }
             return Response(status: .noContent)
         }
 
         v1.get("webhooks/:id/deliveries") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let id = try context.pathIdentifier()
+            let (tenant, id) = try context.tenantAndID()
             guard try await store.webhooks(tenant: tenant).contains(where: { $0.id == id }) else {
                 throw Problem.notFound("no webhook \"\(id)\"")
             }

@@ -1,5 +1,6 @@
 import GeoFormats
 import Geofencing
+import RegionPlanner
 
 extension RegionJSON {
     /// Reads a bulk import (a GeoJSON FeatureCollection, the CLI's format) with GeoFormats'
@@ -23,6 +24,7 @@ extension RegionJSON {
         out.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
             try Identifier.check(f.id, field: "features[\(i)].properties.id")
+            if let parent = f.parent { try Identifier.check(parent, field: "features[\(i)].properties.parent") }
             let r = region(f)
             do { try r.validate() } catch {
                 if case let .invalidRegion(_, field, reason) = error {
@@ -35,27 +37,10 @@ extension RegionJSON {
         return out
     }
 
-    /// The engine's region for a GeoFormats feature (metadata values other than strings are
-    /// kept as their compact JSON text, as for single features). The CLI uses it too, so a
-    /// file gives the same regions to `simulate` and to the server's bulk import.
-    package static func region(_ f: RegionFeature) -> Region {
-        let shape: RegionShape
-        switch f.geometry {
-        case let .circle(center, radius): shape = .circle(center: center, radius: radius)
-        case let .polygon(p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
-        case let .multiPolygon(ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
-        }
-        var metadata: [String: String] = [:]
-        for (k, v) in f.metadata {
-            switch v {
-            case .string(let s): metadata[k] = s
-            case .null: continue
-            default: metadata[k] = v.description
-            }
-        }
-        return Region(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry, notifyOnExit: f.notifyOnExit,
-                      dwell: f.dwell, metadata: metadata)
-    }
+    /// The engine's region for a GeoFormats feature (RegionPlanner's `Region(feature:)`, the
+    /// one conversion). The CLI uses it too, so a file gives the same regions to `simulate`
+    /// and to the server's bulk import.
+    package static func region(_ f: RegionFeature) -> Region { Region(feature: f) }
 
     /// A reader error as a 400 problem naming the JSON path of the bad value.
     static func problem(_ error: GeoJSONError, single: Bool = false) -> Problem {
@@ -72,6 +57,9 @@ extension RegionJSON {
             case .missingRadius, .invalidRadius, .radiusTooLarge: field = join(f, "properties.radius")
             case .invalidProperty(let name, _): field = name == "properties" ? join(f, "properties") : join(f, "properties.\(name)")
             case .invalidDwell: field = join(f, "properties.dwell")
+            case .invalidInitialTrigger: field = join(f, "properties.initialTrigger")
+            case .invalidParent: field = join(f, "properties.parent")
+            case .invalidSource: field = join(f, "properties.source")
             case .invalidCoordinates(let path, _), .ringNotClosed(let path), .ringTooShort(let path, _):
                 field = join(f, "geometry.\(path)")
             case let .coordinateOutOfRange(path, latitude, _):

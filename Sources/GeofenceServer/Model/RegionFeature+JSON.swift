@@ -2,12 +2,15 @@ import Foundation
 import Geodesy
 import GeoFormats
 import Geofencing
+import RegionPlanner
 
 /// Converts between GeoJSON (RFC 7946) features and engine ``Region``s, in the format of the
 /// command-line tool (docs/architecture.md): a circle is a `Point` feature with
 /// `properties.radius` (metres), a polygon a `Polygon` or `MultiPolygon` feature; the region
 /// id is `properties.id` (or the feature's `id`); optional `notifyOnEntry`, `notifyOnExit`
-/// (booleans) and `dwell` (seconds). Any other property is kept as string metadata.
+/// (booleans), `dwell` (seconds), `initialTrigger` (array of `"enter"`, `"exit"`, `"dwell"`),
+/// `parent` and `source` (GeoFormats' `RegionTier`; kept as the region's `parent` / `source`
+/// metadata). Any other property is kept as string metadata.
 ///
 /// Errors are ``Problem``s naming the field, e.g. `features[4].geometry.coordinates[1]`.
 package enum RegionJSON {
@@ -42,6 +45,7 @@ package enum RegionJSON {
             throw Problem.badRequest(field: "type", detail: "body must be one GeoJSON Feature (POST /v1/regions/import takes collections)")
         }
         try Identifier.check(features[0].id, field: overrideID == nil ? "properties.id" : "id")
+        if let parent = features[0].parent { try Identifier.check(parent, field: "properties.parent") }
         let region = region(features[0])
         do { try region.validate() } catch {
             if case let .invalidRegion(_, field, reason) = error {
@@ -81,6 +85,7 @@ package enum RegionJSON {
         if !region.notifyOnEntry { props["notifyOnEntry"] = .bool(false) }
         if !region.notifyOnExit { props["notifyOnExit"] = .bool(false) }
         if let d = region.dwell { props["dwell"] = .number(d) }
+        if !region.initialTrigger.isEmpty { props["initialTrigger"] = .array(region.initialTrigger.names.map { .string($0.rawValue) }) }
         for (k, v) in region.metadata where props[k] == nil { props[k] = .string(v) }
         return .object(["type": .string("Feature"), "id": .string(region.identifier),
                         "geometry": geometry, "properties": .object(props)])

@@ -1,6 +1,8 @@
 import Foundation
 import Geodesy
+import GeoFormats
 import Geofencing
+import RegionPlanner
 
 extension RegionJSON {
     /// Decodes a region the store holds (the canonical feature ``feature(_:)`` wrote when it
@@ -47,13 +49,19 @@ extension RegionJSON {
             throw bad("unknown geometry \(type)")
         }
         var metadata: [String: String] = [:]
-        for (k, v) in props where !["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell"].contains(k) {
+        for (k, v) in props where !["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell", "initialTrigger"].contains(k) {
             if case .string(let s) = v { metadata[k] = s } else if v != .null { metadata[k] = v.description }
         }
         func flag(_ k: String) -> Bool { if case .bool(let b)? = props[k] { b } else { true } }
         var dwell: Double? = nil
         if case .number(let d)? = props["dwell"] { dwell = d }
+        var trigger: InitialTrigger = []
+        if case .array(let names)? = props["initialTrigger"] {
+            var set: Set<RegionTrigger> = []
+            for case .string(let n) in names { if let t = RegionTrigger(rawValue: n) { set.insert(t) } }
+            trigger = InitialTrigger(set)
+        }
         return Region(identifier: id, shape: shape, notifyOnEntry: flag("notifyOnEntry"), notifyOnExit: flag("notifyOnExit"),
-                      dwell: dwell, metadata: metadata)
+                      dwell: dwell, initialTrigger: trigger, metadata: metadata)
     }
 }

@@ -55,6 +55,8 @@ struct NearbyIndex: Sendable {
     }
 
     private(set) var entries: [String: Entry] = [:]
+    /// How many regions name each identifier as their tier parent.
+    private(set) var childCounts: [String: Int] = [:]
     private var cells: [Int: Set<String>] = [:]
     private var wide: Set<String> = []
 
@@ -69,6 +71,7 @@ struct NearbyIndex: Sendable {
         remove(region.identifier)
         let box = NearbyIndex.box(of: region)
         entries[region.identifier] = Entry(region: region, box: box)
+        if let p = region.parent { childCounts[p, default: 0] += 1 }
         if let keys = NearbyIndex.cellKeys(box, limit: NearbyIndex.maximumCellsPerRegion) {
             for k in keys { cells[k, default: []].insert(region.identifier) }
         } else {
@@ -79,6 +82,10 @@ struct NearbyIndex: Sendable {
     /// Removes the region `id`, if present.
     mutating func remove(_ id: String) {
         guard let old = entries.removeValue(forKey: id) else { return }
+        if let p = old.region.parent {
+            childCounts[p, default: 1] -= 1
+            if childCounts[p] == 0 { childCounts[p] = nil }
+        }
         if wide.remove(id) != nil { return }
         for k in NearbyIndex.cellKeys(old.box, limit: NearbyIndex.maximumCellsPerRegion) ?? [] {
             cells[k]?.remove(id)
@@ -102,17 +109,24 @@ struct NearbyIndex: Sendable {
     }
 
     /// The `limit` regions nearest to `point` by boundary distance (0 inside), among those
-    /// within `radius` metres.
-    func nearest(to point: Coordinate, radius: Double, limit: Int) -> Answer {
+    /// within `radius` metres (and, with `include`, among those it accepts; it is asked only
+    /// about regions whose box is within the search distance).
+    func nearest(to point: Coordinate, radius: Double, limit: Int,
+                 include: ((Region) -> Bool)? = nil) -> Answer {
         var known: [String: Double] = [:]
         var unevaluated: Set<String> = []
+        var excluded: Set<String> = []
         func consider(_ id: String, within margin: Double) {
-            guard known[id] == nil, let e = entries[id] else { return }
+            guard known[id] == nil, !excluded.contains(id), let e = entries[id] else { return }
             if NearbyIndex.lowerBound(from: point, to: e.box) > margin {
                 unevaluated.insert(id)
                 return
             }
             unevaluated.remove(id)
+            if let include, !include(e.region) {
+                excluded.insert(id)
+                return
+            }
             known[id] = max(0, e.region.signedDistance(to: point))
         }
         var margin = min(radius, 2_000)

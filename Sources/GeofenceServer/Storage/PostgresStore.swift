@@ -158,6 +158,9 @@ public final class PostgresStore: ServerStore {
         // A later change to the function must use CREATE OR REPLACE (same OID): running servers
         // hold prepared statements that name it.
         [commitFunction],
+        // Plan settings (issue 22): the tenant's document under device '' and per-device
+        // overrides (PostgresStore+Settings). A step of its own, so other migrations merge beside it.
+        [settingsTable],
     ]
 
     public func migrate() async throws {

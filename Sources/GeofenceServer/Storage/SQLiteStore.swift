@@ -97,6 +97,9 @@ public final class SQLiteStore: ServerStore {
             "CREATE INDEX deliveries_due ON deliveries (state, next_attempt_at)",
             "CREATE INDEX deliveries_webhook ON deliveries (tenant, webhook_id, id)",
         ],
+        // Plan settings (issue 22): the tenant's document under device '' and per-device
+        // overrides (SQLiteStore+Settings). A step of its own, so other migrations merge beside it.
+        [SQLiteStore.settingsTable],
     ]
 
     public func migrate() async throws {

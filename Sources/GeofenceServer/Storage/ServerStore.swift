@@ -69,6 +69,13 @@ public protocol ServerStore: Sendable {
     /// the store cannot tell (rebuild the whole engine then). The default is `nil`.
     func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]?
 
+    // MARK: Settings
+    /// The stored settings documents of the tenant and of `device` (`nil` where none is stored),
+    /// read together (one query).
+    func settings(tenant: String, device: String?) async throws -> (tenant: ServerJSON?, device: ServerJSON?)
+    /// Stores (replaces) the tenant's settings document (`device == nil`) or one device's.
+    func putSettings(tenant: String, device: String?, _ document: ServerJSON, now: Date) async throws
+
     // MARK: Webhooks
     func addWebhook(_ webhook: Webhook, now: Date) async throws
     func webhooks(tenant: String) async throws -> [Webhook]

@@ -36,6 +36,12 @@ final class FailingStore: ServerStore {
     func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws { try await base.upsertRegions(tenant: tenant, regions, now: now) }
     func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool { try await base.deleteRegion(tenant: tenant, id: id, now: now) }
     func region(tenant: String, id: String) async throws -> ServerJSON? { try await base.region(tenant: tenant, id: id) }
+    func settings(tenant: String, device: String?) async throws -> (tenant: ServerJSON?, device: ServerJSON?) {
+        try await base.settings(tenant: tenant, device: device)
+    }
+    func putSettings(tenant: String, device: String?, _ document: ServerJSON, now: Date) async throws {
+        try await base.putSettings(tenant: tenant, device: device, document, now: now)
+    }
     func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)] {
         try await base.listRegions(tenant: tenant, after: after, limit: limit)
     }
