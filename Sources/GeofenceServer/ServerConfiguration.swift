@@ -47,10 +47,13 @@ public struct ServerConfiguration: Sendable {
     /// ``requestTimeout``. Keeps one tenant's queries from taking every core.
     public var maxConcurrentQueriesPerTenant: Int = 2
     /// What device plans (`GET /v1/devices/{id}/plan`) assume about the phones, to size the
-    /// re-plan radius: Core Location's hysteresis, at most 40 m/s, a fix every second, single
-    /// glitches of at most 250 m (docs/planner.md, "The guarantee and its numbers").
+    /// re-plan radius: Core Location's hysteresis, at most 40 m/s, a fix every second, fixes of
+    /// ±100 m or better (a coarser fix rules a region out only its 20 m + 2 × accuracy noise
+    /// margin away, and would need a re-plan circle of twice that), single glitches of at most
+    /// 250 m (docs/planner.md, "The guarantee and its numbers").
     public var planSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: Region.maximumRadius,
-                                         maximumSpeed: 40, maximumFixInterval: 1, glitchAllowance: 250)
+                                         maximumSpeed: 40, maximumFixInterval: 1, maximumAccuracy: 100,
+                                         glitchAllowance: 250)
     /// The most time a request may take (503 problem beyond; the event stream has its own
     /// `timeout`).
     public var requestTimeout: Duration = .seconds(10)

@@ -74,23 +74,23 @@ struct DevicePlanTests {
             let p = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=5", key: key)
             #expect(PlanFixture.ids(p) == ["s0", "s1", "s2", "s3"])
             // The 5th shop's boundary is 0.27° of longitude (30,056 m on the equator) − 100 m
-            // away; the circle leaves the travel and clearance allowances (1,170 + 490 + 1 m)
-            // and the 200 m exit margin: 28,095 m.
+            // away; the circle leaves the travel and clearance allowances (1,170 + 510 + 1 m)
+            // and the 220 m exit margin (20 m + 2 × the ±100 m the sizing assumes): 28,055 m.
             let radius = try #require(p["replanRadiusMeters"]?.number)
-            #expect(abs(radius - 28_095) <= 1, "\(radius)")
+            #expect(abs(radius - 28_055) <= 1, "\(radius)")
             #expect(p["guaranteed"] == .bool(true))
             // 20 slots: only 18 shops lie within the 100 km search radius, which then bounds
-            // every region not seen (100,000 − 1,170 − 490 − 1 − 200 m).
+            // every region not seen (100,000 − 1,170 − 510 − 1 − 220 m).
             let twenty = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0", key: key)
             #expect(PlanFixture.ids(twenty).count == 18)
-            #expect(twenty["replanRadiusMeters"]?.number == 98_139)
+            #expect(twenty["replanRadiusMeters"]?.number == 98_099)
             // Crowded: the nearest left out is too close for any radius.
             let crowded = (0..<5).map { i in circleFeature("c\(i)", lat: 0.001 * Double(i), lon: 0.0, radius: 50) }
             _ = try await h.call(.POST, "/v1/regions/import", key: key,
                                  body: #"{"type":"FeatureCollection","features":[\#(crowded.joined(separator: ","))]}"#)
             let dense = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=3", key: key)
             #expect(dense["guaranteed"] == .bool(false))
-            #expect(dense["replanRadiusMeters"]?.number == 491)
+            #expect(dense["replanRadiusMeters"]?.number == 511, "the smallest circle a first fix decides")
         }
     }
 
