@@ -51,6 +51,8 @@ public actor SimulatedDevice {
     public internal(set) var backgroundWindowEnd: Date?
     /// Energy-relevant counts since the device was created.
     public internal(set) var activity = DeviceActivity()
+    /// The last fix the device took and evaluated, or `nil`.
+    public private(set) var lastFix: LocationFix?
     var launchHandler: (@Sendable (LaunchReason) -> Void)?
 
     var engine: Engine
@@ -252,6 +254,7 @@ public actor SimulatedDevice {
                 throw error
             }
             processed = fix
+            lastFix = fix
         case .tick(let date):
             events = engine.advance(subject: subject, to: date)
         }
