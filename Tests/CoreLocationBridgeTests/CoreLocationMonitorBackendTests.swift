@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import Geodesy
+import Geofencing
+import RegionMonitoring
+import RegionPlanner
+@testable import CoreLocationBridge
+
+@Suite("CoreLocationMonitorBackend: Monitor on CLMonitor (fake)", .timeLimit(.minutes(1)))
+struct CoreLocationMonitorBackendTests {
+    func shop(_ north: Double, radius: Double = 300) -> MonitorCondition { .circular(center: offset(north), radius: radius) }
+
+    @Test("changes are reported with the system's date; a first state equal to the assumed one is not news")
+    func assumedStateAndDates() async throws {
+        let system = FakeConditionMonitors()
+        let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system))
+        await monitor.add(shop(0), identifier: "assumed", assuming: .unsatisfied)
+        await monitor.add(shop(0), identifier: "fresh")
+        var events = monitor.events.makeAsyncIterator()
+        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        let first = await events.next()
+        #expect(first?.identifier == "fresh" && first?.state == .unsatisfied, "unknown → unsatisfied is news")
+        let a = try #require(await events.next()), b = try #require(await events.next())
+        #expect(Set([a.identifier, b.identifier]) == ["assumed", "fresh"])
+        #expect(a.state == .satisfied && b.state == .satisfied)
+        #expect(a.date == b.date && a.date > t0.addingTimeInterval(35), "the confirmation time on the track, not delivery")
+        #expect(await monitor.record(for: "assumed")?.lastEvent.state == .satisfied)
+    }
+
+    @Test("the 21st condition is kept unmonitored with conditionLimitExceeded, the system is not asked, the rest work")
+    func twentyFirstCondition() async throws {
+        let system = FakeConditionMonitors()
+        let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system, now: { t0 }))
+        for i in 0..<20 { await monitor.add(shop(Double(i) * 2_000), identifier: "s\(i)", assuming: .unsatisfied) }
+        await monitor.add(shop(100_000), identifier: "late", assuming: .unsatisfied)
+        var events = monitor.events.makeAsyncIterator()
+        #expect(await events.next() == MonitorEvent(identifier: "late", state: .unmonitored, date: t0, diagnostics: .conditionLimitExceeded))
+        #expect(await system.monitoredCount == 20)
+        #expect(await monitor.identifiers.count == 21)
+        #expect(await monitor.record(for: "late")?.lastEvent.conditionLimitExceeded == true)
+        await monitor.add(shop(2_000, radius: 400), identifier: "s1", assuming: .unsatisfied)     // replacing: allowed
+        for f in stay(at: offset(50_000), from: 0, through: 30) + stay(at: offset(6_000), from: 35, through: 80) {
+            try await system.move(to: f)
+        }
+        let entry = await events.next()
+        #expect(entry?.identifier == "s3" && entry?.state == .satisfied)
+    }
+
+    @Test("conditions Core Location cannot monitor are kept unmonitored with conditionUnsupported")
+    func unsupported() async throws {
+        let system = FakeConditionMonitors()
+        let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system, now: { t0 }))
+        await monitor.add(.polygon(exterior: [offset(0), offset(0, 10), offset(10, 10)], holes: []), identifier: "poly")
+        await monitor.add(.beacon(uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"), identifier: "beacon")
+        await monitor.add(shop(0, radius: .infinity), identifier: "inf")
+        var events = monitor.events.makeAsyncIterator()
+        for id in ["poly", "beacon", "inf"] {
+            #expect(await events.next() == MonitorEvent(identifier: id, state: .unmonitored, date: t0, diagnostics: .conditionUnsupported))
+        }
+        #expect(await system.monitoredCount == 0)
+        #expect(await monitor.identifiers == ["poly", "beacon", "inf"])
+    }
+
+    @Test("invalid and duplicate monitor names are refused as on the simulated device")
+    func names() async throws {
+        let backend = CoreLocationMonitorBackend(service: FakeConditionMonitors())
+        await #expect(throws: MonitoringError.invalidName("_x")) { try await Monitor("_x", backend: backend) }
+        let open = try await Monitor("shops", backend: backend)
+        await #expect(throws: MonitoringError.monitorAlreadyOpen(name: "shops")) { try await Monitor("shops", backend: backend) }
+        await open.close()
+        _ = try await Monitor("shops", backend: backend)
+    }
+
+    @Test("events while the app is not running reach the relaunched app's monitor, in order, once")
+    func relaunch() async throws {
+        let system = FakeConditionMonitors()
+        var monitor: Monitor? = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system))
+        await monitor?.add(shop(0), identifier: "home", assuming: .unsatisfied)
+        await system.terminateApp()
+        monitor = nil
+        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80)
+            + stay(at: offset(5_000), from: 85, through: 130) { try await system.move(to: f) }
+        let relaunched = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system))
+        var events = relaunched.events.makeAsyncIterator()
+        #expect(await events.next()?.state == .satisfied)
+        #expect(await events.next()?.state == .unsatisfied)
+        #expect(await relaunched.identifiers == ["home"])
+        await relaunched.close()
+        #expect(await events.next() == nil, "nothing twice")
+    }
+
+    @Test("MonitorSlotMonitor on CLMonitor: the limit throws, transitions carry the location source's fix")
+    func slotMonitorOnCLMonitor() async throws {
+        let system = FakeConditionMonitors()
+        let backend = CoreLocationMonitorBackend(service: system, locationSource: { await system.lastFix })
+        let monitor = try await Monitor("catalogue", backend: backend)
+        let slots = await MonitorSlotMonitor(monitor: monitor)
+        #expect(slots.slotCapacity == 20)
+        for i in 0..<20 { try await slots.register(.circle(identifier: "r\(i)", center: offset(Double(i) * 2_000), radius: 300)) }
+        await #expect(throws: SlotMonitorError.slotLimitExceeded(capacity: 20, identifier: "r20")) {
+            try await slots.register(.circle(identifier: "r20", center: lyon, radius: 300))
+        }
+        var events = monitor.events.makeAsyncIterator()
+        for f in stay(at: offset(-5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        while let e = await events.next(), e.identifier != "r0" || e.state != .satisfied {}
+        let transitions = slots.takeEvents().filter { !$0.isInitial }
+        #expect(transitions.map(\.regionID) == ["r0"])
+        #expect(transitions.first?.kind == .enter)
+        #expect(transitions.first?.fix.timestamp == t0.addingTimeInterval(80), "the source's fix (the fake's last position)")
+    }
+}
