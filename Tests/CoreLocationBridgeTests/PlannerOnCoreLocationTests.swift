@@ -18,18 +18,19 @@ struct PlannerOnCoreLocationTests {
 
     let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
 
-    /// Walks due north at 10 m/s from second `from` through `to`, feeding the planner as an
-    /// app does; returns the catalogue entries and the most regions the system held.
+    /// Walks due north at 10 m/s through `seconds`, feeding the planner as an app does (the
+    /// system's location updates when the planner asked for them, then the region events);
+    /// returns the catalogue entries and the most regions the system held.
     func walk(_ app: CoreLocationApp, _ slots: LocationManagerSlotMonitor, _ planner: RegionPlanner<LocationManagerSlotMonitor>,
               seconds: ClosedRange<Int>) async throws -> (entered: [String], most: Int) {
         var entered: [String] = []
         var most = 0
         for s in seconds {
-            let f = fix(Double(s), offset(Double(s) * 10))
-            if slots.locationUpdatesRequested {
+            try await app.drive([fix(Double(s), offset(Double(s) * 10))])
+            // As the app's loop does after each wake: positions first, then region events.
+            for f in slots.takeLocations() {
                 entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier)
             }
-            try await app.drive([f])
             for e in await slots.takeEvents() {
                 entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
             }
@@ -51,6 +52,7 @@ struct PlannerOnCoreLocationTests {
         #expect(most <= 20)
         #expect(await planner.statistics.replansWithoutGuarantee == 0)
         #expect(await planner.statistics.replans > 1)
+        #expect(await app.system.isUpdatingLocation == slots.locationUpdatesRequested, "updates follow the planner's request")
     }
 
     @Test("a relaunch restores the planner's regions from the system, within the limit, and planning goes on")

@@ -3,6 +3,7 @@ import Testing
 import Geodesy
 import Geofencing
 import RegionMonitoring
+import RegionPlanner
 @testable import CoreLocationBridge
 
 /// App code written once against `LocationManager`: asks for permission, monitors three
@@ -79,5 +80,43 @@ struct SameAppCodeTests {
         #expect(coreLocationApp.notifications == ["Welcome to bakery", "Welcome to books"])
         #expect(coreLocationApp.notifications == simulatedApp.notifications)
         withExtendedLifetime((simulatedManager, coreLocationManager)) {}
+    }
+}
+
+@Suite("The same planner code on the simulated device and on Core Location")
+struct SamePlannerCodeTests {
+    /// App code: a planner over 40 shops on `manager`, fed by the adapter's locations and
+    /// events after each fix `drive` delivers. Returns the entries, in order.
+    func shopEntries(on manager: LocationManager, drive: (LocationFix) async throws -> Void) async throws -> [String] {
+        let slots = await LocationManagerSlotMonitor(manager: manager)
+        let regions = (0..<40).map { Region.circle(identifier: "shop-\($0)", center: offset(1_000 + Double($0) * 1_000), radius: 300) }
+        let source = PlannerSource(prefix: "s.", catalogue: try Catalogue(regions.map { CatalogueEntry(region: $0) }))
+        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
+        try await planner.start(at: fix(0, lyon))
+        var entered: [String] = []
+        for s in 0...4_200 {
+            try await drive(fix(Double(s), offset(Double(s) * 10)))
+            for f in slots.takeLocations() { entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier) }
+            for e in await slots.takeEvents() { entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier) }
+        }
+        return entered
+    }
+
+    @Test("LocationManagerSlotMonitor: every shop entered once, in order, on both backends")
+    func samePlannerEntries() async throws {
+        var settings = DeviceSettings()
+        settings.authorization = .authorizedAlways
+        let device = SimulatedDevice(settings: settings, start: t0)
+        let simulated = try await shopEntries(on: await LocationManager(backend: device)) { try await device.receive(.fix($0)) }
+
+        let system = FakeCoreLocation(authorization: .authorizedAlways)
+        let backend = await CoreLocationManagerBackend(system: system, locationFreshness: .infinity)
+        let coreLocation = try await shopEntries(on: await LocationManager(backend: backend)) {
+            try await system.move(to: $0)
+            await backend.settle()
+        }
+        #expect(simulated == (0..<40).map { "shop-\($0)" })
+        #expect(coreLocation == simulated)
     }
 }

@@ -65,6 +65,10 @@ public final class AppleLocationManager: SystemLocationManager {
     public var location: LocationSample? { manager.location.map(LocationSample.init) }
 
     public func requestLocation() { manager.requestLocation() }
+
+    public func startUpdatingLocation() { manager.startUpdatingLocation() }
+
+    public func stopUpdatingLocation() { manager.stopUpdatingLocation() }
 }
 
 /// The `CLLocationManagerDelegate`: turns each call into a ``SystemCallback`` on the thread

@@ -21,7 +21,10 @@ extension CoreLocationManagerBackend {
         case .didChangeAuthorization(let status):
             for (m, d) in liveDelegates() { d.locationManager(m, didChangeAuthorization: status) }
         case .didUpdateLocations(let samples):
-            if let fix = samples.reversed().lazy.compactMap({ $0.locationFix(subject: self.subject) }).first { answerLocation(fix) }
+            let fixes = samples.compactMap { $0.locationFix(subject: subject) }
+            guard let newest = fixes.last else { break }
+            answerLocation(newest)
+            for (m, d) in liveDelegates() { d.locationManager(m, didUpdateLocations: fixes) }
         }
         handled += 1
         let done = settleWaiters.filter { $0.target <= handled }

@@ -192,6 +192,10 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
 
     public var regionLimit: Int { limit }
 
+    public func setLocationUpdates(_ enabled: Bool) async {
+        if enabled { await system.startUpdatingLocation() } else { await system.stopUpdatingLocation() }
+    }
+
     public func currentLocation() async -> LocationFix? {
         if let sample = await system.location, let fix = sample.locationFix(subject: subject),
            now().timeIntervalSince(fix.timestamp) <= locationFreshness {

@@ -33,7 +33,9 @@ import RegionMonitoring
 ///   for a region registered while already inside — and ``requestState(identifier:)`` answers
 ///   it (`unknown` until decided). Entry and exit respect the notify flags; every transition
 ///   is followed by `didDetermineState`.
-/// - **Locations**: `requestLocation()` answers with the last position, or `locationUnknown`.
+/// - **Locations**: `requestLocation()` answers with the last position, or `locationUnknown`;
+///   while updating (`startUpdatingLocation()`), every position is sent before the region
+///   events it causes.
 public actor FakeCoreLocation: SystemLocationManager {
     /// Most regions per app.
     public let regionLimit: Int
@@ -45,6 +47,8 @@ public actor FakeCoreLocation: SystemLocationManager {
     /// What the user taps at the next prompt (`nil`: dismisses it).
     public var promptAnswer: AuthorizationStatus?
     public private(set) var location: LocationSample?
+    /// Whether continuous location updates are on.
+    public private(set) var isUpdatingLocation = false
     /// How many `startMonitoring` calls reached the system (refused ones included).
     public private(set) var startMonitoringCalls = 0
     /// Every callback sent, in order.
@@ -129,6 +133,10 @@ public actor FakeCoreLocation: SystemLocationManager {
         if let location { post(.didUpdateLocations([location])) } else { post(.didFailWithError(.locationUnknown)) }
     }
 
+    public func startUpdatingLocation() { isUpdatingLocation = true }
+
+    public func stopUpdatingLocation() { isUpdatingLocation = false }
+
     // MARK: Driving the fake
 
     /// The user (or Settings) changes the app's authorisation.
@@ -161,6 +169,7 @@ public actor FakeCoreLocation: SystemLocationManager {
                                   speed: fix.speed ?? -1, speedAccuracy: fix.speed == nil ? -1 : 0,
                                   course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 0,
                                   timestamp: fix.timestamp)
+        if isUpdatingLocation, authorizationStatus.isAuthorized, let location { post(.didUpdateLocations([location])) }
         report(events)
     }
 

@@ -32,4 +32,8 @@ public protocol SystemLocationManager: AnyObject, Sendable {
     var location: LocationSample? { get async }
     /// `requestLocation()`: one location, delivered by `didUpdateLocations` or `didFailWithError`.
     func requestLocation() async
+    /// `startUpdatingLocation()`: every new location, by `didUpdateLocations`.
+    func startUpdatingLocation() async
+    /// `stopUpdatingLocation()`.
+    func stopUpdatingLocation() async
 }

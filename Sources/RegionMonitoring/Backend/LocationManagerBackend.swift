@@ -45,6 +45,9 @@ public protocol LocationManagerBackend: AnyObject, Sendable {
     var maximumRegionMonitoringDistance: Double { get async }
     /// How many regions the app may monitor at once (Core Location: 20).
     var regionLimit: Int { get async }
+    /// Starts (`true`) or stops continuous location updates, delivered to every delegate's
+    /// `didUpdateLocations`.
+    func setLocationUpdates(_ enabled: Bool) async
     /// The newest location the system has for this device, or `nil` if it has none: the fix a
     /// planner re-plans from when an event carries no position of its own. A Core Location
     /// backend makes a one-shot request when its last location is stale.

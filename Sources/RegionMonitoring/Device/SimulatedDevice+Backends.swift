@@ -24,4 +24,8 @@ extension SimulatedDevice: LocationManagerBackend, MonitorBackend {
 
     /// The last fix the device took (the one that confirmed the newest event), or `nil`.
     public func currentLocation() -> LocationFix? { lastFix }
+
+    /// While on, each fix the device takes reaches every delegate's `didUpdateLocations`
+    /// before the region events it causes.
+    public func setLocationUpdates(_ enabled: Bool) { locationUpdatesEnabled = enabled }
 }

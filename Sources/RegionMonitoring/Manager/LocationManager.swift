@@ -68,6 +68,18 @@ public final class LocationManager: Sendable {
         await backend.requestState(region.monitoredRegion, by: self)
     }
 
+    /// Starts continuous location updates for the app: every new position reaches the
+    /// delegates' `didUpdateLocations` (Core Location's `startUpdatingLocation()`; the
+    /// planner asks for them in hybrid mode and to re-plan).
+    public func startUpdatingLocation() async {
+        await backend.setLocationUpdates(true)
+    }
+
+    /// Stops continuous location updates.
+    public func stopUpdatingLocation() async {
+        await backend.setLocationUpdates(false)
+    }
+
     /// The app's authorisation (`.denied` while location services are off device-wide).
     public var authorizationStatus: AuthorizationStatus {
         get async { await backend.authorizationStatus }

@@ -13,6 +13,7 @@ import RegionPlanner
 /// let planner = try RegionPlanner(monitor: slots, sources: [shops], sizing: sizing)
 /// if try await !planner.restore() { try await planner.start(at: here) }
 /// for await _ in slots.arrivals {                                    // after each delegate call
+///     for fix in slots.takeLocations() { notify(try await planner.observe(fix)) }
 ///     for event in await slots.takeEvents() { notify(try await planner.handle(event)) }
 /// }
 /// ```
@@ -32,6 +33,9 @@ import RegionPlanner
 ///   an initial transition — the subject already outside the re-plan circle re-plans at once.
 ///   An `unknown` answer (the system has not decided yet) is asked again at the next
 ///   ``takeEvents()``, until a crossing settles it.
+/// - **Locations**: when the planner asks for continuous updates, the adapter starts the
+///   manager's location updates; ``takeLocations()`` returns the positions for
+///   `RegionPlanner.observe(_:)`.
 /// - **State**: ``state(of:)`` is the backend's ``LocationManagerBackend/determineState(of:)``:
 ///   on Core Location a `requestState` answered through a continuation.
 /// - **Relaunch**: ``registeredIdentifiers`` are the app's monitored regions, which the system
@@ -55,6 +59,7 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     private var askAgain: Set<String> = []
     private var queued: [(kind: TransitionEvent.Kind, id: String, initial: Bool)] = []
     private var failures: [SlotMonitorError] = []
+    private var locations: [LocationFix] = []
     private var updates = false
 
     /// Wraps `manager` and becomes its delegate; the capacity is the backend's region limit.
@@ -109,13 +114,23 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
         get async { await manager.monitoredRegions.map(\.identifier).sorted() }
     }
 
+    /// Switches the manager's location updates (`startUpdatingLocation()`) as the planner asks.
     public func setLocationUpdates(_ enabled: Bool) async {
-        lock.withLock { updates = enabled }
+        lock.withLock {
+            updates = enabled
+            if !enabled { locations = [] }
+        }
+        if enabled { await manager.startUpdatingLocation() } else { await manager.stopUpdatingLocation() }
     }
 
-    /// Whether the planner has asked for continuous location updates (the owner then passes
-    /// the app's location updates to `RegionPlanner.observe(_:)`).
+    /// Whether the planner has asked for continuous location updates.
     public var locationUpdatesRequested: Bool { lock.withLock { updates } }
+
+    /// The positions delivered since the last call while updates were requested, oldest first:
+    /// hand each to `RegionPlanner.observe(_:)` before the events of ``takeEvents()``.
+    public func takeLocations() -> [LocationFix] {
+        lock.withLock { defer { locations = [] }; return locations }
+    }
 
     // MARK: Events
 
@@ -174,6 +189,14 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
         guard let trigger else { return }
         if state == .inside, trigger.contains(.enter) { enqueue(.enter, id, initial: true) }
         if state == .outside, trigger.contains(.exit) { enqueue(.exit, id, initial: true) }
+    }
+
+    public func locationManager(_ manager: LocationManager, didUpdateLocations fixes: [LocationFix]) {
+        let wanted = lock.withLock {
+            if updates { locations += fixes }
+            return updates
+        }
+        if wanted { arrivalsContinuation.yield() }
     }
 
     public func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,

@@ -66,6 +66,10 @@ open class CLLocationManager: NSObject {
     open var location: CLLocation? { stub() }        // Apple: `@NSCopying var location: CLLocation? { get }`
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/requestlocation()
     open func requestLocation() { stub() }
+    /// https://developer.apple.com/documentation/corelocation/cllocationmanager/startupdatinglocation()
+    open func startUpdatingLocation() { stub() }
+    /// https://developer.apple.com/documentation/corelocation/cllocationmanager/stopupdatinglocation()
+    open func stopUpdatingLocation() { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoring(for:)
     open func startMonitoring(for region: CLRegion) { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoring(for:)
