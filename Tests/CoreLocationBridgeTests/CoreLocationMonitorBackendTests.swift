@@ -108,4 +108,21 @@ struct CoreLocationMonitorBackendTests {
         #expect(transitions.first?.kind == .enter)
         #expect(transitions.first?.fix.timestamp == t0.addingTimeInterval(80), "the source's fix (the fake's last position)")
     }
+
+    @Test("after a relaunch, MonitorSlotMonitor on CLMonitor answers for the regions an earlier launch registered")
+    func slotMonitorAfterRelaunch() async throws {
+        let system = FakeConditionMonitors()
+        var first: MonitorSlotMonitor? = await MonitorSlotMonitor(
+            monitor: try await Monitor("catalogue", backend: CoreLocationMonitorBackend(service: system)))
+        try await first?.register(.circle(identifier: "a", center: lyon, radius: 500))
+        try await first?.register(.circle(identifier: "b", center: offset(5_000), radius: 300))
+        for f in stay(at: lyon, from: 0, through: 30) { try await system.move(to: f) }
+        await system.terminateApp()
+        first = nil
+        let again = await MonitorSlotMonitor(monitor: try await Monitor("catalogue", backend: CoreLocationMonitorBackend(service: system)))
+        #expect(again.slotCapacity == 20)
+        #expect(await again.registeredIdentifiers == ["a", "b"])
+        #expect(await again.state(of: "a") == .inside)
+        #expect(await again.state(of: "b") == .outside)
+    }
 }

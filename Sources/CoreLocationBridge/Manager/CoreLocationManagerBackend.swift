@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Geofencing
 import RegionMonitoring
 
@@ -128,8 +129,10 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
 
     public func startMonitoring(_ region: MonitoredRegion, by manager: LocationManager) async {
         let maximum = await maximumRegionMonitoringDistance
-        let held = await system.monitoredRegions
-        let replacing = held.contains { $0.identifier == region.identifier }
+        // The system's regions and those registered here that it may not list yet (calls
+        // interleave at each await): a 21st never reaches the system, however calls overlap.
+        let held = Set(await system.monitoredRegions.map(\.identifier)).union(regions.keys)
+        let replacing = held.contains(region.identifier)
         if let problem = Self.problem(with: region, maximumDistance: maximum, held: replacing ? 0 : held.count, limit: limit) {
             if let d = managers[ObjectIdentifier(manager)]?.delegate {
                 d.locationManager(manager, monitoringDidFailFor: region, withError: .regionMonitoringFailure(problem))
@@ -220,6 +223,9 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
             return .invalidRegion(.invalidRegion(identifier: id, field: "shape", reason: "Core Location monitors circles only"))
         }
         if id.isEmpty { return .invalidRegion(.invalidRegion(identifier: id, field: "identifier", reason: "is empty")) }
+        guard (try? Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude)) != nil else {
+            return .invalidRegion(.invalidRegion(identifier: id, field: "center", reason: "is not a valid coordinate"))
+        }
         guard circle.radius.isFinite, circle.radius > 0 else {
             return .invalidRegion(.invalidRegion(identifier: id, field: "radius", reason: "must be a positive number of metres (got \(circle.radius))"))
         }

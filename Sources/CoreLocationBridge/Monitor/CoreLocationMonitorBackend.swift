@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Geofencing
 import RegionMonitoring
 
@@ -89,7 +90,8 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
                              monitor name: String, token: UInt64) async {
         guard owns(name, token), let system = monitors[name]?.system else { return }
         let replacing = await system.identifiers.contains(id)
-        guard case let .circular(center, radius) = condition, !id.isEmpty, radius.isFinite, radius > 0 else {
+        guard case let .circular(center, radius) = condition, !id.isEmpty, radius.isFinite, radius > 0,
+              (try? Coordinate(latitude: center.latitude, longitude: center.longitude)) != nil else {
             if replacing { await system.remove(id) }
             return refuse(condition, id, in: name, because: .conditionUnsupported)
         }

@@ -81,6 +81,9 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
         guard radius.isFinite, radius > 0, radius <= maximum else {
             throw .rejected(identifier: id, reason: "radius \(radius) m is not in (0, \(maximum)] m")
         }
+        guard (try? Coordinate(latitude: center.latitude, longitude: center.longitude)) != nil else {
+            throw .rejected(identifier: id, reason: "the centre is not a valid coordinate")
+        }
         let held = await registeredIdentifiers
         if !held.contains(id), held.count >= slotCapacity {
             throw .slotLimitExceeded(capacity: slotCapacity, identifier: id)
