@@ -4,7 +4,7 @@ import Geofencing
 /// Receives a ``LocationManager``'s region events (Core Location's
 /// `CLLocationManagerDelegate`). Every method has an empty default.
 ///
-/// Methods are called synchronously on the device's actor, in event order; a delegate must
+/// Methods are called synchronously on the backend's actor, in event order; a delegate must
 /// be `Sendable` (an actor-free class guarding its state, or one that forwards to a stream).
 public protocol LocationManagerDelegate: AnyObject, Sendable {
     /// The device entered `region` (only when `notifyOnEntry`).
