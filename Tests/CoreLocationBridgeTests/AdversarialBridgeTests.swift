@@ -117,3 +117,55 @@ struct AdversarialBridgeTests {
         #expect(await system.monitoredRegions.count == 20, "the app's own regions are left alone")
     }
 }
+
+@Suite("Core Location bridge: nothing waits on a system that will not answer", .timeLimit(.minutes(1)))
+struct NoEndlessWaitTests {
+    @Test("without authorisation, state and location requests answer at once")
+    func unauthorisedAnswersAtOnce() async throws {
+        let system = FakeCoreLocation(authorization: .denied)
+        let app = await CoreLocationApp.launch(on: system)
+        await app.manager.startMonitoring(for: circle("a"))
+        #expect(await app.backend.determineState(of: "a") == .unknown)
+        #expect(await app.backend.currentLocation() == nil)
+    }
+
+    /// A system that takes requests and never answers them (the worst a real one could do).
+    actor SilentSystem: SystemLocationManager {
+        var handler: (@Sendable (SystemCallback) -> Void)?
+        var regions: [SystemRegion] = []
+        var status: AuthorizationStatus = .authorizedAlways
+        func setCallbackHandler(_ handler: @escaping @Sendable (SystemCallback) -> Void) { self.handler = handler }
+        func startMonitoring(_ region: SystemRegion) { regions.append(region) }
+        func stopMonitoring(identifier: String) { regions.removeAll { $0.identifier == identifier } }
+        func requestState(identifier: String) {}
+        var monitoredRegions: [SystemRegion] { regions }
+        var maximumRegionMonitoringDistance: Double { 1_000 }
+        var isMonitoringAvailable: Bool { true }
+        var authorizationStatus: AuthorizationStatus { status }
+        func requestWhenInUseAuthorization() {}
+        func requestAlwaysAuthorization() {}
+        var location: LocationSample? { nil }
+        func requestLocation() {}
+        func startUpdatingLocation() {}
+        func stopUpdatingLocation() {}
+        func revoke() {
+            status = .denied
+            handler?(.didChangeAuthorization(.denied))
+            for r in regions { handler?(.monitoringDidFail(identifier: r.identifier, .regionMonitoringDenied)) }
+        }
+    }
+
+    @Test("requests waiting on a silent system are answered unknown / nil when authorisation goes")
+    func revokedAuthorisationReleasesWaiters() async throws {
+        let system = SilentSystem()
+        let backend = await CoreLocationManagerBackend(system: system)
+        let manager = await LocationManager(backend: backend)
+        await manager.startMonitoring(for: circle("a"))
+        async let state = backend.determineState(of: "a")
+        async let location = backend.currentLocation()
+        while await backend.waitingRequests < 2 { await Task.yield() }
+        await system.revoke()
+        #expect(await state == .unknown)
+        #expect(await location == nil)
+    }
+}

@@ -19,6 +19,7 @@ extension CoreLocationManagerBackend {
         case .didFailWithError:
             answerLocation(nil)
         case .didChangeAuthorization(let status):
+            if !status.isAuthorized { answerAllWaiting() }
             for (m, d) in liveDelegates() { d.locationManager(m, didChangeAuthorization: status) }
         case .didUpdateLocations(let samples):
             let fixes = samples.compactMap { $0.locationFix(subject: subject) }
@@ -58,6 +59,14 @@ extension CoreLocationManagerBackend {
         for (m, d) in targets { d.locationManager(m, didDetermineState: state, for: region) }
     }
 
+    /// Authorisation is gone: every waiting state and location request is answered now.
+    func answerAllWaiting() {
+        let waiting = stateWaiters
+        stateWaiters = [:]
+        for (_, list) in waiting { for w in list { w.resume(returning: .unknown) } }
+        answerLocation(nil)
+    }
+
     func answerLocation(_ fix: LocationFix?) {
         locationAnswers = (locationAnswers.serial + 1, fix)
         let waiters = locationWaiters
@@ -72,11 +81,14 @@ extension CoreLocationManagerBackend {
         default: .regionMonitoringFailure(.reportedBySystem(code: error.code))
         }
         let targets = id.map(registrantOrAll) ?? liveDelegates()
-        // A refused region is not monitored; a denied one stays registered until permission comes.
-        if let id, case .regionMonitoringFailure = mapped {
-            regions[id] = nil
-            registrants[id] = nil
+        // A refused region is not monitored; a denied one stays registered until permission
+        // comes. Either way no state answer is coming for it now.
+        if let id {
             for waiter in stateWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: .unknown) }
+            if case .regionMonitoringFailure = mapped {
+                regions[id] = nil
+                registrants[id] = nil
+            }
         }
         for (m, d) in targets { d.locationManager(m, monitoringDidFailFor: region, withError: mapped) }
     }

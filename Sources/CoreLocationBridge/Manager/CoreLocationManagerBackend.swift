@@ -26,7 +26,9 @@ import RegionMonitoring
 ///   asked (to every manager when it follows a transition). Region events that arrive before
 ///   any delegate is set (the system relaunched the app for them) wait for the first delegate.
 /// - **State**: ``determineState(of:)`` asks the system and waits for its answer (a
-///   continuation; stopping the region answers `unknown`).
+///   continuation). It never waits on a system that may not answer: without authorisation it
+///   answers `unknown` at once, and stopping the region, a failure for it, or losing
+///   authorisation answers the waiting requests `unknown`.
 /// - **Location**: ``currentLocation()`` is the system's last location when it is at most
 ///   ``locationFreshness`` old, otherwise a one-shot `requestLocation()` awaited through a
 ///   continuation (`nil` when it fails).
@@ -107,6 +109,9 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         await withCheckedContinuation { settleWaiters.append((target, $0)) }
     }
 
+    /// State and location requests waiting for the system's answer.
+    var waitingRequests: Int { stateWaiters.values.reduce(0) { $0 + $1.count } + locationWaiters.count }
+
     // MARK: LocationManagerBackend
 
     public func register(_ manager: LocationManager) {
@@ -173,7 +178,9 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     }
 
     public func determineState(of identifier: String) async -> RegionState {
-        guard await system.monitoredRegions.contains(where: { $0.identifier == identifier }) else { return .unknown }
+        // Without authorisation the system may never answer: nothing to wait for.
+        guard await system.authorizationStatus.isAuthorized,
+              await system.monitoredRegions.contains(where: { $0.identifier == identifier }) else { return .unknown }
         let before = stateAnswers[identifier]?.serial ?? 0
         await system.requestState(identifier: identifier)
         // The answer may have been handled while this call waited on the system.
@@ -200,6 +207,7 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     }
 
     public func currentLocation() async -> LocationFix? {
+        guard await system.authorizationStatus.isAuthorized else { return nil }
         if let sample = await system.location, let fix = sample.locationFix(subject: subject),
            now().timeIntervalSince(fix.timestamp) <= locationFreshness {
             return fix
