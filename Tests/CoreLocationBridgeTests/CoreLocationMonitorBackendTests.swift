@@ -125,4 +125,33 @@ struct CoreLocationMonitorBackendTests {
         #expect(await again.state(of: "a") == .inside)
         #expect(await again.state(of: "b") == .outside)
     }
+
+    @Test("a RegionPlanner serves 40 shops through 20 CLMonitor conditions: every entry once, in order, never above the limit")
+    func plannerEndToEndOnCLMonitor() async throws {
+        let system = FakeConditionMonitors()
+        let backend = CoreLocationMonitorBackend(service: system, locationSource: { await system.lastFix })
+        let slots = await MonitorSlotMonitor(monitor: try await Monitor("catalogue", backend: backend))
+        let regions = (0..<40).map { Region.circle(identifier: "shop-\($0)", center: offset(1_000 + Double($0) * 1_000), radius: 300) }
+        let source = PlannerSource(prefix: "s.", catalogue: try Catalogue(regions.map { CatalogueEntry(region: $0) }))
+        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
+        try await planner.start(at: fix(0, lyon))
+        var entered: [String] = []
+        var most = 0
+        for s in 0...4_200 {
+            let f = fix(Double(s), offset(Double(s) * 10))
+            if slots.locationUpdatesRequested {
+                entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier)
+            }
+            try await system.move(to: f)
+            while await backend.receivedCount < system.sentCount { await Task.yield() }   // the relay has caught up
+            for e in slots.takeEvents() {
+                entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
+            }
+            most = max(most, await system.monitoredCount)
+        }
+        #expect(entered == regions.map(\.identifier))
+        #expect(most <= 20)
+        #expect(await planner.statistics.replansWithoutGuarantee == 0)
+    }
 }

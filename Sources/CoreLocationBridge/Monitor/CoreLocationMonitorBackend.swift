@@ -34,6 +34,8 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     let now: @Sendable () -> Date
     var monitors: [String: Slot] = [:]
     var nextToken: UInt64 = 0
+    /// Events received from the system so far and fully handled (for diagnostics and tests).
+    public private(set) var receivedCount = 0
 
     struct Slot {
         let system: any SystemConditionMonitor
@@ -173,7 +175,7 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     /// One event from the system: to the open ``Monitor`` (or kept for the next one), and to
     /// the planner's tap as a transition with the location source's fix.
     func receive(_ e: SystemMonitorEvent, monitor name: String) async {
-        guard monitors[name] != nil else { return }
+        guard monitors[name] != nil else { receivedCount += 1; return }
         let event = MonitorEvent(identifier: e.identifier, state: e.state, date: e.date, diagnostics: e.diagnostics)
         let first = (monitors[name]?.lastStates[e.identifier] ?? .unknown) == .unknown
         monitors[name]?.lastStates[e.identifier] = e.state
@@ -188,5 +190,6 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
                                                  time: e.date, crossedAt: e.date, isInitial: first))
         }
         if let c = monitors[name]?.continuation { c.yield(event) } else { monitors[name]?.pending.append(event) }
+        receivedCount += 1
     }
 }

@@ -27,6 +27,8 @@ public actor FakeConditionMonitors: SystemMonitorService {
     public let conditionLimit: Int
     /// The last position the device took.
     public private(set) var lastFix: LocationFix?
+    /// Events sent so far, over every monitor (delivered or waiting for a relaunch).
+    public private(set) var sentCount = 0
     private var monitors: [String: Book] = [:]
     private static let subject = "system"
 
@@ -116,6 +118,7 @@ public actor FakeConditionMonitors: SystemMonitorService {
     }
 
     private func send(_ event: SystemMonitorEvent, in name: String) {
+        sentCount += 1
         if let c = monitors[name]?.continuation { c.yield(event) } else { monitors[name]?.waiting.append(event) }
     }
 }
