@@ -141,6 +141,23 @@ struct CoreLocationManagerBackendTests {
         #expect(regions.first?.notifyOnExit == false, "the region comes back as the system holds it")
     }
 
+    @Test("a relaunch's event and its state, handled before the app sets a delegate, reach the first delegate in order")
+    func relaunchEventsWaitForTheDelegate() async throws {
+        let system = FakeCoreLocation(authorization: .authorizedAlways)
+        var app: CoreLocationApp? = await CoreLocationApp.launch(on: system)
+        await app?.manager.startMonitoring(for: circle("home"))
+        try await app?.drive(stay(at: offset(3_000), from: 0, through: 30))
+        await system.terminateApp()
+        app = nil
+        for f in stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        let backend = await CoreLocationManagerBackend(system: system)
+        await backend.settle()                                      // handled while nobody listens
+        let manager = await LocationManager(backend: backend)
+        let recorder = Recorder()
+        await manager.setDelegate(recorder)
+        #expect(recorder.calls == [.auth(.authorizedAlways), .enter("home"), .state("home", .inside)])
+    }
+
     @Test("currentLocation: the system's last location while fresh, otherwise a one-shot request")
     func currentLocationFreshOrRequested() async throws {
         let clock = TestClock(t0)

@@ -33,7 +33,8 @@ extension CoreLocationManagerBackend {
         for w in done { w.continuation.resume() }
     }
 
-    /// Calls `didEnterRegion` / `didExitRegion` (the system applies the notify flags).
+    /// Calls `didEnterRegion` / `didExitRegion` (the system applies the notify flags), or the
+    /// `didDetermineState` that followed one.
     func deliverRegionEvent(_ callback: SystemCallback, to delegates: [(LocationManager, any LocationManagerDelegate)]) {
         switch callback {
         case .didEnterRegion(let id):
@@ -42,6 +43,9 @@ extension CoreLocationManagerBackend {
         case .didExitRegion(let id):
             guard let region = regions[id] else { return }
             for (m, d) in delegates { d.locationManager(m, didExitRegion: region) }
+        case let .didDetermineState(state, id):
+            guard let region = regions[id] else { return }
+            for (m, d) in delegates { d.locationManager(m, didDetermineState: state, for: region) }
         default:
             return
         }
@@ -56,6 +60,8 @@ extension CoreLocationManagerBackend {
         guard let region = regions[id] else { return }
         let askers = stateRequesters.removeValue(forKey: id) ?? []
         let targets = askers.isEmpty ? liveDelegates() : askers.compactMap(live)
+        // A transition's state, before any delegate exists (a relaunch): kept with its event.
+        if askers.isEmpty, targets.isEmpty { return pendingEvents.append(.didDetermineState(state, identifier: id)) }
         for (m, d) in targets { d.locationManager(m, didDetermineState: state, for: region) }
     }
 

@@ -121,12 +121,15 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     }
 
     public func setDelegate(_ delegate: (any LocationManagerDelegate)?, for manager: LocationManager) async {
+        // Asked before the delegate is set: region events handled meanwhile join the pending
+        // ones, so the delegate gets them all in order, after the status.
+        let status = await system.authorizationStatus
         let key = ObjectIdentifier(manager)
         if managers[key] == nil { register(manager) }
         managers[key]?.delegate = delegate
         guard let delegate else { return }
         // Core Location reports the status once the manager exists.
-        delegate.locationManager(manager, didChangeAuthorization: await system.authorizationStatus)
+        delegate.locationManager(manager, didChangeAuthorization: status)
         let pending = pendingEvents
         pendingEvents = []
         for callback in pending { deliverRegionEvent(callback, to: [(manager, delegate)]) }
