@@ -82,6 +82,33 @@ struct PlannerOnCoreLocationTests {
         #expect(await system.monitoredRegions.contains { $0.identifier == "home" }, "foreign regions are left alone")
     }
 
+    @Test("a relaunch without saved state: start() clears the earlier launch's planner regions and plans afresh within the limit")
+    func relaunchWithoutStateStartsAfresh() async throws {
+        let system = FakeCoreLocation(authorization: .authorizedAlways)
+        let source = try shops(40)
+        let first = await CoreLocationApp.launch(on: system)
+        let firstSlots = await LocationManagerSlotMonitor(manager: first.manager)
+        let firstPlanner = try RegionPlanner(monitor: firstSlots, sources: [source], sizing: sizing)
+        await first.manager.startMonitoring(for: circle("home", north: -5_000))
+        try await firstPlanner.start(at: fix(0, lyon))
+        _ = try await walk(first, firstSlots, firstPlanner, seconds: 0...1_500)
+        await system.terminateApp()
+
+        let second = await CoreLocationApp.launch(on: system)
+        let slots = await LocationManagerSlotMonitor(manager: second.manager)
+        let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
+        let here = fix(1_501, offset(15_010))
+        try await planner.start(at: here)
+        let held = await system.monitoredRegions.map(\.identifier)
+        #expect(held.count <= 20 && held.contains("home"))
+        let planned = Set(held.filter { $0.hasPrefix("s.") })
+        #expect(planned.contains("s.shop-14") && planned.contains("s.shop-15"), "the nearest shops at the new start")
+        #expect(!planned.contains("s.shop-0"), "the earlier launch's far regions are gone")
+        let (after, most) = try await walk(second, slots, planner, seconds: 1_502...4_200)
+        #expect(after == (15..<40).map { "shop-\($0)" })
+        #expect(most <= 20)
+    }
+
     @Test("the 21st registration throws before the system is asked; circles only")
     func slotCountCheckedFirst() async throws {
         let app = await CoreLocationApp.launch(on: FakeCoreLocation(authorization: .authorizedAlways))
