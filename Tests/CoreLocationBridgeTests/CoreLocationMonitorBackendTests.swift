@@ -71,6 +71,47 @@ struct CoreLocationMonitorBackendTests {
         _ = try await Monitor("shops", backend: backend)
     }
 
+    /// Holds each `openMonitor` until a second one arrives or the test lets it go, so that two
+    /// opens of one name overlap inside the system call.
+    actor GatedService: SystemMonitorService {
+        let inner: FakeConditionMonitors
+        var held: [CheckedContinuation<Void, Never>] = []
+        var arrivals = 0
+        init(_ inner: FakeConditionMonitors) { self.inner = inner }
+        func openMonitor(named name: String) async -> any SystemConditionMonitor {
+            arrivals += 1
+            if arrivals >= 2 { release() } else { await withCheckedContinuation { held.append($0) } }
+            return await inner.openMonitor(named: name)
+        }
+        func release() {
+            for c in held { c.resume() }
+            held = []
+        }
+    }
+
+    @Test("a second open of a name while the first is still opening is refused; the first one's events flow")
+    func concurrentOpens() async throws {
+        let system = FakeConditionMonitors()
+        let gate = GatedService(system)
+        let backend = CoreLocationMonitorBackend(service: gate)
+        func open() async -> Result<Monitor, MonitoringError> {
+            do throws(MonitoringError) { return .success(try await Monitor("shops", backend: backend)) } catch { return .failure(error) }
+        }
+        async let first = open()
+        while await gate.arrivals < 1 { await Task.yield() }        // the first is inside the system call
+        let second = await open()
+        await gate.release()
+        let monitor = try await first.get()
+        guard case .failure(.monitorAlreadyOpen("shops")) = second else {
+            Issue.record("the second open was not refused: \(second)")
+            return
+        }
+        await monitor.add(shop(0), identifier: "home", assuming: .unsatisfied)
+        var events = monitor.events.makeAsyncIterator()
+        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        #expect(await events.next()?.state == .satisfied)
+    }
+
     @Test("events while the app is not running reach the relaunched app's monitor, in order, once")
     func relaunch() async throws {
         let system = FakeConditionMonitors()

@@ -33,6 +33,8 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     let locationSource: (@Sendable () async -> LocationFix?)?
     let now: @Sendable () -> Date
     var monitors: [String: Slot] = [:]
+    /// Names whose system monitor is being opened.
+    var opening: Set<String> = []
     var nextToken: UInt64 = 0
     /// Events received from the system so far and fully handled (for diagnostics and tests).
     public private(set) var receivedCount = 0
@@ -68,14 +70,16 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         try MonitorName.validate(name)
         if monitors[name]?.continuation != nil { throw .monitorAlreadyOpen(name: name) }
         if monitors[name] == nil {
+            // One system monitor per name: an open racing this one is a second open.
+            guard !opening.contains(name) else { throw .monitorAlreadyOpen(name: name) }
+            opening.insert(name)
             let system = await service.openMonitor(named: name)
-            if monitors[name] == nil {
-                monitors[name] = Slot(system: system)
-                monitors[name]?.pump = Task { [weak self] in
-                    for await event in system.events {
-                        guard let self else { return }
-                        await self.receive(event, monitor: name)
-                    }
+            opening.remove(name)
+            monitors[name] = Slot(system: system)
+            monitors[name]?.pump = Task { [weak self] in
+                for await event in system.events {
+                    guard let self else { return }
+                    await self.receive(event, monitor: name)
                 }
             }
         }
