@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "RegionPlanner", dependencies: ["Geodesy", "GeoFormats", "Geofencing"]),
         // Core Location behind the monitoring API; the files in Apple/ compile only where
         // Core Location exists (type-checked on Linux by Tests/AppleTypeCheck).
-        .target(name: "CoreLocationBridge", dependencies: ["Geodesy", "Geofencing"]),
+        .target(name: "CoreLocationBridge", dependencies: ["Geodesy", "Geofencing", "RegionMonitoring"]),
         .target(
             name: "GeofenceServer",
             dependencies: [
@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner"]),
         .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "RegionMonitoring", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
-        .testTarget(name: "CoreLocationBridgeTests", dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy"]),
+        .testTarget(name: "CoreLocationBridgeTests", dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy", "RegionMonitoring", "RegionPlanner"]),
         .testTarget(
             name: "GeofenceServerTests",
             dependencies: [

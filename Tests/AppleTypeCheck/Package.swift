@@ -14,7 +14,13 @@ let package = Package(
         // `Apple` is a link to ../../Sources/CoreLocationBridge/Apple: the very files that ship.
         .target(
             name: "CoreLocationBridgeApple",
-            dependencies: ["CoreLocation", .product(name: "CoreLocationBridge", package: "Geofence")],
+            dependencies: [
+                "CoreLocation",
+                .product(name: "CoreLocationBridge", package: "Geofence"),
+                .product(name: "RegionMonitoring", package: "Geofence"),
+                .product(name: "Geofencing", package: "Geofence"),
+                .product(name: "Geodesy", package: "Geofence"),
+            ],
             path: "Apple",
             swiftSettings: [.define("APPLE_TYPECHECK")]
         ),

@@ -2,13 +2,13 @@ import Foundation
 import Geofencing
 
 extension SimulatedDevice {
-    func register(_ manager: LocationManager) {
+    public func register(_ manager: LocationManager) {
         let key = ObjectIdentifier(manager)
         if managers[key] == nil { managerOrder.append(key) }
         managers[key] = ManagerSlot(manager: manager, delegate: nil)
     }
 
-    func setDelegate(_ delegate: (any LocationManagerDelegate)?, for manager: LocationManager) {
+    public func setDelegate(_ delegate: (any LocationManagerDelegate)?, for manager: LocationManager) {
         let key = ObjectIdentifier(manager)
         if managers[key] == nil { register(manager) }
         managers[key]?.delegate = delegate
@@ -25,9 +25,9 @@ extension SimulatedDevice {
         managers[ObjectIdentifier(manager)]?.delegate
     }
 
-    var monitoredRegions: Set<MonitoredRegion> { Set(appRegions.values) }
+    public var monitoredRegions: Set<MonitoredRegion> { Set(appRegions.values) }
 
-    func startMonitoring(_ region: MonitoredRegion, by manager: LocationManager) {
+    public func startMonitoring(_ region: MonitoredRegion, by manager: LocationManager) {
         let d = delegate(of: manager)
         func fail(_ r: RegionMonitoringError.FailureReason) {
             d?.locationManager(manager, monitoringDidFailFor: region, withError: .regionMonitoringFailure(r))
@@ -60,7 +60,7 @@ extension SimulatedDevice {
         }
     }
 
-    func stopMonitoring(_ identifier: String) {
+    public func stopMonitoring(_ identifier: String) {
         guard appRegions.removeValue(forKey: identifier) != nil else { return }
         appRegionOrder.removeAll { $0 == identifier }
         slots.release(.manager(identifier: identifier))
@@ -79,7 +79,7 @@ extension SimulatedDevice {
 
     /// Answers at once when the region's state is known (or it is not monitored: `unknown`);
     /// otherwise the request waits and is answered when the state becomes known (rule 37).
-    func requestState(_ region: MonitoredRegion, by manager: LocationManager) {
+    public func requestState(_ region: MonitoredRegion, by manager: LocationManager) {
         let id = region.identifier
         guard let monitored = appRegions[id] else {
             delegate(of: manager)?.locationManager(manager, didDetermineState: .unknown, for: region)
@@ -109,7 +109,7 @@ extension SimulatedDevice {
         return answered
     }
 
-    func requestAuthorization(always: Bool) {
+    public func requestAuthorization(always: Bool) {
         // The prompt needs the app on screen and location services on.
         guard settings.appState == .foreground, settings.locationServicesEnabled else { return }
         var s = settings

@@ -5,7 +5,7 @@ extension SimulatedDevice {
     /// Opens monitor `name` for an app instance: loads it (memory, then store), attaches
     /// `continuation`, and hands over the events that happened while it was closed, in order.
     /// - Returns: the instance's token, which later calls must present.
-    func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) -> UInt64 {
+    public func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) -> UInt64 {
         try MonitorName.validate(name)
         if monitors[name]?.continuation != nil { throw .monitorAlreadyOpen(name: name) }
         if monitors[name] == nil {
@@ -51,7 +51,7 @@ extension SimulatedDevice {
 
     /// The app instance lets go of the monitor (app closed): its stream ends; monitoring
     /// goes on and new events wait for the next instance.
-    func closeMonitor(_ name: String, token: UInt64) {
+    public func closeMonitor(_ name: String, token: UInt64) {
         guard owns(name, token) else { return }
         monitors[name]?.continuation?.finish()
         monitors[name]?.continuation = nil
@@ -59,7 +59,7 @@ extension SimulatedDevice {
     }
 
     /// Ends monitor `name` for good: every condition stops, its stream ends, its store is deleted.
-    func invalidateMonitor(_ name: String, token: UInt64) {
+    public func invalidateMonitor(_ name: String, token: UInt64) {
         guard owns(name, token), let slot = monitors.removeValue(forKey: name) else { return }
         slots.releaseAll { if case .condition(name, _) = $0 { true } else { false } }
         slot.continuation?.finish()
@@ -70,7 +70,7 @@ extension SimulatedDevice {
     /// Adds or replaces condition `id`. A condition the device can monitor takes a slot if one
     /// is free (a replaced one gives its own back first); otherwise it is kept `.unmonitored`
     /// with the reason, and holds no slot (rules 5, 26).
-    func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
+    public func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
                       monitor name: String, token: UInt64) {
         guard owns(name, token), var slot = monitors[name] else { return }
         let owner = RegionOwner.condition(monitor: name, identifier: id)
@@ -99,7 +99,7 @@ extension SimulatedDevice {
             && region.boundaryDistance <= settings.maximumRegionMonitoringDistance
     }
 
-    func removeCondition(_ id: String, monitor name: String, token: UInt64) {
+    public func removeCondition(_ id: String, monitor name: String, token: UInt64) {
         guard owns(name, token), var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else { return }
         slot.snapshot.order.removeAll { $0 == id }
         slot.snapshot.pending.removeAll { $0.identifier == id }
@@ -109,9 +109,9 @@ extension SimulatedDevice {
         syncEngine()
     }
 
-    func identifiers(of name: String) -> [String] { monitors[name]?.snapshot.order ?? [] }
+    public func identifiers(of name: String) -> [String] { monitors[name]?.snapshot.order ?? [] }
 
-    func record(_ id: String, of name: String) -> MonitorRecord? { monitors[name]?.snapshot.records[id] }
+    public func record(_ id: String, of name: String) -> MonitorRecord? { monitors[name]?.snapshot.records[id] }
 
     func deliverToMonitor(_ e: TransitionEvent, name: String, id: String) {
         guard var slot = monitors[name], var record = slot.snapshot.records[id] else { return }
@@ -139,7 +139,7 @@ extension SimulatedDevice {
     }
 
     /// Installs (or clears) the transition tap of monitor `name` (see `MonitorSlot.tap`).
-    func setTransitionTap(_ tap: (@Sendable (TransitionEvent) -> Void)?, monitor name: String) {
+    public func setTransitionTap(_ tap: (@Sendable (TransitionEvent) -> Void)?, monitor name: String) {
         monitors[name]?.tap = tap
     }
 }

@@ -51,6 +51,10 @@ public actor SimulatedDevice {
     public internal(set) var backgroundWindowEnd: Date?
     /// Energy-relevant counts since the device was created.
     public internal(set) var activity = DeviceActivity()
+    /// The last fix the device took and evaluated, or `nil`.
+    public private(set) var lastFix: LocationFix?
+    /// Whether location-manager delegates receive each fix (``setLocationUpdates(_:)``).
+    public internal(set) var locationUpdatesEnabled = false
     var launchHandler: (@Sendable (LaunchReason) -> Void)?
 
     var engine: Engine
@@ -252,6 +256,8 @@ public actor SimulatedDevice {
                 throw error
             }
             processed = fix
+            lastFix = fix
+            if locationUpdatesEnabled { for (m, d) in liveDelegates() { d.locationManager(m, didUpdateLocations: [fix]) } }
         case .tick(let date):
             events = engine.advance(subject: subject, to: date)
         }

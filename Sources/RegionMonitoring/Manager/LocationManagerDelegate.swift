@@ -4,7 +4,7 @@ import Geofencing
 /// Receives a ``LocationManager``'s region events (Core Location's
 /// `CLLocationManagerDelegate`). Every method has an empty default.
 ///
-/// Methods are called synchronously on the device's actor, in event order; a delegate must
+/// Methods are called synchronously on the backend's actor, in event order; a delegate must
 /// be `Sendable` (an actor-free class guarding its state, or one that forwards to a stream).
 public protocol LocationManagerDelegate: AnyObject, Sendable {
     /// The device entered `region` (only when `notifyOnEntry`).
@@ -22,6 +22,9 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
                          withError error: RegionMonitoringError)
     /// The app's authorisation is `status` (once when the delegate is set, then on each change).
     func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus)
+    /// New positions, oldest first, while location updates are on
+    /// (``LocationManager/startUpdatingLocation()``; Core Location's `didUpdateLocations`).
+    func locationManager(_ manager: LocationManager, didUpdateLocations fixes: [LocationFix])
 }
 
 extension LocationManagerDelegate {
@@ -32,4 +35,5 @@ extension LocationManagerDelegate {
     public func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
                                 withError error: RegionMonitoringError) {}
     public func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus) {}
+    public func locationManager(_ manager: LocationManager, didUpdateLocations fixes: [LocationFix]) {}
 }

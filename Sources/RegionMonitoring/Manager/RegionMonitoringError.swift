@@ -22,6 +22,9 @@ public enum RegionMonitoringError: Error, Sendable, Hashable, CustomStringConver
         case unavailable
         /// The region itself is invalid (field named by the engine's error).
         case invalidRegion(GeofencingError)
+        /// The system refused the region without saying why (Core Location's
+        /// `CLError.regionMonitoringFailure` and other codes, `code` being `CLError.Code`'s raw value).
+        case reportedBySystem(code: Int)
 
         public var description: String {
             switch self {
@@ -29,6 +32,7 @@ public enum RegionMonitoringError: Error, Sendable, Hashable, CustomStringConver
             case let .radiusTooLarge(r, m): "radius \(r) m exceeds the maximum of \(m) m"
             case .unavailable: "region monitoring is not available on this device"
             case .invalidRegion(let e): "invalid region: \(e)"
+            case .reportedBySystem(let code): "the system refused to monitor the region (CLError code \(code))"
             }
         }
     }

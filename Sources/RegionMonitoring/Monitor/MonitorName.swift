@@ -7,11 +7,11 @@ import Foundation
 /// leading, up to ``maximumUTF8Count`` bytes: the name is also the store's file name
 /// (`<name>.monitor.json`, plus the temporary name of an atomic write), and file systems
 /// allow 255 bytes per name.
-enum MonitorName {
+package enum MonitorName {
     /// The longest name, in UTF-8 bytes.
-    static let maximumUTF8Count = 128
+    package static let maximumUTF8Count = 128
 
-    static func validate(_ name: String) throws(MonitoringError) {
+    package static func validate(_ name: String) throws(MonitoringError) {
         guard let first = name.unicodeScalars.first, first != "_",
               name.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) }) else {
             throw .invalidName(name)

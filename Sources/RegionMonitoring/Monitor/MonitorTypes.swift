@@ -64,4 +64,9 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
 public struct MonitorRecord: Sendable, Hashable, Codable {
     public var condition: MonitorCondition
     public var lastEvent: MonitorEvent
+
+    public init(condition: MonitorCondition, lastEvent: MonitorEvent) {
+        self.condition = condition
+        self.lastEvent = lastEvent
+    }
 }

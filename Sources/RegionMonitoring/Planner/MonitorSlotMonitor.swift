@@ -3,7 +3,7 @@ import Geofencing
 import RegionPlanner
 
 /// RegionPlanner's ``SlotMonitor`` on top of a ``Monitor``: lets a `RegionPlanner` serve an
-/// unlimited catalogue through the simulated device's per-app slots, under the device's app-life
+/// unlimited catalogue through the backend's per-app slots, under the device's app-life
 /// rules (a suspended app is woken for each event, a terminated one relaunched).
 ///
 /// ```swift
@@ -54,13 +54,13 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// regions the app already monitors elsewhere (at least 0).
     public init(monitor: Monitor) async {
         self.monitor = monitor
-        let device = monitor.device
-        let limit = await device.settings.regionLimit
-        let used = await device.monitoredRegionCount
+        let backend = monitor.backend
+        let limit = await backend.regionLimit
+        let used = await backend.monitoredRegionCount
         let own = await monitor.identifiers.count
         slotCapacity = max(0, limit - (used - own))
         let inbox = self.inbox
-        await device.setTransitionTap({ inbox.append($0) }, monitor: monitor.name)
+        await backend.setTransitionTap({ inbox.append($0) }, monitor: monitor.name)
     }
 
     public func register(_ region: Region) async throws(SlotMonitorError) {

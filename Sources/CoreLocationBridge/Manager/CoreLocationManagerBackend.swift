@@ -1,0 +1,255 @@
+import Foundation
+import Geodesy
+import Geofencing
+import RegionMonitoring
+
+/// A ``LocationManager`` backend on Core Location's `CLLocationManager` (through a
+/// ``SystemLocationManager``: the real one on Apple platforms, ``FakeCoreLocation`` in tests).
+///
+/// ```swift
+/// let backend = await CoreLocationManagerBackend(system: AppleLocationManager())   // at launch
+/// let manager = await LocationManager(backend: backend)
+/// await manager.setDelegate(appDelegate)
+/// await manager.startMonitoring(for: CircularRegion(center: shop, radius: 150, identifier: "shop"))
+/// ```
+///
+/// Everything that is not an Apple call is here and tested on Linux against the fake:
+/// - **Checked before registering**: Core Location monitors circles only; an empty identifier,
+///   a radius that is not a positive number, a radius above `maximumRegionMonitoringDistance`,
+///   no monitoring hardware, or a 21st region (``regionLimit``; a replacement does not count)
+///   fail at once through `monitoringDidFailFor` and never reach the system. Failures the
+///   system reports later are passed on as they come (`reportedBySystem` when Core Location
+///   does not say why) and the region is dropped.
+/// - **Delegates**: the system's callbacks are handled on this actor, one at a time, in the
+///   order the system sent them. Region events go to every manager's delegate; a start or a
+///   failure to the manager that registered the region; a state answer to the managers that
+///   asked (to every manager when it follows a transition). Region events that arrive before
+///   any delegate is set (the system relaunched the app for them) wait for the first delegate.
+/// - **State**: ``determineState(of:)`` asks the system and waits for its answer (a
+///   continuation). It never waits on a system that may not answer: without authorisation it
+///   answers `unknown` at once, and stopping the region, a failure for it, or losing
+///   authorisation answers the waiting requests `unknown`.
+/// - **Location**: ``currentLocation()`` is the system's last location when it is at most
+///   ``locationFreshness`` old, otherwise a one-shot `requestLocation()` awaited through a
+///   continuation (`nil` when it fails).
+/// - **Relaunch**: regions are the system's; a new backend finds them in `monitoredRegions`.
+///
+/// Callback bookkeeping is O(managers) per callback; ``settle()`` lets tests wait until every
+/// callback the system has sent so far has been handled.
+public actor CoreLocationManagerBackend: LocationManagerBackend {
+    /// The system manager this backend drives.
+    public nonisolated let system: any SystemLocationManager
+    /// Subject of the fixes this backend makes from the system's locations.
+    public nonisolated let subject: String
+    /// Most regions the app may monitor (Core Location: 20).
+    public nonisolated let limit: Int
+    /// How old the system's last location may be for ``currentLocation()`` to use it, seconds.
+    public nonisolated let locationFreshness: TimeInterval
+    let now: @Sendable () -> Date
+    let counter = CallbackCounter()
+    var consumer: Task<Void, Never>?
+    var handled = 0
+    var settleWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    var managers: [ObjectIdentifier: ManagerSlot] = [:]
+    var managerOrder: [ObjectIdentifier] = []
+    /// The regions as the app registered them, by identifier.
+    var regions: [String: MonitoredRegion] = [:]
+    /// Who registered each region (start and failure callbacks go there).
+    var registrants: [String: ObjectIdentifier] = [:]
+    /// Managers waiting for a `requestState` answer, by region.
+    var stateRequesters: [String: [ObjectIdentifier]] = [:]
+    var stateWaiters: [String: [CheckedContinuation<RegionState, Never>]] = [:]
+    var stateAnswers: [String: (serial: Int, state: RegionState)] = [:]
+    var locationWaiters: [CheckedContinuation<LocationFix?, Never>] = []
+    var locationAnswers: (serial: Int, fix: LocationFix?) = (0, nil)
+    /// Region events handled while no delegate was set, handed to the first one.
+    var pendingEvents: [SystemCallback] = []
+
+    struct ManagerSlot {
+        weak var manager: LocationManager?
+        weak var delegate: (any LocationManagerDelegate)?
+    }
+
+    /// Starts handling `system`'s callbacks.
+    /// - Parameters:
+    ///   - subject: the subject of the fixes made from the system's locations.
+    ///   - regionLimit: regions the app may monitor at once (Core Location: 20).
+    ///   - locationFreshness: seconds the last location stays good for re-planning (60 s:
+    ///     the planner's re-plan circle is sized for fixes that recent; docs/ios.md).
+    ///   - now: the clock for ``locationFreshness``.
+    public init(system: any SystemLocationManager, subject: String = "device", regionLimit: Int = 20,
+                locationFreshness: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) async {
+        self.system = system
+        self.subject = subject
+        self.limit = regionLimit
+        self.locationFreshness = locationFreshness
+        self.now = now
+        let (stream, continuation) = AsyncStream.makeStream(of: SystemCallback.self, bufferingPolicy: .unbounded)
+        let counter = self.counter
+        await system.setCallbackHandler { callback in
+            counter.increment()
+            continuation.yield(callback)
+        }
+        for region in await system.monitoredRegions { regions[region.identifier] = region.monitoredRegion }
+        consumer = Task { [weak self] in
+            for await callback in stream {
+                guard let self else { return }
+                await self.handle(callback)
+            }
+        }
+    }
+
+    deinit { consumer?.cancel() }
+
+    /// Returns once every callback the system has sent so far has been handled.
+    public func settle() async {
+        let target = counter.value
+        guard handled < target else { return }
+        await withCheckedContinuation { settleWaiters.append((target, $0)) }
+    }
+
+    /// State and location requests waiting for the system's answer.
+    var waitingRequests: Int { stateWaiters.values.reduce(0) { $0 + $1.count } + locationWaiters.count }
+
+    // MARK: LocationManagerBackend
+
+    public func register(_ manager: LocationManager) {
+        let key = ObjectIdentifier(manager)
+        if managers[key] == nil { managerOrder.append(key) }
+        managers[key] = ManagerSlot(manager: manager, delegate: managers[key]?.delegate)
+    }
+
+    public func setDelegate(_ delegate: (any LocationManagerDelegate)?, for manager: LocationManager) async {
+        // Asked before the delegate is set: region events handled meanwhile join the pending
+        // ones, so the delegate gets them all in order, after the status.
+        let status = await system.authorizationStatus
+        let key = ObjectIdentifier(manager)
+        if managers[key] == nil { register(manager) }
+        managers[key]?.delegate = delegate
+        guard let delegate else { return }
+        // Core Location reports the status once the manager exists.
+        delegate.locationManager(manager, didChangeAuthorization: status)
+        let pending = pendingEvents
+        pendingEvents = []
+        for callback in pending { deliverRegionEvent(callback, to: [(manager, delegate)]) }
+    }
+
+    public func startMonitoring(_ region: MonitoredRegion, by manager: LocationManager) async {
+        let maximum = await maximumRegionMonitoringDistance
+        // The system's regions and those registered here that it may not list yet (calls
+        // interleave at each await): a 21st never reaches the system, however calls overlap.
+        let held = Set(await system.monitoredRegions.map(\.identifier)).union(regions.keys)
+        let replacing = held.contains(region.identifier)
+        if let problem = Self.problem(with: region, maximumDistance: maximum, held: replacing ? 0 : held.count, limit: limit) {
+            if let d = managers[ObjectIdentifier(manager)]?.delegate {
+                d.locationManager(manager, monitoringDidFailFor: region, withError: .regionMonitoringFailure(problem))
+            }
+            return
+        }
+        guard case .circle(let circle) = region else { return }
+        regions[region.identifier] = region
+        registrants[region.identifier] = ObjectIdentifier(manager)
+        await system.startMonitoring(SystemRegion(circle))
+    }
+
+    public func stopMonitoring(_ identifier: String) async {
+        regions[identifier] = nil
+        registrants[identifier] = nil
+        stateRequesters[identifier] = nil
+        for waiter in stateWaiters.removeValue(forKey: identifier) ?? [] { waiter.resume(returning: .unknown) }
+        await system.stopMonitoring(identifier: identifier)
+    }
+
+    public var monitoredRegions: Set<MonitoredRegion> {
+        get async {
+            var out: Set<MonitoredRegion> = []
+            for r in await system.monitoredRegions { out.insert(regions[r.identifier] ?? r.monitoredRegion) }
+            return out
+        }
+    }
+
+    public func requestState(_ region: MonitoredRegion, by manager: LocationManager) async {
+        let id = region.identifier
+        guard await system.monitoredRegions.contains(where: { $0.identifier == id }) else {
+            managers[ObjectIdentifier(manager)]?.delegate?.locationManager(manager, didDetermineState: .unknown, for: region)
+            return
+        }
+        let key = ObjectIdentifier(manager)
+        if !(stateRequesters[id] ?? []).contains(key) { stateRequesters[id, default: []].append(key) }
+        await system.requestState(identifier: id)
+    }
+
+    public func determineState(of identifier: String) async -> RegionState {
+        // Without authorisation the system may never answer: nothing to wait for.
+        guard await system.authorizationStatus.isAuthorized,
+              await system.monitoredRegions.contains(where: { $0.identifier == identifier }) else { return .unknown }
+        let before = stateAnswers[identifier]?.serial ?? 0
+        await system.requestState(identifier: identifier)
+        // The answer may have been handled while this call waited on the system.
+        if let answer = stateAnswers[identifier], answer.serial > before { return answer.state }
+        return await withCheckedContinuation { stateWaiters[identifier, default: []].append($0) }
+    }
+
+    public var authorizationStatus: AuthorizationStatus {
+        get async { await system.authorizationStatus }
+    }
+
+    public func requestAuthorization(always: Bool) async {
+        if always { await system.requestAlwaysAuthorization() } else { await system.requestWhenInUseAuthorization() }
+    }
+
+    public var maximumRegionMonitoringDistance: Double {
+        get async { await system.isMonitoringAvailable ? await system.maximumRegionMonitoringDistance : -1 }
+    }
+
+    public var regionLimit: Int { limit }
+
+    public func setLocationUpdates(_ enabled: Bool) async {
+        if enabled { await system.startUpdatingLocation() } else { await system.stopUpdatingLocation() }
+    }
+
+    public func currentLocation() async -> LocationFix? {
+        guard await system.authorizationStatus.isAuthorized else { return nil }
+        if let sample = await system.location, let fix = sample.locationFix(subject: subject),
+           now().timeIntervalSince(fix.timestamp) <= locationFreshness {
+            return fix
+        }
+        let before = locationAnswers.serial
+        await system.requestLocation()
+        if locationAnswers.serial > before { return locationAnswers.fix }
+        return await withCheckedContinuation { locationWaiters.append($0) }
+    }
+
+    // MARK: Checks
+
+    /// Why Core Location would refuse `region`, checked here so that the refusal is immediate
+    /// and typed; `nil` when it may be registered.
+    static func problem(with region: MonitoredRegion, maximumDistance: Double, held: Int, limit: Int)
+        -> RegionMonitoringError.FailureReason?
+    {
+        let id = region.identifier
+        guard maximumDistance >= 0 else { return .unavailable }
+        guard case .circle(let circle) = region else {
+            return .invalidRegion(.invalidRegion(identifier: id, field: "shape", reason: "Core Location monitors circles only"))
+        }
+        if id.isEmpty { return .invalidRegion(.invalidRegion(identifier: id, field: "identifier", reason: "is empty")) }
+        guard (try? Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude)) != nil else {
+            return .invalidRegion(.invalidRegion(identifier: id, field: "center", reason: "is not a valid coordinate"))
+        }
+        guard circle.radius.isFinite, circle.radius > 0 else {
+            return .invalidRegion(.invalidRegion(identifier: id, field: "radius", reason: "must be a positive number of metres (got \(circle.radius))"))
+        }
+        if circle.radius > maximumDistance { return .radiusTooLarge(radius: circle.radius, maximum: maximumDistance) }
+        if held >= limit { return .limitExceeded(limit: limit) }
+        return nil
+    }
+}
+
+/// Counts callbacks as the system sends them (from any thread), for ``CoreLocationManagerBackend/settle()``.
+final class CallbackCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Geodesy
+import Geofencing
+import RegionMonitoring
+
+/// A stand-in for Core Location's `CLLocationManager` that behaves as Apple documents it, for
+/// tests on any platform (ours and apps'): drive it with positions and settings, and watch
+/// what a ``CoreLocationManagerBackend`` — or any ``SystemLocationManager`` user — makes of it.
+///
+/// ```swift
+/// let system = FakeCoreLocation(authorization: .authorizedAlways)
+/// let backend = await CoreLocationManagerBackend(system: system)
+/// let manager = await LocationManager(backend: backend)
+/// await manager.startMonitoring(for: shop)
+/// try await system.move(to: fixInsideShop)      // … and 20 s later, still inside
+/// await backend.settle()                        // → didEnterRegion, didDetermineState(.inside)
+/// ```
+///
+/// What it does, as Core Location does (docs/ios.md lists the Apple pages):
+/// - **Later, in order**: every result is a ``SystemCallback`` sent after the call that caused
+///   it, through the handler; nothing is answered from inside a call.
+/// - **Regions are the system's**: shared by the app, kept while the app is not running
+///   (``terminateApp()``); region events that happen meanwhile wait for the next handler, as
+///   the system relaunches the app to deliver them.
+/// - **Per region**: a 21st region (``regionLimit``), a radius above
+///   ``maximumRegionMonitoringDistance`` or no hardware fail that region alone
+///   (`regionMonitoringFailure`); the others keep working.
+/// - **Authorisation**: regions registered before authorisation stay pending and start (with
+///   `didStartMonitoring`) when it arrives; denied or restricted, each fails with
+///   `regionMonitoringDenied` and stays registered.
+/// - **Transitions**: decided by `Geofencing.Engine` with `HysteresisPolicy.coreLocation`
+///   (a margin beyond the boundary, held 20 s); a region's first state is silent — no entry
+///   for a region registered while already inside — and ``requestState(identifier:)`` answers
+///   it (`unknown` until decided). Entry and exit respect the notify flags; every transition
+///   is followed by `didDetermineState`.
+/// - **Locations**: `requestLocation()` answers with the last position, or `locationUnknown`;
+///   while updating (`startUpdatingLocation()`), every position is sent before the region
+///   events it causes.
+public actor FakeCoreLocation: SystemLocationManager {
+    /// Most regions per app.
+    public let regionLimit: Int
+    /// Largest radius, metres (Apple does not publish a figure; the simulated device's default).
+    public var maximumRegionMonitoringDistance: Double
+    /// Whether the device has region-monitoring hardware.
+    public var isMonitoringAvailable: Bool
+    public private(set) var authorizationStatus: AuthorizationStatus
+    /// What the user taps at the next prompt (`nil`: dismisses it).
+    public var promptAnswer: AuthorizationStatus?
+    public private(set) var location: LocationSample?
+    /// Whether continuous location updates are on.
+    public private(set) var isUpdatingLocation = false
+    /// How many `startMonitoring` calls reached the system (refused ones included).
+    public private(set) var startMonitoringCalls = 0
+    /// Every callback sent, in order.
+    public private(set) var sent: [SystemCallback] = []
+
+    private var handler: (@Sendable (SystemCallback) -> Void)?
+    private var held: [SystemCallback] = []
+    private var order: [String] = []
+    private var regions: [String: SystemRegion] = [:]
+    private var started: Set<String> = []
+    private var states: [String: RegionState] = [:]
+    private var engine = Engine(policy: .coreLocation)
+    private var alwaysUpgradeAsked = false
+    private static let subject = "system"
+
+    public init(authorization: AuthorizationStatus = .notDetermined, promptAnswer: AuthorizationStatus? = .authorizedAlways,
+                regionLimit: Int = 20, maximumRegionMonitoringDistance: Double = 400_000, isMonitoringAvailable: Bool = true) {
+        self.authorizationStatus = authorization
+        self.promptAnswer = promptAnswer
+        self.regionLimit = regionLimit
+        self.maximumRegionMonitoringDistance = maximumRegionMonitoringDistance
+        self.isMonitoringAvailable = isMonitoringAvailable
+    }
+
+    // MARK: SystemLocationManager
+
+    public func setCallbackHandler(_ handler: @escaping @Sendable (SystemCallback) -> Void) {
+        self.handler = handler
+        let waiting = held
+        held = []
+        for callback in waiting { handler(callback) }
+    }
+
+    public func startMonitoring(_ region: SystemRegion) {
+        startMonitoringCalls += 1
+        let id = region.identifier
+        let fits = regions[id] != nil || regions.count < regionLimit
+        guard isMonitoringAvailable, fits, region.radius.isFinite, region.radius > 0,
+              region.radius <= maximumRegionMonitoringDistance else {
+            return post(.monitoringDidFail(identifier: id, .regionMonitoringFailure))
+        }
+        if regions[id] == nil { order.append(id) }
+        regions[id] = region
+        stopWatching(id)
+        if authorizationStatus.isAuthorized {
+            startWatching(id)
+        } else if authorizationStatus == .denied || authorizationStatus == .restricted {
+            post(.monitoringDidFail(identifier: id, .regionMonitoringDenied))
+        }
+    }
+
+    public func stopMonitoring(identifier: String) {
+        guard regions.removeValue(forKey: identifier) != nil else { return }
+        order.removeAll { $0 == identifier }
+        stopWatching(identifier)
+    }
+
+    public func requestState(identifier: String) {
+        post(.didDetermineState(states[identifier] ?? .unknown, identifier: identifier))
+    }
+
+    public var monitoredRegions: [SystemRegion] { order.compactMap { regions[$0] } }
+
+    public func requestWhenInUseAuthorization() {
+        guard authorizationStatus == .notDetermined, let answer = promptAnswer else { return }
+        setAuthorization(answer == .authorizedAlways ? .authorizedWhenInUse : answer)
+    }
+
+    public func requestAlwaysAuthorization() {
+        switch authorizationStatus {
+        case .notDetermined:
+            if let answer = promptAnswer { setAuthorization(answer) }
+        case .authorizedWhenInUse where !alwaysUpgradeAsked:
+            alwaysUpgradeAsked = true                     // one upgrade prompt per app
+            if promptAnswer == .authorizedAlways { setAuthorization(.authorizedAlways) }
+        default:
+            return
+        }
+    }
+
+    public func requestLocation() {
+        if let location { post(.didUpdateLocations([location])) } else { post(.didFailWithError(.locationUnknown)) }
+    }
+
+    public func startUpdatingLocation() { isUpdatingLocation = true }
+
+    public func stopUpdatingLocation() { isUpdatingLocation = false }
+
+    // MARK: Driving the fake
+
+    /// The user (or Settings) changes the app's authorisation.
+    public func setAuthorization(_ status: AuthorizationStatus) {
+        let before = authorizationStatus
+        guard status != before else { return }
+        authorizationStatus = status
+        post(.didChangeAuthorization(status))
+        if status.isAuthorized, !before.isAuthorized {
+            for id in order where !started.contains(id) { startWatching(id) }
+        } else if status == .denied || status == .restricted {
+            for id in order {
+                stopWatching(id)
+                post(.monitoringDidFail(identifier: id, .regionMonitoringDenied))
+            }
+        }
+    }
+
+    /// Sets what the user taps at the next prompt.
+    public func setPromptAnswer(_ answer: AuthorizationStatus?) { promptAnswer = answer }
+
+    /// The device takes a position: it becomes ``location`` and the started regions are evaluated.
+    /// - Throws: the engine's error for an invalid or out-of-order fix (nothing changes then).
+    public func move(to fix: LocationFix) throws(GeofencingError) {
+        var f = fix
+        f.subject = Self.subject
+        let events = try engine.process(f)
+        location = LocationSample(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
+                                  horizontalAccuracy: fix.horizontalAccuracy ?? 0,
+                                  speed: fix.speed ?? -1, speedAccuracy: fix.speed == nil ? -1 : 0,
+                                  course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 0,
+                                  timestamp: fix.timestamp)
+        if isUpdatingLocation, authorizationStatus.isAuthorized, let location { post(.didUpdateLocations([location])) }
+        report(events)
+    }
+
+    /// Time passes without a position (confirms transitions held long enough).
+    public func advance(to date: Date) {
+        report(engine.advance(subject: Self.subject, to: date))
+    }
+
+    /// The app's process ends: callbacks stop until a new handler is set (a relaunch); region
+    /// events meanwhile wait for it; regions stay monitored.
+    public func terminateApp() { handler = nil }
+
+    /// The state the system holds for region `identifier`.
+    public func state(of identifier: String) -> RegionState { states[identifier] ?? .unknown }
+
+    // MARK: Internals
+
+    private func startWatching(_ id: String) {
+        guard let r = regions[id] else { return }
+        started.insert(id)
+        try? engine.add(.circle(identifier: id, center: r.center, radius: r.radius, initialTrigger: [.enter, .exit]))
+        post(.didStartMonitoring(identifier: id))
+    }
+
+    private func stopWatching(_ id: String) {
+        started.remove(id)
+        states[id] = nil
+        engine.remove(identifier: id)
+    }
+
+    private func report(_ events: [TransitionEvent]) {
+        for e in events where e.kind != .dwell {
+            guard let r = regions[e.regionID], started.contains(e.regionID) else { continue }
+            let state: RegionState = e.kind == .enter ? .inside : .outside
+            states[e.regionID] = state
+            if e.isInitial { continue }                     // the first state is silent
+            if e.kind == .enter, r.notifyOnEntry { post(.didEnterRegion(identifier: e.regionID)) }
+            if e.kind == .exit, r.notifyOnExit { post(.didExitRegion(identifier: e.regionID)) }
+            post(.didDetermineState(state, identifier: e.regionID))
+        }
+    }
+
+    private func post(_ callback: SystemCallback) {
+        sent.append(callback)
+        if let handler { return handler(callback) }
+        switch callback {
+        case .didEnterRegion, .didExitRegion, .didDetermineState: held.append(callback)
+        default: break
+        }
+    }
+}
