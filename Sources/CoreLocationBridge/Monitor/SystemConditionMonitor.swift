@@ -14,20 +14,9 @@ public struct SystemCondition: Sendable, Hashable {
     }
 }
 
-/// A `CLMonitor.Event` in platform-neutral values.
-public struct SystemMonitorEvent: Sendable, Hashable {
-    public var identifier: String
-    public var state: MonitorState
-    /// When the system says the change happened.
-    public var date: Date
-    public var diagnostics: DiagnosticFlags
-    public init(identifier: String, state: MonitorState, date: Date, diagnostics: DiagnosticFlags = []) {
-        self.identifier = identifier
-        self.state = state
-        self.date = date
-        self.diagnostics = diagnostics
-    }
-}
+/// A `CLMonitor.Event` in platform-neutral values: the same four values as the events a
+/// ``Monitor`` reports (`date` is when the system says the change happened).
+public typealias SystemMonitorEvent = MonitorEvent
 
 /// A `CLMonitor.Record`: the condition (`nil` when it is not a circle) and its last event.
 public struct SystemMonitorRecord: Sendable, Hashable {
