@@ -71,9 +71,12 @@ let package = Package(
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"], exclude: ["Evaluation/Recorded"]),
         .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner"]),
-        .testTarget(name: "RegionPlannerTests", dependencies: ["RegionPlanner", "RegionMonitoring", "Geofencing", "Geodesy"]),
+        .testTarget(
+            name: "RegionPlannerTests", dependencies: ["RegionPlanner", "RegionMonitoring", "Geofencing", "Geodesy"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
-        .testTarget(name: "CoreLocationBridgeTests", dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy", "RegionMonitoring", "RegionPlanner"]),
+        .testTarget(
+            name: "CoreLocationBridgeTests",
+            dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy", "RegionMonitoring", "RegionPlanner"]),
         .testTarget(
             name: "GeofenceServerTests",
             dependencies: [

@@ -29,7 +29,7 @@ final class GeofenceStack {
     /// Every launch, before anything else: recreate the stack and continue the saved plan.
     func launch() async {
         let system = AppleLocationManager()
-        system.manager.allowsBackgroundLocationUpdates = true       // the planner's re-plan probes
+        system.manager.allowsBackgroundLocationUpdates = true // the planner's re-plan probes
         let backend = await CoreLocationManagerBackend(system: system)
         let manager = await LocationManager(backend: backend)
         let slots = await LocationManagerSlotMonitor(manager: manager)
@@ -38,7 +38,8 @@ final class GeofenceStack {
         do {
             let planner = try RegionPlanner(
                 monitor: slots, sources: [try Shops.source()],
-                sizing: ReplanSizing(policy: .coreLocation, largestRegionSize: 200, maximumSpeed: 40, maximumFixInterval: 5),
+                sizing: ReplanSizing(
+                    policy: .coreLocation, largestRegionSize: 200, maximumSpeed: 40, maximumFixInterval: 5),
                 store: FilePlannerStore(directory: storeDirectory, monitorName: "shops"))
             self.planner = planner
             _ = try await planner.restore()
@@ -65,7 +66,8 @@ final class GeofenceStack {
         }
         authorization = await manager.authorizationStatus
         guard authorization.isAuthorized, let planner, await planner.plan == nil,
-              let here = await backend.currentLocation() else { return }
+            let here = await backend.currentLocation()
+        else { return }
         try? await planner.start(at: here)
     }
 
@@ -99,8 +101,9 @@ final class GeofenceStack {
             content.title = "You are at \(event.identifier)"
             content.sound = .default
             UNUserNotificationCenter.current().add(
-                UNNotificationRequest(identifier: "\(event.identifier)-\(event.event.time.timeIntervalSince1970)",
-                                      content: content, trigger: nil))
+                UNNotificationRequest(
+                    identifier: "\(event.identifier)-\(event.event.time.timeIntervalSince1970)",
+                    content: content, trigger: nil))
             lastAlert = content.title
         }
     }
@@ -109,8 +112,9 @@ final class GeofenceStack {
     /// relaunch after a reboot), never backed up.
     private func protectStore() {
         var url = storeDirectory
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
-                                                 attributes: [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication])
+        try? FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true,
+            attributes: [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication])
         var values = URLResourceValues()
         values.isExcludedFromBackup = true
         try? url.setResourceValues(values)

@@ -15,8 +15,10 @@ struct ShopAlertsApp: App {
 final class AppDelegate: NSObject, UIApplicationDelegate {
     let stack = GeofenceStack()
 
-    func application(_ application: UIApplication,
-                     didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil) -> Bool {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
+    ) -> Bool {
         // A location launch runs in the background with ~10 s: handle the event, skip the rest.
         let locationLaunch = application.applicationState == .background
         Task { @MainActor in

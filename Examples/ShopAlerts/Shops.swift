@@ -10,7 +10,7 @@ enum Shops {
         // … thousands more
     ].compactMap { id, lat, lon in
         guard let center = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
-        return Region.circle(identifier: id, center: center, radius: 200)   // docs/ios.md: 200 m
+        return Region.circle(identifier: id, center: center, radius: 200) // docs/ios.md: 200 m
     }
 
     static func source() throws -> PlannerSource {

@@ -36,8 +36,10 @@ public struct LocationSample: Sendable, Hashable {
     /// When the location was determined.
     public var timestamp: Date
 
-    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double, speed: Double = -1,
-                speedAccuracy: Double = -1, course: Double = -1, courseAccuracy: Double = -1, timestamp: Date) {
+    public init(
+        latitude: Double, longitude: Double, horizontalAccuracy: Double, speed: Double = -1,
+        speedAccuracy: Double = -1, course: Double = -1, courseAccuracy: Double = -1, timestamp: Date
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.horizontalAccuracy = horizontalAccuracy
@@ -53,11 +55,12 @@ public struct LocationSample: Sendable, Hashable {
     public func locationFix(subject: String) -> LocationFix? {
         // Core Location's own validity test (CLLocationCoordinate2DIsValid) bounds both axes.
         guard horizontalAccuracy >= 0, horizontalAccuracy.isFinite, (-180.0...180.0).contains(longitude),
-              let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
+            let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
         else { return nil }
-        let fix = LocationFix(subject: subject, coordinate: coordinate, horizontalAccuracy: horizontalAccuracy,
-                              timestamp: timestamp, speed: Self.known(speed, accuracy: speedAccuracy),
-                              course: Self.known(course, accuracy: courseAccuracy).flatMap { $0 <= 360 ? $0 : nil })
+        let fix = LocationFix(
+            subject: subject, coordinate: coordinate, horizontalAccuracy: horizontalAccuracy,
+            timestamp: timestamp, speed: Self.known(speed, accuracy: speedAccuracy),
+            course: Self.known(course, accuracy: courseAccuracy).flatMap { $0 <= 360 ? $0 : nil })
         do { try fix.validate() } catch { return nil }
         return fix
     }

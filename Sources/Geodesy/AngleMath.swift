@@ -22,9 +22,9 @@ func reduce360(_ x: Double) -> Double {
 /// Quarter-turn reduction: `x = q·90 + r` with `r` in [-45, 45], exact.
 @inline(__always)
 func quarterReduce(_ x: Double) -> (r: Double, q: Int) {
-    var r = reduce360(x)                           // exact, in [-180, 180]
-    let q = (r / 90).rounded(.toNearestOrEven)    // -2 ... 2
-    r -= q * 90                                    // exact (Sterbenz)
+    var r = reduce360(x) // exact, in [-180, 180]
+    let q = (r / 90).rounded(.toNearestOrEven) // -2 ... 2
+    r -= q * 90 // exact (Sterbenz)
     return (r, Int(q))
 }
 
@@ -44,7 +44,7 @@ func sincosDegrees(_ x: Double) -> (sin: Double, cos: Double) {
     let (r, q) = quarterReduce(x)
     let rr = r * degreesToRadians
     var (s, c) = quadrantRotate(sin(rr), cos(rr), q)
-    c += 0                                         // -0 → +0
+    c += 0 // -0 → +0
     if s == 0 { s = Double(signOf: x, magnitudeOf: 0) }
     return (s, c)
 }
@@ -63,9 +63,17 @@ func sincosDegrees(_ x: Double, correction t: Double) -> (sin: Double, cos: Doub
 /// atan2 in degrees, result in [-180, 180], exact for the axis directions.
 @inline(__always)
 func atan2Degrees(_ y: Double, _ x: Double) -> Double {
-    var x = x, y = y, q = 0
-    if abs(y) > abs(x) { swap(&x, &y); q = 2 }
-    if x.sign == .minus { x = -x; q += 1 }
+    var x = x
+    var y = y
+    var q = 0
+    if abs(y) > abs(x) {
+        swap(&x, &y)
+        q = 2
+    }
+    if x.sign == .minus {
+        x = -x
+        q += 1
+    }
     var ang = atan2(y, x) / degreesToRadians
     switch q {
     case 1: ang = Double(signOf: y, magnitudeOf: 180) - ang
@@ -121,7 +129,7 @@ func angleDifference(_ x: Double, _ y: Double) -> (d: Double, e: Double) {
 /// Normalises (s, c) to unit length.
 @inline(__always)
 func normalize(_ s: inout Double, _ c: inout Double) {
-    let r = (s * s + c * c).squareRoot()   // s, c are O(1): no overflow or underflow
+    let r = (s * s + c * c).squareRoot() // s, c are O(1): no overflow or underflow
     s /= r
     c /= r
 }

@@ -30,8 +30,10 @@ public struct CartesianPoint: Sendable, Hashable {
     @inlinable
     public init(latitude: Double, longitude: Double) {
         let (s, c) = sinCos(SIMD2(latitude, longitude) * (Double.pi / 180))
-        let sphi = s[0], cphi = c[0]
-        let a = 6_378_137.0, e2 = CartesianPoint.wgs84E2
+        let sphi = s[0]
+        let cphi = c[0]
+        let a = 6_378_137.0
+        let e2 = CartesianPoint.wgs84E2
         let nu = a / (1 - e2 * sphi * sphi).squareRoot()
         x = nu * cphi * c[1]
         y = nu * cphi * s[1]
@@ -40,7 +42,9 @@ public struct CartesianPoint: Sendable, Hashable {
 
     /// Creates a point from ECEF components (metres).
     public init(x: Double, y: Double, z: Double) {
-        self.x = x; self.y = y; self.z = z
+        self.x = x
+        self.y = y
+        self.z = z
     }
 
     /// e² of WGS84, f(2 − f) with f = 1/298.257223563, as a literal (a computed initial
@@ -50,7 +54,9 @@ public struct CartesianPoint: Sendable, Hashable {
     /// Squared straight-line (chord) distance to `other`, m².
     @inlinable
     public func squaredChord(to other: CartesianPoint) -> Double {
-        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        let dx = x - other.x
+        let dy = y - other.y
+        let dz = z - other.z
         return dx * dx + dy * dy + dz * dz
     }
 }

@@ -48,8 +48,9 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(latitude: c.decode(Double.self, forKey: .latitude),
-                      longitude: c.decode(Double.self, forKey: .longitude))
+        try self.init(
+            latitude: c.decode(Double.self, forKey: .latitude),
+            longitude: c.decode(Double.self, forKey: .longitude))
     }
 
     public func encode(to encoder: any Encoder) throws {

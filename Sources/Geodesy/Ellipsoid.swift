@@ -45,7 +45,8 @@ public struct Ellipsoid: Sendable, Hashable {
     /// at the equator) for an oblate ellipsoid. Every curve on the surface that is a geodesic
     /// has curvature at most `1 / minimumRadiusOfCurvature` as a space curve.
     public var minimumRadiusOfCurvature: Double {
-        flattening >= 0 ? equatorialRadius * (1 - eccentricitySquared)
-                        : polarRadius * polarRadius / equatorialRadius
+        flattening >= 0
+            ? equatorialRadius * (1 - eccentricitySquared)
+            : polarRadius * polarRadius / equatorialRadius
     }
 }

@@ -19,7 +19,10 @@ public struct GeoBoundingBox: Sendable, Hashable, CustomStringConvertible {
     public var east: Double
 
     public init(south: Double, north: Double, west: Double, east: Double) {
-        self.south = south; self.north = north; self.west = west; self.east = east
+        self.south = south
+        self.north = north
+        self.west = west
+        self.east = east
     }
 
     /// Whether the box crosses the antimeridian.

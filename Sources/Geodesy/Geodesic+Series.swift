@@ -19,15 +19,16 @@ struct SineSeries6 {
     /// Σ cₗ sin(2lσ) for σ given by its sine and cosine, by Clenshaw summation.
     @inline(__always)
     func sum(sin s: Double, cos c: Double) -> Double {
-        let ar = 2 * (c - s) * (c + s)    // 2 cos 2σ
-        var y0 = 0.0, y1 = 0.0
+        let ar = 2 * (c - s) * (c + s) // 2 cos 2σ
+        var y0 = 0.0
+        var y1 = 0.0
         y1 = ar * y0 - y1 + c6
         y0 = ar * y1 - y0 + c5
         y1 = ar * y0 - y1 + c4
         y0 = ar * y1 - y0 + c3
         y1 = ar * y0 - y1 + c2
         y0 = ar * y1 - y0 + c1
-        return 2 * s * c * y0               // sin 2σ · y0
+        return 2 * s * c * y0 // sin 2σ · y0
     }
 }
 
@@ -45,11 +46,16 @@ func c1Series(_ eps: Double) -> SineSeries6 {
     let e2 = eps * eps
     var d = eps
     var c = SineSeries6()
-    c.c1 = d * ((6 - e2) * e2 - 16) / 32; d *= eps
-    c.c2 = d * ((64 - 9 * e2) * e2 - 128) / 2048; d *= eps
-    c.c3 = d * (9 * e2 - 16) / 768; d *= eps
-    c.c4 = d * (3 * e2 - 5) / 512; d *= eps
-    c.c5 = d * -7 / 1280; d *= eps
+    c.c1 = d * ((6 - e2) * e2 - 16) / 32
+    d *= eps
+    c.c2 = d * ((64 - 9 * e2) * e2 - 128) / 2048
+    d *= eps
+    c.c3 = d * (9 * e2 - 16) / 768
+    d *= eps
+    c.c4 = d * (3 * e2 - 5) / 512
+    d *= eps
+    c.c5 = d * -7 / 1280
+    d *= eps
     c.c6 = d * -7 / 2048
     return c
 }
@@ -60,11 +66,16 @@ func c1pSeries(_ eps: Double) -> SineSeries6 {
     let e2 = eps * eps
     var d = eps
     var c = SineSeries6()
-    c.c1 = d * (e2 * (205 * e2 - 432) + 768) / 1536; d *= eps
-    c.c2 = d * (e2 * (4005 * e2 - 4736) + 3840) / 12288; d *= eps
-    c.c3 = d * (116 - 225 * e2) / 384; d *= eps
-    c.c4 = d * (2695 - 7173 * e2) / 7680; d *= eps
-    c.c5 = d * 3467 / 7680; d *= eps
+    c.c1 = d * (e2 * (205 * e2 - 432) + 768) / 1536
+    d *= eps
+    c.c2 = d * (e2 * (4005 * e2 - 4736) + 3840) / 12288
+    d *= eps
+    c.c3 = d * (116 - 225 * e2) / 384
+    d *= eps
+    c.c4 = d * (2695 - 7173 * e2) / 7680
+    d *= eps
+    c.c5 = d * 3467 / 7680
+    d *= eps
     c.c6 = d * 38081 / 61440
     return c
 }
@@ -83,11 +94,16 @@ func c2Series(_ eps: Double) -> SineSeries6 {
     let e2 = eps * eps
     var d = eps
     var c = SineSeries6()
-    c.c1 = d * (e2 * (e2 + 2) + 16) / 32; d *= eps
-    c.c2 = d * (e2 * (35 * e2 + 64) + 384) / 2048; d *= eps
-    c.c3 = d * (15 * e2 + 80) / 768; d *= eps
-    c.c4 = d * (7 * e2 + 35) / 512; d *= eps
-    c.c5 = d * 63 / 1280; d *= eps
+    c.c1 = d * (e2 * (e2 + 2) + 16) / 32
+    d *= eps
+    c.c2 = d * (e2 * (35 * e2 + 64) + 384) / 2048
+    d *= eps
+    c.c3 = d * (15 * e2 + 80) / 768
+    d *= eps
+    c.c4 = d * (7 * e2 + 35) / 512
+    d *= eps
+    c.c5 = d * 63 / 1280
+    d *= eps
     c.c6 = d * 77 / 2048
     return c
 }
@@ -138,10 +154,14 @@ struct ThirdIntegralCoefficients: Sendable, Hashable {
     func c3(_ eps: Double) -> SineSeries6 {
         var c = SineSeries6()
         var m = eps
-        c.c1 = m * (c11 + eps * (c12 + eps * (c13 + eps * (c14 + eps * c15)))); m *= eps
-        c.c2 = m * (c22 + eps * (c23 + eps * (c24 + eps * c25))); m *= eps
-        c.c3 = m * (c33 + eps * (c34 + eps * c35)); m *= eps
-        c.c4 = m * (c44 + eps * c45); m *= eps
+        c.c1 = m * (c11 + eps * (c12 + eps * (c13 + eps * (c14 + eps * c15))))
+        m *= eps
+        c.c2 = m * (c22 + eps * (c23 + eps * (c24 + eps * c25)))
+        m *= eps
+        c.c3 = m * (c33 + eps * (c34 + eps * c35))
+        m *= eps
+        c.c4 = m * (c44 + eps * c45)
+        m *= eps
         c.c5 = m * c55
         return c
     }

@@ -79,9 +79,12 @@ public struct GeodesicCircle: Sendable, Hashable {
         self.center = center
         self.radius = radius
         let lat0 = center.latitude
-        if !(radius >= 0) {                       // negative or NaN: empty
-            south = .infinity; north = -.infinity; halfWidth = -1
-            innerChord2 = -1; outerChord2 = -1
+        if !(radius >= 0) { // negative or NaN: empty
+            south = .infinity
+            north = -.infinity
+            halfWidth = -1
+            innerChord2 = -1
+            outerChord2 = -1
             centerPoint = CartesianPoint(x: 0, y: 0, z: 0)
             return
         }
@@ -126,7 +129,8 @@ public struct GeodesicCircle: Sendable, Hashable {
     /// antimeridian.
     public var boundingBox: GeoBoundingBox {
         if halfWidth < 0 { return GeoBoundingBox(south: 90, north: -90, west: 180, east: -180) }
-        let s = max(-90, south), n = min(90, north)
+        let s = max(-90, south)
+        let n = min(90, north)
         if halfWidth >= 180 { return GeoBoundingBox(south: s, north: n, west: -180, east: 180) }
         let w = Coordinate.normalizedLongitude(center.longitude - halfWidth)
         var e = Coordinate.normalizedLongitude(center.longitude + halfWidth)

@@ -55,8 +55,10 @@ package struct GeodesicLineSolver: Sendable {
     }
 
     /// Parses `line` (without its newline), solves it and appends the answer and "\n".
-    package func solve(line: UnsafeBufferPointer<UInt8>, number: Int,
-                       into output: inout [UInt8]) throws(GeodesicLineError) {
+    package func solve(
+        line: UnsafeBufferPointer<UInt8>, number: Int,
+        into output: inout [UInt8]
+    ) throws(GeodesicLineError) {
         var values = (0.0, 0.0, 0.0, 0.0)
         try DecimalScanner.scanFour(line, into: &values, line: number)
         let (v0, v1, v2, v3) = values
@@ -124,8 +126,10 @@ package enum DecimalScanner {
     static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0B || c == 0x0C }
 
     /// Scans exactly four whitespace-separated numbers from `line`.
-    package static func scanFour(_ line: UnsafeBufferPointer<UInt8>, into v: inout (Double, Double, Double, Double),
-                                 line number: Int) throws(GeodesicLineError) {
+    package static func scanFour(
+        _ line: UnsafeBufferPointer<UInt8>, into v: inout (Double, Double, Double, Double),
+        line number: Int
+    ) throws(GeodesicLineError) {
         var i = 0
         let n = line.count
         var count = 0
@@ -138,8 +142,10 @@ package enum DecimalScanner {
             if count > 4 { continue }
             let token = UnsafeBufferPointer(rebasing: line[start..<i])
             guard let x = parse(token) else {
-                throw GeodesicLineError(line: number, kind: .notANumber(
-                    field: count, text: String(decoding: token.prefix(40), as: UTF8.self)))
+                throw GeodesicLineError(
+                    line: number,
+                    kind: .notANumber(
+                        field: count, text: String(decoding: token.prefix(40), as: UTF8.self)))
             }
             switch count {
             case 1: v.0 = x
@@ -156,34 +162,51 @@ package enum DecimalScanner {
         let n = s.count
         var i = 0
         var negative = false
-        if i < n && (s[i] == 0x2D || s[i] == 0x2B) { negative = s[i] == 0x2D; i += 1 }
+        if i < n && (s[i] == 0x2D || s[i] == 0x2B) {
+            negative = s[i] == 0x2D
+            i += 1
+        }
         var mantissa: UInt64 = 0
         var exp10 = 0
         var digits = 0
         var truncated = false
         while i < n, s[i] &- 0x30 < 10 {
-            if mantissa < 100_000_000_000_000_000 { mantissa = mantissa * 10 + UInt64(s[i] &- 0x30) }
-            else { exp10 += 1; if s[i] != 0x30 { truncated = true } }
-            digits += 1; i += 1
+            if mantissa < 100_000_000_000_000_000 {
+                mantissa = mantissa * 10 + UInt64(s[i] &- 0x30)
+            } else {
+                exp10 += 1
+                if s[i] != 0x30 { truncated = true }
+            }
+            digits += 1
+            i += 1
         }
         if i < n && s[i] == 0x2E {
             i += 1
             while i < n, s[i] &- 0x30 < 10 {
                 if mantissa < 100_000_000_000_000_000 {
-                    mantissa = mantissa * 10 + UInt64(s[i] &- 0x30); exp10 -= 1
-                } else if s[i] != 0x30 { truncated = true }
-                digits += 1; i += 1
+                    mantissa = mantissa * 10 + UInt64(s[i] &- 0x30)
+                    exp10 -= 1
+                } else if s[i] != 0x30 {
+                    truncated = true
+                }
+                digits += 1
+                i += 1
             }
         }
         guard digits > 0 else { return nil }
         if i < n && (s[i] == 0x65 || s[i] == 0x45) {
             i += 1
             var eneg = false
-            if i < n && (s[i] == 0x2D || s[i] == 0x2B) { eneg = s[i] == 0x2D; i += 1 }
-            var e = 0, edigits = 0
+            if i < n && (s[i] == 0x2D || s[i] == 0x2B) {
+                eneg = s[i] == 0x2D
+                i += 1
+            }
+            var e = 0
+            var edigits = 0
             while i < n, s[i] &- 0x30 < 10 {
                 if e < 100_000 { e = e * 10 + Int(s[i] &- 0x30) }
-                edigits += 1; i += 1
+                edigits += 1
+                i += 1
             }
             guard edigits > 0 else { return nil }
             exp10 += eneg ? -e : e
@@ -211,15 +234,22 @@ package enum DecimalFormatter {
         let scale = DecimalScanner.powersOfTen[decimals]
         let magnitude = abs(value)
         var whole = magnitude.rounded(.towardZero)
-        let fraction = magnitude - whole                       // exact
+        let fraction = magnitude - whole // exact
         var digits = (fraction * scale).rounded()
-        if digits >= scale { digits -= scale; whole += 1 }
-        var w = UInt64(whole), d = UInt64(digits)
+        if digits >= scale {
+            digits -= scale
+            whole += 1
+        }
+        var w = UInt64(whole)
+        var d = UInt64(digits)
         if value < 0 && (w != 0 || d != 0) { out.append(0x2D) }
         // Whole part.
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var tmp:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &tmp) { buf in
             var k = 16
             repeat {

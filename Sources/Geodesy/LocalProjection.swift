@@ -28,7 +28,8 @@ public struct LocalProjection: Sendable, Hashable {
         self.origin = origin
         let e = Ellipsoid.wgs84
         metersPerRadianNorth = e.meridianRadius(atLatitude: origin.latitude)
-        metersPerRadianEast = e.primeVerticalRadius(atLatitude: origin.latitude)
+        metersPerRadianEast =
+            e.primeVerticalRadius(atLatitude: origin.latitude)
             * sincosDegrees(origin.latitude).cos
     }
 
@@ -38,8 +39,10 @@ public struct LocalProjection: Sendable, Hashable {
     public func project(_ point: Coordinate) -> (east: Double, north: Double) {
         var dl = point.longitude - origin.longitude
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-        return (dl * (Double.pi / 180) * metersPerRadianEast,
-                (point.latitude - origin.latitude) * (Double.pi / 180) * metersPerRadianNorth)
+        return (
+            dl * (Double.pi / 180) * metersPerRadianEast,
+            (point.latitude - origin.latitude) * (Double.pi / 180) * metersPerRadianNorth
+        )
     }
 
     /// The coordinate at `east`, `north` metres from the origin (latitude clamped to

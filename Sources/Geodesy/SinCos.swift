@@ -10,10 +10,10 @@
 /// branches. Meant for |x| up to a few turns; NaN gives NaN.
 @inlinable @inline(__always)
 func sinCos(_ x: SIMD2<Double>) -> (sin: SIMD2<Double>, cos: SIMD2<Double>) {
-    let magic = SIMD2<Double>(repeating: 6_755_399_441_055_744.0)    // 1.5·2⁵²
+    let magic = SIMD2<Double>(repeating: 6_755_399_441_055_744.0) // 1.5·2⁵²
     let km = x * (2 / Double.pi) + magic
     let k = km - magic
-    let q = unsafeBitCast(km, to: SIMD2<UInt64>.self)                // low bits: k mod 2⁵¹
+    let q = unsafeBitCast(km, to: SIMD2<UInt64>.self) // low bits: k mod 2⁵¹
     var r = x - k * 1.570_796_251_296_997_070_31
     r = r - k * 7.549_789_415_861_596_353_36e-8
     r = r - k * 5.390_302_858_158_119_052_90e-15
@@ -31,9 +31,12 @@ func sinCos(_ x: SIMD2<Double>) -> (sin: SIMD2<Double>, cos: SIMD2<Double>) {
     c = c * z + 4.166_666_666_666_659_292_18e-2
     let cosR = 1 - 0.5 * z + z * z * c
     // Quadrant k mod 4 → (sin, cos) = 0: (s, c); 1: (c, −s); 2: (−s, −c); 3: (−c, s).
-    let sb = unsafeBitCast(sinR, to: SIMD2<UInt64>.self), cb = unsafeBitCast(cosR, to: SIMD2<UInt64>.self)
+    let sb = unsafeBitCast(sinR, to: SIMD2<UInt64>.self)
+    let cb = unsafeBitCast(cosR, to: SIMD2<UInt64>.self)
     let swap = SIMD2<UInt64>(repeating: 0) &- (q & 1)
-    let s1 = (cb & swap) | (sb & ~swap), c1 = (sb & swap) | (cb & ~swap)
-    let signS = (q & 2) &<< 62, signC = ((q &+ 1) & 2) &<< 62
+    let s1 = (cb & swap) | (sb & ~swap)
+    let c1 = (sb & swap) | (cb & ~swap)
+    let signS = (q & 2) &<< 62
+    let signC = ((q &+ 1) & 2) &<< 62
     return (unsafeBitCast(s1 ^ signS, to: SIMD2<Double>.self), unsafeBitCast(c1 ^ signC, to: SIMD2<Double>.self))
 }

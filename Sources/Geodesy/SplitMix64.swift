@@ -43,7 +43,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 
     /// Standard normal (Box–Muller, one value per call).
     public mutating func nextGaussian() -> Double {
-        let u1 = max(nextUnit(), 1e-300), u2 = nextUnit()
+        let u1 = max(nextUnit(), 1e-300)
+        let u2 = nextUnit()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }

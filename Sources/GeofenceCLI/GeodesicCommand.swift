@@ -1,5 +1,6 @@
 import ArgumentParser
 import Geodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -49,13 +50,15 @@ struct GeodesicCommand: ParsableCommand {
     static func stream(_ problem: GeodesicProblem, name: String) throws {
         let solver = GeodesicLineSolver(problem: problem)
         do {
-            try GeodesicStream.run(solver: solver, read: { buffer in
-                while true {
-                    let n = read(0, buffer.baseAddress, buffer.count)
-                    if n >= 0 { return n }
-                    if errno != EINTR { return 0 }
-                }
-            }, write: { bytes in writeAll(1, bytes) })
+            try GeodesicStream.run(
+                solver: solver,
+                read: { buffer in
+                    while true {
+                        let n = read(0, buffer.baseAddress, buffer.count)
+                        if n >= 0 { return n }
+                        if errno != EINTR { return 0 }
+                    }
+                }, write: { bytes in writeAll(1, bytes) })
         } catch {
             writeAll(2, Array("geofence geodesic \(name): \(error)\n".utf8))
             throw ExitCode(1)
@@ -82,13 +85,15 @@ enum GeodesicStream {
     /// Runs until `read` returns 0. Lines may span chunk boundaries; a final line without a
     /// newline is solved too. Returns the number of lines solved.
     @discardableResult
-    static func run(solver: GeodesicLineSolver, chunkSize: Int = chunkSize,
-                    read: (UnsafeMutableBufferPointer<UInt8>) -> Int,
-                    write: ([UInt8]) -> Void) throws(GeodesicLineError) -> Int {
+    static func run(
+        solver: GeodesicLineSolver, chunkSize: Int = chunkSize,
+        read: (UnsafeMutableBufferPointer<UInt8>) -> Int,
+        write: ([UInt8]) -> Void
+    ) throws(GeodesicLineError) -> Int {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var output: [UInt8] = []
         output.reserveCapacity(chunkSize + 4096)
-        var pending = 0          // bytes at the start of `buffer` from an unfinished line
+        var pending = 0 // bytes at the start of `buffer` from an unfinished line
         var lineNumber = 0
         defer { if !output.isEmpty { write(output) } }
         while true {
@@ -105,15 +110,20 @@ enum GeodesicStream {
                 while i < end {
                     if all[i] == 0x0A {
                         lineNumber += 1
-                        try solver.solve(line: UnsafeBufferPointer(rebasing: all[start..<i]), number: lineNumber, into: &output)
+                        try solver.solve(
+                            line: UnsafeBufferPointer(rebasing: all[start..<i]), number: lineNumber, into: &output)
                         start = i + 1
-                        if output.count >= chunkSize { write(output); output.removeAll(keepingCapacity: true) }
+                        if output.count >= chunkSize {
+                            write(output)
+                            output.removeAll(keepingCapacity: true)
+                        }
                     }
                     i += 1
                 }
                 if atEOF && start < end {
                     lineNumber += 1
-                    try solver.solve(line: UnsafeBufferPointer(rebasing: all[start..<end]), number: lineNumber, into: &output)
+                    try solver.solve(
+                        line: UnsafeBufferPointer(rebasing: all[start..<end]), number: lineNumber, into: &output)
                     start = end
                 }
                 consumed = start

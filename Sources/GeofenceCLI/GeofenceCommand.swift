@@ -7,7 +7,9 @@ public struct GeofenceCommand: AsyncParsableCommand {
         commandName: "geofence",
         abstract: "Geofencing on the WGS84 ellipsoid: simulate tracks against regions, geodesic tools.",
         version: GeofenceVersion.current,
-        subcommands: [DemoCommand.self, SimulateCommand.self, GeodesicCommand.self, ServeCommand.self, DeviceCommand.self]
+        subcommands: [
+            DemoCommand.self, SimulateCommand.self, GeodesicCommand.self, ServeCommand.self, DeviceCommand.self,
+        ]
     )
 
     public init() {}

@@ -32,7 +32,8 @@ extension LoadGenerator {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
-                            DeviceDriver(options: options, index: d, host: host, port: port, start: start, done: promise))
+                            DeviceDriver(
+                                options: options, index: d, host: host, port: port, start: start, done: promise))
                     }
                 }
                 .connect(host: host, port: port)
@@ -71,8 +72,10 @@ final class DeviceDriver: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     private var finished = false
 
-    init(options: LoadGenerator.Options, index d: Int, host: String, port: Int, start: NIODeadline,
-         done: EventLoopPromise<DeviceResult>) {
+    init(
+        options: LoadGenerator.Options, index d: Int, host: String, port: Int, start: NIODeadline,
+        done: EventLoopPromise<DeviceResult>
+    ) {
         self.options = options
         self.index = d
         self.start = start
@@ -82,14 +85,16 @@ final class DeviceDriver: ChannelInboundHandler {
         self.period = perDevice > 0 ? 1e9 / perDevice : 0
         self.phase = options.aligned ? 0 : Double(d) / Double(options.devices)
         var rng = SplitMix64(seed: options.seed &+ UInt64(d) &* 0x9E37_79B9)
-        self.walker = Walker(lat: rng.uniform(LoadGenerator.box.minLat, LoadGenerator.box.maxLat),
-                             lon: rng.uniform(LoadGenerator.box.minLon, LoadGenerator.box.maxLon),
-                             // 2001-09-09: one simulated second per fix runs far ahead of the
-                             // wall clock in batched runs, and the server refuses fixes more than
-                             // a few minutes in its future; this start leaves decades of room.
-                             time: 1_000_000_000 + Double(d))
+        self.walker = Walker(
+            lat: rng.uniform(LoadGenerator.box.minLat, LoadGenerator.box.maxLat),
+            lon: rng.uniform(LoadGenerator.box.minLon, LoadGenerator.box.maxLon),
+            // 2001-09-09: one simulated second per fix runs far ahead of the
+            // wall clock in batched runs, and the server refuses fixes more than
+            // a few minutes in its future; this start leaves decades of room.
+            time: 1_000_000_000 + Double(d))
         self.rng = rng
-        self.requestHead = "POST /v1/devices/\(options.runID)-\(d)/locations HTTP/1.1\r\nHost: \(host):\(port)\r\n"
+        self.requestHead =
+            "POST /v1/devices/\(options.runID)-\(d)/locations HTTP/1.1\r\nHost: \(host):\(port)\r\n"
             + "Authorization: Bearer \(options.key)\r\nContent-Type: application/json\r\nContent-Length: "
     }
 

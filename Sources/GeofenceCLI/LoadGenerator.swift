@@ -53,8 +53,9 @@ struct LoadGenerator: Sendable {
     init(options: Options) {
         self.options = options
         var config = HTTPClient.Configuration()
-        config.connectionPool = .init(idleTimeout: .seconds(60),
-                                      concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, options.devices + 2))
+        config.connectionPool = .init(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, options.devices + 2))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
 
@@ -77,11 +78,14 @@ struct LoadGenerator: Sendable {
                 let lat = rng.uniform(Self.box.minLat, Self.box.maxLat)
                 let lon = rng.uniform(Self.box.minLon, Self.box.maxLon)
                 let radius = (rng.uniform(50, 500)).rounded()
-                body += #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"id":"lg-\#(i)","radius":\#(radius)}}"#
+                body +=
+                    #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"id":"lg-\#(i)","radius":\#(radius)}}"#
             }
             body += "]}"
             let (status, text) = try await post("/v1/regions/import", body: body)
-            guard status == 200 else { throw LoadGeneratorError.http(path: "/v1/regions/import", status: status, body: text) }
+            guard status == 200 else {
+                throw LoadGeneratorError.http(path: "/v1/regions/import", status: status, body: text)
+            }
             done += n
         }
         return (ContinuousClock.now - start).secondsDouble
@@ -186,14 +190,16 @@ struct Walker {
             lat += step * cos(heading)
             lon += step * sin(heading) / cos(lat * .pi / 180)
             if lat < LoadGenerator.box.minLat || lat > LoadGenerator.box.maxLat
-                || lon < LoadGenerator.box.minLon || lon > LoadGenerator.box.maxLon {
+                || lon < LoadGenerator.box.minLon || lon > LoadGenerator.box.maxLon
+            {
                 heading += .pi
                 lat = min(max(lat, LoadGenerator.box.minLat), LoadGenerator.box.maxLat)
                 lon = min(max(lon, LoadGenerator.box.minLon), LoadGenerator.box.maxLon)
             }
             time += 1
             if i > 0 { s += "," }
-            let la = (lat * 1e6).rounded() / 1e6, lo = (lon * 1e6).rounded() / 1e6
+            let la = (lat * 1e6).rounded() / 1e6
+            let lo = (lon * 1e6).rounded() / 1e6
             s += #"{"latitude":\#(la),"longitude":\#(lo),"timestamp":\#(Int(time)),"horizontalAccuracy":10}"#
         }
         s += "]}"
@@ -206,8 +212,8 @@ enum LoadGeneratorError: Error, CustomStringConvertible {
     case url(String)
     var description: String {
         switch self {
-        case let .http(path, status, body): "\(path) answered \(status): \(body.prefix(300))"
-        case let .url(url): "--url \(url): expected http://HOST:PORT"
+        case .http(let path, let status, let body): "\(path) answered \(status): \(body.prefix(300))"
+        case .url(let url): "--url \(url): expected http://HOST:PORT"
         }
     }
 }

@@ -54,16 +54,20 @@ extension ServeCommand {
             guard devices >= 1, devices <= 10_000 else { throw ValidationError("--devices must be in 1...10000") }
             guard batch >= 1, batch <= 100_000 else { throw ValidationError("--batch must be in 1...100000") }
             guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 or more") }
-            guard duration > 0, duration <= 3_600 else { throw ValidationError("--duration must be in (0, 3600] seconds") }
+            guard duration > 0, duration <= 3_600 else {
+                throw ValidationError("--duration must be in (0, 3600] seconds")
+            }
             guard regions >= 0 else { throw ValidationError("--regions must be 0 or more") }
         }
 
         public func run() async throws {
             let runID = "lg\(UInt32.random(in: 0...UInt32.max))"
-            let gen = LoadGenerator(options: .init(url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
-                                                   devices: devices, batchSize: batch, requestsPerSecond: rate,
-                                                   duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
-                                                   seed: seed, runID: runID, aligned: aligned))
+            let gen = LoadGenerator(
+                options: .init(
+                    url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
+                    devices: devices, batchSize: batch, requestsPerSecond: rate,
+                    duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
+                    seed: seed, runID: runID, aligned: aligned))
             do {
                 if regions > 0 {
                     let seconds = try await gen.importRegions(regions)

@@ -17,17 +17,24 @@ import Geodesy
 struct UnitVector: Sendable {
     var x: Double, y: Double, z: Double
 
-    init(x: Double, y: Double, z: Double) { self.x = x; self.y = y; self.z = z }
+    init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
 
     init(_ c: Coordinate) {
-        let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
+        let φ = c.latitude * .pi / 180
+        let λ = c.longitude * .pi / 180
         let cφ = cos(φ)
         self.init(x: cφ * cos(λ), y: cφ * sin(λ), z: sin(φ))
     }
 
     /// Central angle to `o`, radians, accurate for tiny angles (chord form).
     func angle(to o: UnitVector) -> Double {
-        let dx = x - o.x, dy = y - o.y, dz = z - o.z
+        let dx = x - o.x
+        let dy = y - o.y
+        let dz = z - o.z
         let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
         return 2 * asin(min(1, chord / 2))
     }
@@ -51,7 +58,7 @@ struct CapTree: Sendable {
         var center: UnitVector
         var rho: Double
         var lo: Int32, hi: Int32
-        var left: Int32, right: Int32   // -1 for a leaf
+        var left: Int32, right: Int32 // -1 for a leaf
     }
 
     static let leafSize = 8
@@ -82,10 +89,18 @@ struct CapTree: Sendable {
 
     private mutating func build(lo: Int, hi: Int) -> Int32 {
         let index = Int32(nodes.count)
-        nodes.append(Node(center: UnitVector(x: 1, y: 0, z: 0), rho: 0, lo: Int32(lo), hi: Int32(hi), left: -1, right: -1))
+        nodes.append(
+            Node(center: UnitVector(x: 1, y: 0, z: 0), rho: 0, lo: Int32(lo), hi: Int32(hi), left: -1, right: -1))
         if hi - lo <= CapTree.leafSize {
-            var sx = 0.0, sy = 0.0, sz = 0.0
-            for k in lo..<hi { let c = centers[Int(order[k])]; sx += c.x; sy += c.y; sz += c.z }
+            var sx = 0.0
+            var sy = 0.0
+            var sz = 0.0
+            for k in lo..<hi {
+                let c = centers[Int(order[k])]
+                sx += c.x
+                sy += c.y
+                sz += c.z
+            }
             let center = UnitVector(x: sx, y: sy, z: sz).normalized
             var rho = 0.0
             for k in lo..<hi {
@@ -104,7 +119,9 @@ struct CapTree: Sendable {
             mn = (min(mn.0, c.x), min(mn.1, c.y), min(mn.2, c.z))
             mx = (max(mx.0, c.x), max(mx.1, c.y), max(mx.2, c.z))
         }
-        let ex = mx.0 - mn.0, ey = mx.1 - mn.1, ez = mx.2 - mn.2
+        let ex = mx.0 - mn.0
+        let ey = mx.1 - mn.1
+        let ez = mx.2 - mn.2
         let axis = ex >= ey && ex >= ez ? 0 : (ey >= ez ? 1 : 2)
         let mid = (lo + hi) / 2
         // Keys of the range in a scratch buffer, then a closure-free quickselect on both arrays.
@@ -119,11 +136,15 @@ struct CapTree: Sendable {
         }
         let l = build(lo: lo, hi: mid)
         let r = build(lo: mid, hi: hi)
-        let a = nodes[Int(l)], b = nodes[Int(r)]
-        let na = Double(mid - lo), nb = Double(hi - mid)
-        let center = UnitVector(x: a.center.x * na + b.center.x * nb,
-                                y: a.center.y * na + b.center.y * nb,
-                                z: a.center.z * na + b.center.z * nb).normalized
+        let a = nodes[Int(l)]
+        let b = nodes[Int(r)]
+        let na = Double(mid - lo)
+        let nb = Double(hi - mid)
+        let center = UnitVector(
+            x: a.center.x * na + b.center.x * nb,
+            y: a.center.y * na + b.center.y * nb,
+            z: a.center.z * na + b.center.z * nb
+        ).normalized
         let rho = max(center.angle(to: a.center) + a.rho, center.angle(to: b.center) + b.rho)
         nodes[Int(index)].center = center
         nodes[Int(index)].rho = rho * (1 + 1e-12) + 1e-12
@@ -134,18 +155,24 @@ struct CapTree: Sendable {
 
     /// Quickselect (Hoare partition, middle pivot): puts the `nth` smallest key of `lo..<hi`
     /// at `nth`, smaller ones before it, larger ones after; `ids` moves with `keys`.
-    private static func select(keys: UnsafeMutableBufferPointer<Double>, ids: UnsafeMutableBufferPointer<Int32>,
-                               lo: Int, hi: Int, nth: Int) {
-        var lo = lo, hi = hi - 1
+    private static func select(
+        keys: UnsafeMutableBufferPointer<Double>, ids: UnsafeMutableBufferPointer<Int32>,
+        lo: Int, hi: Int, nth: Int
+    ) {
+        var lo = lo
+        var hi = hi - 1
         while lo < hi {
             let pivot = keys[(lo + hi) / 2]
-            var i = lo, j = hi
+            var i = lo
+            var j = hi
             while i <= j {
                 while keys[i] < pivot { i += 1 }
                 while keys[j] > pivot { j -= 1 }
                 if i <= j {
-                    keys.swapAt(i, j); ids.swapAt(i, j)
-                    i += 1; j -= 1
+                    keys.swapAt(i, j)
+                    ids.swapAt(i, j)
+                    i += 1
+                    j -= 1
                 }
             }
             if nth <= j { hi = j } else if nth >= i { lo = i } else { return }
@@ -160,8 +187,10 @@ struct CapTree: Sendable {
     /// The `k` items with the smallest exact signed distance, ascending, into `best`
     /// (which may already hold candidates from elsewhere and is kept sorted, at most `k` long).
     /// `exact(i)` returns the exact distance or nil to skip the item (removed, filtered).
-    func nearest(to q: UnitVector, k: Int, into best: inout [(distance: Double, item: Int32)],
-                 exact: (Int32) -> Double?) {
+    func nearest(
+        to q: UnitVector, k: Int, into best: inout [(distance: Double, item: Int32)],
+        exact: (Int32) -> Double?
+    ) {
         guard k > 0, !nodes.isEmpty else { return }
         var heap = MinHeap()
         heap.push(bound(0, q), 0)
@@ -187,7 +216,8 @@ struct CapTree: Sendable {
         return lowerBoundRadius * (q.angle(to: node.center) - node.rho) - 1e-3
     }
 
-    static func insert(_ e: (distance: Double, item: Int32), into best: inout [(distance: Double, item: Int32)], k: Int) {
+    static func insert(_ e: (distance: Double, item: Int32), into best: inout [(distance: Double, item: Int32)], k: Int)
+    {
         if best.count == k {
             guard e.distance < best[k - 1].distance else { return }
             best.removeLast()
@@ -203,33 +233,44 @@ struct MinHeap {
     private var keys: [Double] = []
     private var values: [Int32] = []
 
-    init() { keys.reserveCapacity(64); values.reserveCapacity(64) }
+    init() {
+        keys.reserveCapacity(64)
+        values.reserveCapacity(64)
+    }
 
     mutating func push(_ key: Double, _ value: Int32) {
-        keys.append(key); values.append(value)
+        keys.append(key)
+        values.append(value)
         var i = keys.count - 1
         while i > 0 {
             let p = (i - 1) / 2
             if keys[p] <= keys[i] { break }
-            keys.swapAt(p, i); values.swapAt(p, i); i = p
+            keys.swapAt(p, i)
+            values.swapAt(p, i)
+            i = p
         }
     }
 
     mutating func pop() -> (Double, Int32)? {
         guard let top = keys.first else { return nil }
         let v = values[0]
-        let lastK = keys.removeLast(), lastV = values.removeLast()
+        let lastK = keys.removeLast()
+        let lastV = values.removeLast()
         if !keys.isEmpty {
-            keys[0] = lastK; values[0] = lastV
+            keys[0] = lastK
+            values[0] = lastV
             var i = 0
             let n = keys.count
             while true {
-                let l = 2 * i + 1, r = l + 1
+                let l = 2 * i + 1
+                let r = l + 1
                 var m = i
                 if l < n, keys[l] < keys[m] { m = l }
                 if r < n, keys[r] < keys[m] { m = r }
                 if m == i { break }
-                keys.swapAt(m, i); values.swapAt(m, i); i = m
+                keys.swapAt(m, i)
+                values.swapAt(m, i)
+                i = m
             }
         }
         return (top, v)

@@ -8,11 +8,11 @@ extension Region {
     /// longitude / latitude, so they stay inside the box).
     var boundingCircle: (center: Coordinate, radius: Double) {
         switch shape {
-        case let .circle(center, radius):
+        case .circle(let center, let radius):
             return (center, radius)
-        case let .polygon(p):
+        case .polygon(let p):
             return Region.boundingCircle(of: [p.exterior])
-        case let .multiPolygon(ps):
+        case .multiPolygon(let ps):
             return Region.boundingCircle(of: ps.map(\.exterior))
         }
     }
@@ -22,7 +22,10 @@ extension Region {
             return (Coordinate(uncheckedLatitude: 0, longitude: 0), 0)
         }
         // Unwrap longitudes around the first vertex so an antimeridian ring stays compact.
-        var minLat = 90.0, maxLat = -90.0, minLon = Double.infinity, maxLon = -Double.infinity
+        var minLat = 90.0
+        var maxLat = -90.0
+        var minLon = Double.infinity
+        var maxLon = -Double.infinity
         for ring in rings {
             var previous = first.longitude
             for c in ring {
@@ -30,8 +33,10 @@ extension Region {
                 while lon - previous > 180 { lon -= 360 }
                 while lon - previous < -180 { lon += 360 }
                 previous = lon
-                minLat = min(minLat, c.latitude); maxLat = max(maxLat, c.latitude)
-                minLon = min(minLon, lon); maxLon = max(maxLon, lon)
+                minLat = min(minLat, c.latitude)
+                maxLat = max(maxLat, c.latitude)
+                minLon = min(minLon, lon)
+                maxLon = max(maxLon, lon)
             }
         }
         let center = Coordinate(uncheckedLatitude: (minLat + maxLat) / 2, longitude: (minLon + maxLon) / 2)

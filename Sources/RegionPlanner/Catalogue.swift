@@ -19,7 +19,10 @@ import Geofencing
 /// Query cost: about O(log n + k) tree nodes and a few dozen exact distances for evenly
 /// spread regions, plus O(overlay). Memory: the entries plus about 40 bytes per region.
 public struct Catalogue: Sendable {
-    private enum Slot: Sendable { case base(Int32), overlay(Int) }
+    private enum Slot: Sendable {
+        case base(Int32)
+        case overlay(Int)
+    }
 
     private var tree = CapTree()
     private var base: [CatalogueEntry] = []
@@ -112,7 +115,9 @@ public struct Catalogue: Sendable {
                 overlayAngles[i] = overlayAngles[last]
                 slots[overlay[i].identifier] = .overlay(i)
             }
-            overlay.removeLast(); overlayCenters.removeLast(); overlayAngles.removeLast()
+            overlay.removeLast()
+            overlayCenters.removeLast()
+            overlayAngles.removeLast()
             return removed
         }
     }
@@ -140,7 +145,8 @@ public struct Catalogue: Sendable {
     public func distance(of identifier: String, from point: Coordinate) -> Double? {
         let q = UnitVector(point)
         switch slots[identifier] {
-        case .base(let i): return Catalogue.distance(base[Int(i)].region, point, lowerBound: tree.itemLowerBound(Int(i), q))
+        case .base(let i):
+            return Catalogue.distance(base[Int(i)].region, point, lowerBound: tree.itemLowerBound(Int(i), q))
         case .overlay(let i):
             let lb = lowerBoundRadius * (q.angle(to: overlayCenters[i]) - overlayAngles[i]) - 1e-3
             return Catalogue.distance(overlay[i].region, point, lowerBound: lb)
@@ -155,8 +161,10 @@ public struct Catalogue: Sendable {
     }
 
     /// As ``nearest(_:to:)``, keeping only entries for which `include` is true.
-    public func nearest(_ k: Int, to point: Coordinate,
-                        where include: ((CatalogueEntry) -> Bool)?) -> [NearbyEntry] {
+    public func nearest(
+        _ k: Int, to point: Coordinate,
+        where include: ((CatalogueEntry) -> Bool)?
+    ) -> [NearbyEntry] {
         guard k > 0 else { return [] }
         let q = UnitVector(point)
         var best: [(distance: Double, item: Int32)] = []
@@ -169,8 +177,9 @@ public struct Catalogue: Sendable {
             }
             if let include, !include(overlay[i]) { continue }
             let lb = lowerBoundRadius * (q.angle(to: overlayCenters[i]) - overlayAngles[i]) - 1e-3
-            CapTree.insert((Catalogue.distance(overlay[i].region, point, lowerBound: lb), Int32(-1 - i)),
-                           into: &best, k: k)
+            CapTree.insert(
+                (Catalogue.distance(overlay[i].region, point, lowerBound: lb), Int32(-1 - i)),
+                into: &best, k: k)
         }
         tree.nearest(to: q, k: k, into: &best) { id in
             let i = Int(id)

@@ -29,16 +29,17 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .invalidEntry(i, id, underlying): "catalogue entry \(i) ('\(id)'): \(underlying)"
-        case let .duplicateIdentifier(id, i): "catalogue entry \(i): identifier '\(id)' already used"
-        case let .prefixClash(a, b): "source prefixes '\(a)' and '\(b)' clash: one starts with the other"
-        case let .invalidConfiguration(field, reason): "configuration \(field): \(reason)"
-        case let .registrationFailed(id, underlying): "monitor refused '\(id)': \(underlying)"
-        case let .loaderFailed(parent, underlying): "loading the children of '\(parent)' failed: \(underlying)"
-        case let .childOfWrongParent(child, parent): "loaded child '\(child)' does not name '\(parent)' as its parent"
-        case let .invalidFix(underlying): "invalid fix: \(underlying)"
-        case let .unknownSource(prefix): "no source has the prefix '\(prefix)'"
-        case let .storeFailed(underlying): "planner state store: \(underlying)"
+        case .invalidEntry(let i, let id, let underlying): "catalogue entry \(i) ('\(id)'): \(underlying)"
+        case .duplicateIdentifier(let id, let i): "catalogue entry \(i): identifier '\(id)' already used"
+        case .prefixClash(let a, let b): "source prefixes '\(a)' and '\(b)' clash: one starts with the other"
+        case .invalidConfiguration(let field, let reason): "configuration \(field): \(reason)"
+        case .registrationFailed(let id, let underlying): "monitor refused '\(id)': \(underlying)"
+        case .loaderFailed(let parent, let underlying): "loading the children of '\(parent)' failed: \(underlying)"
+        case .childOfWrongParent(let child, let parent):
+            "loaded child '\(child)' does not name '\(parent)' as its parent"
+        case .invalidFix(let underlying): "invalid fix: \(underlying)"
+        case .unknownSource(let prefix): "no source has the prefix '\(prefix)'"
+        case .storeFailed(let underlying): "planner state store: \(underlying)"
         case .notRunning: "the planner is not running (call start(at:) or switch it on)"
         }
     }

@@ -27,8 +27,10 @@ public struct PlannerSource: Sendable {
     /// How long loaded children stay fresh (seconds).
     public var cacheExpiry: TimeInterval
 
-    public init(prefix: String, catalogue: Catalogue, cacheExpiry: TimeInterval = 24 * 3_600,
-                loader: Loader? = nil) {
+    public init(
+        prefix: String, catalogue: Catalogue, cacheExpiry: TimeInterval = 24 * 3_600,
+        loader: Loader? = nil
+    ) {
         self.prefix = prefix
         self.catalogue = catalogue
         self.cacheExpiry = cacheExpiry

@@ -56,7 +56,10 @@ public actor MemoryPlannerStore: PlannerStateStore {
     public private(set) var saves = 0
     public init(_ snapshot: PlannerSnapshot? = nil) { self.snapshot = snapshot }
     public func load() -> PlannerSnapshot? { snapshot }
-    public func save(_ snapshot: PlannerSnapshot) { self.snapshot = snapshot; saves += 1 }
+    public func save(_ snapshot: PlannerSnapshot) {
+        self.snapshot = snapshot
+        saves += 1
+    }
 }
 
 /// A ``PlannerStateStore`` in a JSON file beside a monitor's own file
@@ -75,10 +78,12 @@ public struct FilePlannerStore: PlannerStateStore {
     public func load() throws -> PlannerSnapshot? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let snapshot = try decoder.decode(PlannerSnapshot.self, from: Data(contentsOf: url))
         guard snapshot.version == PlannerSnapshot.currentVersion else {
-            throw PlannerError.invalidConfiguration(field: "store", reason: "unsupported planner state version \(snapshot.version) in \(url.path)")
+            throw PlannerError.invalidConfiguration(
+                field: "store", reason: "unsupported planner state version \(snapshot.version) in \(url.path)")
         }
         return snapshot
     }

@@ -12,12 +12,15 @@ extension HysteresisPolicy {
         guard accuracy <= maximumAccuracy else { return .unknown }
         let size = region.sizeMeters
         let d = region.signedDistance(to: fix.coordinate)
-        let exit = max(exitMargin(accuracy: accuracy, regionSize: size * 0.999),
-                       exitMargin(accuracy: accuracy, regionSize: size * 1.001)) + 1
+        let exit =
+            max(
+                exitMargin(accuracy: accuracy, regionSize: size * 0.999),
+                exitMargin(accuracy: accuracy, regionSize: size * 1.001)) + 1
         if d > exit { return .outside }
         // "Inside" needs a fix fine enough for the region at either end of the tolerance.
         guard let m = margin(accuracy: accuracy, regionSize: size * 0.999),
-              let upper = margin(accuracy: accuracy, regionSize: size * 1.001) else { return .unknown }
+            let upper = margin(accuracy: accuracy, regionSize: size * 1.001)
+        else { return .unknown }
         if d < -(max(m, upper) + 1) { return .inside }
         return .unknown
     }
@@ -29,9 +32,9 @@ extension Region {
     /// to tens of kilometres, and ``HysteresisPolicy/decidedSide(of:at:)`` allows 0.1 %).
     var sizeMeters: Double {
         switch shape {
-        case let .circle(_, radius): return radius
-        case let .polygon(p): return (Self.area(p) / .pi).squareRoot()
-        case let .multiPolygon(ps): return (ps.reduce(0) { $0 + Self.area($1) } / .pi).squareRoot()
+        case .circle(_, let radius): return radius
+        case .polygon(let p): return (Self.area(p) / .pi).squareRoot()
+        case .multiPolygon(let ps): return (ps.reduce(0) { $0 + Self.area($1) } / .pi).squareRoot()
         }
     }
 

@@ -10,9 +10,9 @@ extension Region {
     public init(feature f: RegionFeature) {
         let shape: RegionShape
         switch f.geometry {
-        case let .circle(center, radius): shape = .circle(center: center, radius: radius)
-        case let .polygon(p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
-        case let .multiPolygon(ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
+        case .circle(let center, let radius): shape = .circle(center: center, radius: radius)
+        case .polygon(let p): shape = .polygon(Polygon(exterior: p.outer, holes: p.holes))
+        case .multiPolygon(let ps): shape = .multiPolygon(ps.map { Polygon(exterior: $0.outer, holes: $0.holes) })
         }
         var metadata: [String: String] = [:]
         for (k, v) in f.metadata {
@@ -22,8 +22,9 @@ extension Region {
             default: metadata[k] = v.description
             }
         }
-        self.init(identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry, notifyOnExit: f.notifyOnExit,
-                  dwell: f.dwell, initialTrigger: InitialTrigger(f.initialTrigger), metadata: metadata)
+        self.init(
+            identifier: f.id, shape: shape, notifyOnEntry: f.notifyOnEntry, notifyOnExit: f.notifyOnExit,
+            dwell: f.dwell, initialTrigger: InitialTrigger(f.initialTrigger), metadata: metadata)
         parent = f.parent
         source = f.source
     }

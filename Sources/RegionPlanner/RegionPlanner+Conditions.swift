@@ -14,8 +14,12 @@ extension RegionPlanner {
         do { try fix.validate() } catch { throw .invalidFix(error) }
         let ahead = fix.timestamp.timeIntervalSince(now())
         guard ahead <= Self.futureTolerance else {
-            throw .invalidFix(.invalidFix(subject: fix.subject, field: "timestamp",
-                                          reason: "is \(String(format: "%.0f", ahead)) s ahead of the clock (at most \(Int(Self.futureTolerance)) s)"))
+            throw .invalidFix(
+                .invalidFix(
+                    subject: fix.subject, field: "timestamp",
+                    reason:
+                        "is \(String(format: "%.0f", ahead)) s ahead of the clock (at most \(Int(Self.futureTolerance)) s)"
+                ))
         }
     }
 
@@ -44,7 +48,7 @@ extension RegionPlanner {
 
     func notice(_ n: PlannerNotice) {
         noticeLog.append(n)
-        if case let .conditionBroken(b, _) = n {
+        if case .conditionBroken(let b, _) = n {
             lastBreach = b
             breachSincePlan = true
             statistics.conditionBreaches += 1
@@ -57,13 +61,18 @@ extension RegionPlanner {
         case .suspect:
             statistics.glitchesRejected += 1
             if let a = track.accepted {
-                notice(.conditionBroken(.glitchRejected(distance: distance(a.coordinate, fix.coordinate)), at: fix.timestamp))
+                notice(
+                    .conditionBroken(
+                        .glitchRejected(distance: distance(a.coordinate, fix.coordinate)), at: fix.timestamp))
             }
         case .jumped:
             if let p = track.previous {
                 let dt = max(1e-3, fix.timestamp.timeIntervalSince(p.timestamp))
-                notice(.conditionBroken(.speedExceeded(metresPerSecond: distance(p.coordinate, fix.coordinate) / dt,
-                                                       stated: sizing.maximumSpeed), at: fix.timestamp))
+                notice(
+                    .conditionBroken(
+                        .speedExceeded(
+                            metresPerSecond: distance(p.coordinate, fix.coordinate) / dt,
+                            stated: sizing.maximumSpeed), at: fix.timestamp))
             }
         case .accepted, .stale:
             break
@@ -72,9 +81,12 @@ extension RegionPlanner {
             if dt >= gapThreshold {
                 notice(.conditionBroken(.gap(seconds: dt), at: fix.timestamp))
             } else if dt > sizing.maximumFixInterval + 1e-6,
-                      dt > (track.recentIntervals.dropLast().filter { $0 < gapThreshold }.max() ?? sizing.maximumFixInterval) {
-                notice(.conditionBroken(.fixIntervalExceeded(observedSeconds: dt, statedSeconds: sizing.maximumFixInterval),
-                                        at: fix.timestamp))
+                dt > (track.recentIntervals.dropLast().filter { $0 < gapThreshold }.max() ?? sizing.maximumFixInterval)
+            {
+                notice(
+                    .conditionBroken(
+                        .fixIntervalExceeded(observedSeconds: dt, statedSeconds: sizing.maximumFixInterval),
+                        at: fix.timestamp))
             }
         }
         if verdict == .accepted || verdict == .jumped, track.accepted == fix {

@@ -15,7 +15,9 @@ extension RegionPlanner {
         guard let s = sources.firstIndex(where: { $0.prefix == prefix }) else { throw .unknownSource(prefix) }
         var seen = Set<String>()
         for (i, e) in entries.enumerated() {
-            do { try e.region.validate() } catch { throw .invalidEntry(index: i, identifier: e.identifier, underlying: error) }
+            do { try e.region.validate() } catch {
+                throw .invalidEntry(index: i, identifier: e.identifier, underlying: error)
+            }
             guard seen.insert(e.identifier).inserted else { throw .duplicateIdentifier(e.identifier, index: i) }
         }
         var fresh = Set<String>()
@@ -72,13 +74,19 @@ extension RegionPlanner {
     /// Makes sure regions new to the catalogue that the plan could reach are evaluated from the
     /// next fix on (hybrid: now, in the planner's engine; slot mode: registered at that fix).
     func bringUnderEvaluation(_ fresh: Set<String>) async throws(PlannerError) {
-        guard isEnabled, let plan else { await save(); return }
+        guard isEnabled, let plan else {
+            await save()
+            return
+        }
         var reachable: [Region] = []
         for id in fresh where registered[id] == nil && !soft.contains(id) {
             guard let r = region(for: id) else { continue }
             if r.signedDistance(to: plan.center) < plan.nearestUnregistered { reachable.append(r) }
         }
-        guard !reachable.isEmpty else { await save(); return }
+        guard !reachable.isEmpty else {
+            await save()
+            return
+        }
         switch mode {
         case .hybrid:
             do { try soft.addUnprimed(reachable, initialEvents: true) } catch { throw .invalidFix(error) }

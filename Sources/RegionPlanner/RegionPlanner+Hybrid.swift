@@ -34,7 +34,9 @@ extension RegionPlanner {
                 var r = n.entry.region
                 r.identifier = s.prefix + n.entry.identifier
                 if n.entry.parent != nil || n.entry.hasChildren { r.initialTrigger.insert(.enter) }
-                found.append(Candidate(id: r.identifier, source: s.prefix, key: n.entry.identifier, region: r, distance: n.distance))
+                found.append(
+                    Candidate(
+                        id: r.identifier, source: s.prefix, key: n.entry.identifier, region: r, distance: n.distance))
             }
         }
         found.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
@@ -45,15 +47,21 @@ extension RegionPlanner {
         } else if found.count == workingLimit, let last = found.last {
             reach = last.distance
         }
-        var primed: [Region] = [], unprimed: [Region] = []
+        var primed: [Region] = []
+        var unprimed: [Region] = []
         for cand in found where registered[cand.id] == nil && !soft.contains(cand.id) {
-            if path == .initial || fresh.contains(cand.id) { unprimed.append(cand.region) } else { primed.append(cand.region) }
+            if path == .initial || fresh.contains(cand.id) {
+                unprimed.append(cand.region)
+            } else {
+                primed.append(cand.region)
+            }
         }
-        let prime: LocationFix? = switch path {
-        case .initial: nil
-        case .afterMonitor: x
-        case .beforeMonitor: track.previous
-        }
+        let prime: LocationFix? =
+            switch path {
+            case .initial: nil
+            case .afterMonitor: x
+            case .beforeMonitor: track.previous
+            }
         do {
             try soft.addPrimed(primed, prime: prime)
             try soft.addUnprimed(unprimed, initialEvents: true)
@@ -61,8 +69,9 @@ extension RegionPlanner {
             throw .invalidFix(error)
         }
         statistics.softLoads += primed.count + unprimed.count
-        plan = Plan(center: x.coordinate, radius: workingRadius, nearestUnregistered: reach, guaranteed: true,
-                    registered: Set(registered.keys), mode: .hybrid)
+        plan = Plan(
+            center: x.coordinate, radius: workingRadius, nearestUnregistered: reach, guaranteed: true,
+            registered: Set(registered.keys), mode: .hybrid)
     }
 
     /// Before the planner's engine and the monitor process `x` (hybrid mode): hands monitor
@@ -98,8 +107,9 @@ extension RegionPlanner {
         guard let subject else { return }
         for id in Array(soft.identifiers) {
             guard let r = soft.region(id), r.signedDistance(to: x.coordinate) > 1.5 * workingRadius,
-                  soft.state(of: id, subject: subject) == .outside, !soft.isPending(id, subject: subject),
-                  settled(r, .outside, at: x) else { continue }
+                soft.state(of: id, subject: subject) == .outside, !soft.isPending(id, subject: subject),
+                settled(r, .outside, at: x)
+            else { continue }
             soft.remove(id)
         }
     }
@@ -116,7 +126,8 @@ extension RegionPlanner {
         let (candidates, keep, nearestOther) = fillSlots(k, keeping: pinned, at: x.coordinate)
         // Room to spare, so that the planner does not flap between modes at the threshold.
         guard let radius = sizing.radius(nearestUnregistered: nearestOther),
-              radius >= 1.5 * sizing.minimumRadius else { return false }
+            radius >= 1.5 * sizing.minimumRadius
+        else { return false }
         let toRegister = candidates.filter { keep.contains($0.id) && registered[$0.id] == nil }
         for cand in toRegister {
             let side = policy.decidedSide(of: cand.region, at: x)
@@ -125,7 +136,8 @@ extension RegionPlanner {
         }
         for id in soft.identifiers where !keep.contains(id) {
             guard let r = soft.region(id), soft.state(of: id, subject: subject) == .outside,
-                  !soft.isPending(id, subject: subject), settled(r, .outside, at: x) else { return false }
+                !soft.isPending(id, subject: subject), settled(r, .outside, at: x)
+            else { return false }
         }
         for id in registered.keys where !keep.contains(id) {
             guard let r = region(for: id) else { continue }
@@ -150,8 +162,9 @@ extension RegionPlanner {
         await setUpdates(false)
         statistics.replans += 1
         breachSincePlan = false
-        plan = Plan(center: x.coordinate, radius: radius, nearestUnregistered: nearestOther, guaranteed: true,
-                    registered: Set(registered.keys), mode: .slots)
+        plan = Plan(
+            center: x.coordinate, radius: radius, nearestUnregistered: nearestOther, guaranteed: true,
+            registered: Set(registered.keys), mode: .slots)
         updateSlotCount()
         await save()
         return true

@@ -28,13 +28,13 @@ extension RegionPlanner {
         }
         replanRegistered = snap.replanRegistered && held.contains(Self.replanIdentifier)
         try await reconcile(keeping: Set(registered.keys).union(replanRegistered ? [Self.replanIdentifier] : []))
-        updatesRequested = !snap.updatesRequested   // so that setUpdates tells the monitor again
+        updatesRequested = !snap.updatesRequested // so that setUpdates tells the monitor again
         await setUpdates(snap.updatesRequested)
         if mode == .hybrid {
             hybridSince = snap.lastFix?.timestamp
             if let fix = snap.lastFix { try restoreSoft(snap.softStates, at: fix) }
         } else if plan?.radius.isFinite == true, !replanRegistered {
-            await waitForFix()   // the re-plan region is gone: plan again from the next fix
+            await waitForFix() // the re-plan region is gone: plan again from the next fix
         }
         updateSlotCount()
         return true
@@ -60,17 +60,19 @@ extension RegionPlanner {
         }
         usableSlots = min(slots, monitor.slotCapacity - foreign)
         guard usableSlots >= 2 else {
-            throw .invalidConfiguration(field: "slots", reason: "only \(usableSlots) slots left beside \(foreign) regions registered by others")
+            throw .invalidConfiguration(
+                field: "slots", reason: "only \(usableSlots) slots left beside \(foreign) regions registered by others")
         }
     }
 
     /// Saves the state when there is a store (errors are kept in ``storeErrors``; planning goes on).
     func save() async {
         guard let store else { return }
-        let snap = PlannerSnapshot(mode: mode, registered: registered, replanRegistered: replanRegistered, plan: plan,
-                                   lastFix: track.accepted, previousFix: track.previous, awaitingFix: awaitingFix,
-                                   pendingFresh: pendingFresh, updatesRequested: updatesRequested,
-                                   softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics)
+        let snap = PlannerSnapshot(
+            mode: mode, registered: registered, replanRegistered: replanRegistered, plan: plan,
+            lastFix: track.accepted, previousFix: track.previous, awaitingFix: awaitingFix,
+            pendingFresh: pendingFresh, updatesRequested: updatesRequested,
+            softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics)
         do { try await store.save(snap) } catch { storeErrors.append(.storeFailed(UnderlyingError(error))) }
     }
 }

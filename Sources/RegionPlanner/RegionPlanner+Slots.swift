@@ -90,13 +90,20 @@ extension RegionPlanner {
         for cand in toRegister { try await register(cand.id, cand.region, source: cand.source, key: cand.key) }
         if radius.isFinite { try await registerReplanCircle(at: x.coordinate, radius: radius) }
         if !awaitingFix { await setUpdates(false) }
-        plan = Plan(center: x.coordinate, radius: radius, nearestUnregistered: nearestOther, guaranteed: guaranteed,
-                    registered: Set(registered.keys), mode: .slots)
+        plan = Plan(
+            center: x.coordinate, radius: radius, nearestUnregistered: nearestOther, guaranteed: guaranteed,
+            registered: Set(registered.keys), mode: .slots)
         updateSlotCount()
         await save()
     }
 
-    struct Candidate { var id: String; var source: String; var key: String; var region: Region; var distance: Double }
+    struct Candidate {
+        var id: String
+        var source: String
+        var key: String
+        var region: Region
+        var distance: Double
+    }
 
     /// The registered regions that stay registered at `x`: those the subject may be in or near
     /// (within the registration clearance `c`), those `x` does not settle as outside (when
@@ -118,7 +125,9 @@ extension RegionPlanner {
     /// `pinned` filled up to `k` regions with the nearest candidates at `point`; also the
     /// distance of the nearest candidate left out (infinity when none is), which sizes the
     /// re-plan circle.
-    func fillSlots(_ k: Int, keeping pinned: Set<String>, at point: Coordinate)
+    func fillSlots(
+        _ k: Int, keeping pinned: Set<String>, at point: Coordinate
+    )
         -> (candidates: [Candidate], keep: Set<String>, nearestOther: Double)
     {
         let (candidates, _) = nearestCandidates(at: point, count: k + 1 + pinned.count)
@@ -135,7 +144,9 @@ extension RegionPlanner {
                 var r = n.entry.region
                 r.identifier = s.prefix + n.entry.identifier
                 if n.entry.parent != nil || n.entry.hasChildren { r.initialTrigger.insert(.enter) }
-                out.append(Candidate(id: r.identifier, source: s.prefix, key: n.entry.identifier, region: r, distance: n.distance))
+                out.append(
+                    Candidate(
+                        id: r.identifier, source: s.prefix, key: n.entry.identifier, region: r, distance: n.distance))
             }
         }
         out.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
@@ -152,8 +163,9 @@ extension RegionPlanner {
     }
 
     func registerReplanCircle(at center: Coordinate, radius: Double) async throws(PlannerError) {
-        var circle = Region.circle(identifier: Self.replanIdentifier, center: center, radius: radius,
-                                   notifyOnEntry: false, notifyOnExit: true)
+        var circle = Region.circle(
+            identifier: Self.replanIdentifier, center: center, radius: radius,
+            notifyOnEntry: false, notifyOnExit: true)
         // Registered while the subject may already be outside (sparse fixes, a gap): the first
         // deciding fix reports it, so planning never stalls.
         circle.initialTrigger = [.exit]

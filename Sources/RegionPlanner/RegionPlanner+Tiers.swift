@@ -23,10 +23,11 @@ extension RegionPlanner {
     func loadChildren(of parent: CatalogueEntry, source s: Int) async -> [String] {
         guard let loader = sources[s].loader else { return [] }
         let prefix = sources[s].prefix
-        if loadedChildren[prefix]?[parent.identifier] != nil { return [] }   // already loaded
+        if loadedChildren[prefix]?[parent.identifier] != nil { return [] } // already loaded
         let children: [CatalogueEntry]
         if let cached = cache[prefix]?[parent.identifier],
-           now().timeIntervalSince(cached.loadedAt) < sources[s].cacheExpiry {
+            now().timeIntervalSince(cached.loadedAt) < sources[s].cacheExpiry
+        {
             statistics.cacheHits += 1
             children = cached.children
         } else {

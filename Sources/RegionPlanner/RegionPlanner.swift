@@ -52,8 +52,10 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     /// A plan in force.
     public typealias Plan = PlannerPlan
 
-
-    struct CachedChildren: Sendable { var children: [CatalogueEntry]; var loadedAt: Date }
+    struct CachedChildren: Sendable {
+        var children: [CatalogueEntry]
+        var loadedAt: Date
+    }
 
     public nonisolated let monitor: Monitor
     /// The stated conditions (the sizing uses the longer observed fix interval when there is one).
@@ -117,11 +119,13 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     ///   - store: where the planner's state is saved for ``restore()``.
     ///   - now: the clock for tier cache expiry and for refusing fixes stamped in the future.
     /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``.
-    public init(monitor: Monitor, sources: [PlannerSource], sizing: ReplanSizing,
-                policy: HysteresisPolicy = .coreLocation, slots: Int? = nil,
-                workingRadius: Double? = nil, workingLimit: Int = 5_000, allowsHybrid: Bool = true,
-                store: (any PlannerStateStore)? = nil,
-                now: @escaping @Sendable () -> Date = Date.init) throws(PlannerError) {
+    public init(
+        monitor: Monitor, sources: [PlannerSource], sizing: ReplanSizing,
+        policy: HysteresisPolicy = .coreLocation, slots: Int? = nil,
+        workingRadius: Double? = nil, workingLimit: Int = 5_000, allowsHybrid: Bool = true,
+        store: (any PlannerStateStore)? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) throws(PlannerError) {
         let n = slots ?? monitor.slotCapacity
         guard n >= 2, n <= monitor.slotCapacity else {
             throw .invalidConfiguration(field: "slots", reason: "must be in 2...\(monitor.slotCapacity) (got \(n))")
@@ -134,7 +138,9 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
         }
         let w = workingRadius ?? max(1_500, 2 * sizing.registrationClearance)
         guard w.isFinite, w > sizing.catalogueMarginCeiling else {
-            throw .invalidConfiguration(field: "workingRadius", reason: "must be finite and above the largest margin (\(sizing.catalogueMarginCeiling) m)")
+            throw .invalidConfiguration(
+                field: "workingRadius",
+                reason: "must be finite and above the largest margin (\(sizing.catalogueMarginCeiling) m)")
         }
         guard workingLimit >= n else {
             throw .invalidConfiguration(field: "workingLimit", reason: "must be at least the slot count \(n)")
@@ -161,9 +167,10 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
 
     /// What the app can read: mode, guarantee, whether updates are requested.
     public var status: PlannerStatus {
-        PlannerStatus(mode: mode, guaranteed: (plan?.guaranteed ?? false) && !breachSincePlan,
-                      locationUpdatesRequested: updatesRequested,
-                      effectiveFixInterval: effectiveSizing.maximumFixInterval, lastBreach: lastBreach)
+        PlannerStatus(
+            mode: mode, guaranteed: (plan?.guaranteed ?? false) && !breachSincePlan,
+            locationUpdatesRequested: updatesRequested,
+            effectiveFixInterval: effectiveSizing.maximumFixInterval, lastBreach: lastBreach)
     }
 
     /// The notices since the last call, in order (mode changes, broken conditions).
@@ -287,7 +294,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
 
     func region(for id: String) -> Region? {
         guard let (prefix, key) = resolve(id),
-              var r = sources.first(where: { $0.prefix == prefix })?.catalogue.entry(key)?.region else { return nil }
+            var r = sources.first(where: { $0.prefix == prefix })?.catalogue.entry(key)?.region
+        else { return nil }
         r.identifier = id
         return r
     }

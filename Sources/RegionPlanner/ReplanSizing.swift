@@ -50,9 +50,11 @@ public struct ReplanSizing: Sendable, Hashable {
     /// The minimum radius asked for at construction (before the first-fix floor).
     var statedMinimumRadius: Double?
 
-    public init(exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
-                confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval,
-                glitchAllowance: Double = 0, minimumRadius: Double? = nil, minimumConfirmingFixes: Int = 2) {
+    public init(
+        exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
+        confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval,
+        glitchAllowance: Double = 0, minimumRadius: Double? = nil, minimumConfirmingFixes: Int = 2
+    ) {
         self.minimumConfirmingFixes = max(1, minimumConfirmingFixes)
         self.exitMarginCap = exitMarginCap
         self.exitMarginFraction = exitMarginFraction
@@ -73,9 +75,11 @@ public struct ReplanSizing: Sendable, Hashable {
     /// The bounds for an `Engine` with `policy`, for catalogue regions up to
     /// `largestRegionSize` metres (radius, or √(area/π) for polygons) and fixes of accuracy
     /// at most `maximumAccuracy` (defaults to the policy's own limit).
-    public init(policy: HysteresisPolicy, largestRegionSize: Double, maximumSpeed: Double,
-                maximumFixInterval: TimeInterval, maximumAccuracy: Double? = nil,
-                glitchAllowance: Double = 0) {
+    public init(
+        policy: HysteresisPolicy, largestRegionSize: Double, maximumSpeed: Double,
+        maximumFixInterval: TimeInterval, maximumAccuracy: Double? = nil,
+        glitchAllowance: Double = 0
+    ) {
         let accuracy = min(maximumAccuracy ?? policy.maximumAccuracy, policy.maximumAccuracy)
         // The policy's margins for a fix of this accuracy: `noise` (20 m + 2a), and at unbounded
         // size `cap` = max(noise, fixed), the most any region gets. Against a region of size S the
@@ -88,17 +92,19 @@ public struct ReplanSizing: Sendable, Hashable {
         let cap = policy.exitMargin(accuracy: accuracy, regionSize: .infinity)
         var ceiling = cap
         if let f = policy.maximumMarginFraction { ceiling = min(cap, max(noise, f * largestRegionSize)) }
-        let confirmation = max(policy.confirmationTime,
-                               Double(max(policy.minimumConfirmingFixes - 1, 0)) * maximumFixInterval)
+        let confirmation = max(
+            policy.confirmationTime,
+            Double(max(policy.minimumConfirmingFixes - 1, 0)) * maximumFixInterval)
         // Every usable fix must decide for the re-plan circle: the accuracy-to-size limit, and
         // its noise margin within the fraction of the radius.
         var smallest = policy.maximumAccuracyToSizeRatio.map { accuracy / $0 } ?? 0
         if let f = policy.maximumMarginFraction, f > 0 { smallest = max(smallest, noise / f) }
-        self.init(exitMarginCap: cap, exitMarginFraction: policy.maximumMarginFraction,
-                  catalogueMarginCeiling: ceiling, confirmationTime: confirmation,
-                  maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
-                  glitchAllowance: glitchAllowance, minimumRadius: smallest,
-                  minimumConfirmingFixes: policy.minimumConfirmingFixes)
+        self.init(
+            exitMarginCap: cap, exitMarginFraction: policy.maximumMarginFraction,
+            catalogueMarginCeiling: ceiling, confirmationTime: confirmation,
+            maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
+            glitchAllowance: glitchAllowance, minimumRadius: smallest,
+            minimumConfirmingFixes: policy.minimumConfirmingFixes)
     }
 
     /// Distance the fixes may cover while an exit is being confirmed (metres).
@@ -113,11 +119,12 @@ public struct ReplanSizing: Sendable, Hashable {
     public func adapted(toFixInterval interval: TimeInterval) -> ReplanSizing {
         guard interval > maximumFixInterval, interval.isFinite else { return self }
         let held = Double(minimumConfirmingFixes - 1) * interval
-        return ReplanSizing(exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
-                            catalogueMarginCeiling: catalogueMarginCeiling,
-                            confirmationTime: max(confirmationTime, held), maximumSpeed: maximumSpeed,
-                            maximumFixInterval: interval, glitchAllowance: glitchAllowance,
-                            minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
+        return ReplanSizing(
+            exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
+            catalogueMarginCeiling: catalogueMarginCeiling,
+            confirmationTime: max(confirmationTime, held), maximumSpeed: maximumSpeed,
+            maximumFixInterval: interval, glitchAllowance: glitchAllowance,
+            minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
     }
 
     /// The bound on how far from the plan centre the fix that confirms the re-plan region's
@@ -143,7 +150,7 @@ public struct ReplanSizing: Sendable, Hashable {
     /// the guarantee. `.infinity` when nothing is unregistered.
     public func radius(nearestUnregistered distance: Double) -> Double? {
         if distance == .infinity { return .infinity }
-        let budget = distance - travelAllowance - registrationClearance - 1   // 1 m for rounding
+        let budget = distance - travelAllowance - registrationClearance - 1 // 1 m for rounding
         // Largest r with r + min(cap, f·r) ≤ budget.
         var r = budget - exitMarginCap
         if let f = exitMarginFraction { r = max(r, budget / (1 + f)) }

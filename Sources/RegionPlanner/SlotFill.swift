@@ -10,12 +10,19 @@
 ///
 /// `candidates` must be in ascending distance (signed boundary distance, metres). O(n).
 public enum SlotFill {
-    public static func fill<C>(_ k: Int, keeping pinned: Set<String>, from candidates: [C],
-                               id: (C) -> String, distance: (C) -> Double) -> (keep: Set<String>, nearestOther: Double) {
+    public static func fill<C>(
+        _ k: Int, keeping pinned: Set<String>, from candidates: [C],
+        id: (C) -> String, distance: (C) -> Double
+    ) -> (keep: Set<String>, nearestOther: Double) {
         var keep = pinned
         var nearestOther = Double.infinity
         for cand in candidates where !keep.contains(id(cand)) {
-            if keep.count < k { keep.insert(id(cand)) } else { nearestOther = distance(cand); break }
+            if keep.count < k {
+                keep.insert(id(cand))
+            } else {
+                nearestOther = distance(cand)
+                break
+            }
         }
         return (keep, nearestOther)
     }

@@ -55,9 +55,9 @@ public enum SlotMonitorError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case let .slotLimitExceeded(n, id): "cannot register '\(id)': all \(n) slots are in use"
-        case let .rejected(id, reason): "region '\(id)' rejected: \(reason)"
-        case let .invalidRegion(id, underlying): "region '\(id)' rejected: \(underlying)"
+        case .slotLimitExceeded(let n, let id): "cannot register '\(id)': all \(n) slots are in use"
+        case .rejected(let id, let reason): "region '\(id)' rejected: \(reason)"
+        case .invalidRegion(let id, let underlying): "region '\(id)' rejected: \(underlying)"
         }
     }
 }

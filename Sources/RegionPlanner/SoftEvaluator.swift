@@ -52,7 +52,10 @@ struct SoftEvaluator: Sendable {
     mutating func addUnprimed(_ regions: [Region], initialEvents: Bool) throws(GeofencingError) {
         guard !regions.isEmpty else { return }
         let regions = initialEvents ? regions : regions.map(Self.quiet)
-        guard let c = cohorts.keys.max() else { try addPrimed(regions, prime: nil); return }
+        guard let c = cohorts.keys.max() else {
+            try addPrimed(regions, prime: nil)
+            return
+        }
         for r in regions {
             if let old = owner[r.identifier], old != c { remove(r.identifier) }
             try cohorts[c]!.engine.add(r)

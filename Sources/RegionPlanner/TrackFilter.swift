@@ -58,9 +58,21 @@ struct TrackFilter: Sendable {
         }
         if latest != fix { previous = latest }
         latest = fix
-        guard let a = accepted, a != fix else { accepted = fix; suspect = nil; return .accepted }
-        if agrees(a, fix) { accepted = fix; suspect = nil; return .accepted }
-        if let s = suspect, agrees(s, fix) { accepted = fix; suspect = nil; return .jumped }
+        guard let a = accepted, a != fix else {
+            accepted = fix
+            suspect = nil
+            return .accepted
+        }
+        if agrees(a, fix) {
+            accepted = fix
+            suspect = nil
+            return .accepted
+        }
+        if let s = suspect, agrees(s, fix) {
+            accepted = fix
+            suspect = nil
+            return .jumped
+        }
         suspect = fix
         return .suspect
     }

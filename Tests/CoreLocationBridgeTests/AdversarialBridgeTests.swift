@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionMonitoring
 import RegionPlanner
+import Testing
+
 @testable import CoreLocationBridge
 
 @Suite("Core Location bridge against what it was not designed for", .timeLimit(.minutes(1)))
@@ -20,7 +21,9 @@ struct AdversarialBridgeTests {
         await app.backend.settle()
         let calls = app.recorder.take()
         let started = calls.filter { if case .start = $0 { true } else { false } }
-        let limited = calls.filter { if case .fail(_, .regionMonitoringFailure(.limitExceeded(20))) = $0 { true } else { false } }
+        let limited = calls.filter {
+            if case .fail(_, .regionMonitoringFailure(.limitExceeded(20))) = $0 { true } else { false }
+        }
         #expect(started.count == 20)
         #expect(limited.count == 10)
         #expect(await app.system.startMonitoringCalls == 20, "the system is never asked for a 21st")
@@ -32,16 +35,22 @@ struct AdversarialBridgeTests {
         _ = app.recorder.take()
         let bad = Coordinate(uncheckedLatitude: .nan, longitude: 4.8)
         await app.manager.startMonitoring(for: CircularRegion(center: bad, radius: 200, identifier: "nan"))
-        await app.manager.startMonitoring(for: CircularRegion(center: Coordinate(uncheckedLatitude: 91, longitude: 0), radius: 200, identifier: "pole+"))
+        await app.manager.startMonitoring(
+            for: CircularRegion(
+                center: Coordinate(uncheckedLatitude: 91, longitude: 0), radius: 200, identifier: "pole+"))
         await app.backend.settle()
         let fields = app.recorder.take().compactMap { call -> String? in
-            if case .fail(_, .regionMonitoringFailure(.invalidRegion(.invalidRegion(_, let field, _)))) = call { return field }
+            if case .fail(_, .regionMonitoringFailure(.invalidRegion(.invalidRegion(_, let field, _)))) = call {
+                return field
+            }
             return nil
         }
         #expect(fields == ["center", "center"])
         #expect(await app.system.startMonitoringCalls == 0)
         let slots = await LocationManagerSlotMonitor(manager: app.manager)
-        await #expect(throws: SlotMonitorError.self) { try await slots.register(.circle(identifier: "x", center: bad, radius: 100)) }
+        await #expect(throws: SlotMonitorError.self) {
+            try await slots.register(.circle(identifier: "x", center: bad, radius: 100))
+        }
     }
 
     @Test("identifiers with U+001F, emoji or 100 000 characters get their events")
@@ -49,7 +58,9 @@ struct AdversarialBridgeTests {
         let app = await CoreLocationApp.launch(on: FakeCoreLocation(authorization: .authorizedAlways))
         _ = app.recorder.take()
         let ids = ["a\u{1F}b", "🏪 shop", String(repeating: "x", count: 100_000)]
-        for id in ids { await app.manager.startMonitoring(for: CircularRegion(center: lyon, radius: 300, identifier: id)) }
+        for id in ids {
+            await app.manager.startMonitoring(for: CircularRegion(center: lyon, radius: 300, identifier: id))
+        }
         try await app.drive(stay(at: offset(3_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80))
         let entered = app.recorder.take().compactMap { if case .enter(let id) = $0 { id } else { nil } }
         #expect(Set(entered) == Set(ids))
@@ -110,8 +121,11 @@ struct AdversarialBridgeTests {
         for i in 0..<20 { await app.manager.startMonitoring(for: circle("own-\(i)", north: Double(i) * 1_000)) }
         await app.backend.settle()
         let slots = await LocationManagerSlotMonitor(manager: app.manager)
-        let source = PlannerSource(prefix: "s.", catalogue: try Catalogue([CatalogueEntry(region: .circle(identifier: "x", center: lyon, radius: 300))]))
-        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let source = PlannerSource(
+            prefix: "s.",
+            catalogue: try Catalogue([CatalogueEntry(region: .circle(identifier: "x", center: lyon, radius: 300))]))
+        let sizing = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
         await #expect(throws: PlannerError.self) { try await planner.start(at: fix(0, lyon)) }
         #expect(await system.monitoredRegions.count == 20, "the app's own regions are left alone")

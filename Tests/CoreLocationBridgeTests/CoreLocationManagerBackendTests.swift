@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionMonitoring
+import Testing
+
 @testable import CoreLocationBridge
 
 @Suite("CoreLocationManagerBackend: LocationManager on Core Location (fake)")
@@ -16,27 +17,35 @@ struct CoreLocationManagerBackendTests {
         await app.backend.settle()
         let calls = app.recorder.take()
         #expect(calls.filter { if case .start = $0 { true } else { false } }.count == 20)
-        #expect(calls.filter { if case .fail = $0 { true } else { false } } == [.fail("late", .regionMonitoringFailure(.limitExceeded(limit: 20)))],
-                "refused at once, before the system's answers for the others")
+        #expect(
+            calls.filter { if case .fail = $0 { true } else { false } } == [
+                .fail("late", .regionMonitoringFailure(.limitExceeded(limit: 20)))
+            ],
+            "refused at once, before the system's answers for the others")
         #expect(await app.system.startMonitoringCalls == 20, "the slot count is checked before registering")
         #expect(await app.manager.monitoredRegions.count == 20)
-        await app.manager.startMonitoring(for: circle("r3", north: 6_000, radius: 400))   // a replacement needs no slot
-        try await app.drive(stay(at: offset(50_000), from: 0, through: 30) + stay(at: offset(10_000), from: 35, through: 70))
+        await app.manager.startMonitoring(for: circle("r3", north: 6_000, radius: 400)) // a replacement needs no slot
+        try await app.drive(
+            stay(at: offset(50_000), from: 0, through: 30) + stay(at: offset(10_000), from: 35, through: 70))
         #expect(app.recorder.take() == [.start("r3"), .enter("r5"), .state("r5", .inside)])
     }
 
     @Test("a region the system refuses fails alone and is dropped; the others keep working")
     func systemRefusalIsPerRegion() async throws {
-        let system = FakeCoreLocation(authorization: .authorizedAlways, regionLimit: 2)   // stricter than we assume
+        let system = FakeCoreLocation(authorization: .authorizedAlways, regionLimit: 2) // stricter than we assume
         let app = await CoreLocationApp.launch(on: system)
         await app.manager.startMonitoring(for: circle("a"))
         await app.manager.startMonitoring(for: circle("b", north: 5_000))
         await app.manager.startMonitoring(for: circle("c", north: 10_000))
         await app.backend.settle()
-        #expect(app.recorder.take() == [.auth(.authorizedAlways), .start("a"), .start("b"),
-                                        .fail("c", .regionMonitoringFailure(.reportedBySystem(code: 5)))])
+        #expect(
+            app.recorder.take() == [
+                .auth(.authorizedAlways), .start("a"), .start("b"),
+                .fail("c", .regionMonitoringFailure(.reportedBySystem(code: 5))),
+            ])
         #expect(Set(await app.manager.monitoredRegions.map(\.identifier)) == ["a", "b"])
-        try await app.drive(stay(at: offset(3_000), from: 0, through: 30) + stay(at: offset(5_000), from: 35, through: 70))
+        try await app.drive(
+            stay(at: offset(3_000), from: 0, through: 30) + stay(at: offset(5_000), from: 35, through: 70))
         #expect(app.recorder.take() == [.enter("b"), .state("b", .inside)])
     }
 
@@ -52,7 +61,7 @@ struct CoreLocationManagerBackendTests {
         await app.manager.startMonitoring(for: circle(""))
         await app.backend.settle()
         let reasons = app.recorder.take().compactMap { call -> String? in
-            guard case let .fail(id, .regionMonitoringFailure(reason)) = call else { return nil }
+            guard case .fail(let id, .regionMonitoringFailure(let reason)) = call else { return nil }
             switch reason {
             case .invalidRegion(.invalidRegion(_, let field, _)): return "\(id ?? "nil"):\(field)"
             case .radiusTooLarge(let r, let m): return "\(id ?? "nil"):\(r)>\(m)"
@@ -102,9 +111,9 @@ struct CoreLocationManagerBackendTests {
         await app.manager.requestWhenInUseAuthorization()
         await app.backend.settle()
         #expect(app.recorder.take() == [.auth(.authorizedWhenInUse), .start("a"), .start("b")])
-        await app.manager.requestAlwaysAuthorization()                     // one upgrade prompt; refused
+        await app.manager.requestAlwaysAuthorization() // one upgrade prompt; refused
         await system.setPromptAnswer(.authorizedAlways)
-        await app.manager.requestAlwaysAuthorization()                     // not asked twice
+        await app.manager.requestAlwaysAuthorization() // not asked twice
         await app.backend.settle()
         #expect(await app.manager.authorizationStatus == .authorizedWhenInUse)
         try await app.drive(stay(at: offset(5_000), from: 35, through: 60) + stay(at: lyon, from: 65, through: 100))
@@ -132,7 +141,7 @@ struct CoreLocationManagerBackendTests {
         try await app?.drive(stay(at: offset(3_000), from: 0, through: 30))
         await system.terminateApp()
         app = nil
-        for f in stay(at: lyon, from: 35, through: 70) { try await system.move(to: f) }   // app not running
+        for f in stay(at: lyon, from: 35, through: 70) { try await system.move(to: f) } // app not running
         let relaunched = await CoreLocationApp.launch(on: system)
         await relaunched.backend.settle()
         #expect(relaunched.recorder.take() == [.auth(.authorizedAlways), .enter("home"), .state("home", .inside)])
@@ -151,7 +160,7 @@ struct CoreLocationManagerBackendTests {
         app = nil
         for f in stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
         let backend = await CoreLocationManagerBackend(system: system)
-        await backend.settle()                                      // handled while nobody listens
+        await backend.settle() // handled while nobody listens
         let manager = await LocationManager(backend: backend)
         let recorder = Recorder()
         await manager.setDelegate(recorder)

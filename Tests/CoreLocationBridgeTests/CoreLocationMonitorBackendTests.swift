@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionMonitoring
 import RegionPlanner
+import Testing
+
 @testable import CoreLocationBridge
 
 @Suite("CoreLocationMonitorBackend: Monitor on CLMonitor (fake)", .timeLimit(.minutes(1)))
 struct CoreLocationMonitorBackendTests {
-    func shop(_ north: Double, radius: Double = 300) -> MonitorCondition { .circular(center: offset(north), radius: radius) }
+    func shop(_ north: Double, radius: Double = 300) -> MonitorCondition {
+        .circular(center: offset(north), radius: radius)
+    }
 
     @Test("changes are reported with the system's date; a first state equal to the assumed one is not news")
     func assumedStateAndDates() async throws {
@@ -17,13 +20,17 @@ struct CoreLocationMonitorBackendTests {
         await monitor.add(shop(0), identifier: "assumed", assuming: .unsatisfied)
         await monitor.add(shop(0), identifier: "fresh")
         var events = monitor.events.makeAsyncIterator()
-        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) {
+            try await system.move(to: f)
+        }
         let first = await events.next()
         #expect(first?.identifier == "fresh" && first?.state == .unsatisfied, "unknown → unsatisfied is news")
-        let a = try #require(await events.next()), b = try #require(await events.next())
+        let a = try #require(await events.next())
+        let b = try #require(await events.next())
         #expect(Set([a.identifier, b.identifier]) == ["assumed", "fresh"])
         #expect(a.state == .satisfied && b.state == .satisfied)
-        #expect(a.date == b.date && a.date > t0.addingTimeInterval(35), "the confirmation time on the track, not delivery")
+        #expect(
+            a.date == b.date && a.date > t0.addingTimeInterval(35), "the confirmation time on the track, not delivery")
         #expect(await monitor.record(for: "assumed")?.lastEvent.state == .satisfied)
     }
 
@@ -34,11 +41,14 @@ struct CoreLocationMonitorBackendTests {
         for i in 0..<20 { await monitor.add(shop(Double(i) * 2_000), identifier: "s\(i)", assuming: .unsatisfied) }
         await monitor.add(shop(100_000), identifier: "late", assuming: .unsatisfied)
         var events = monitor.events.makeAsyncIterator()
-        #expect(await events.next() == MonitorEvent(identifier: "late", state: .unmonitored, date: t0, diagnostics: .conditionLimitExceeded))
+        #expect(
+            await events.next()
+                == MonitorEvent(identifier: "late", state: .unmonitored, date: t0, diagnostics: .conditionLimitExceeded)
+        )
         #expect(await system.monitoredCount == 20)
         #expect(await monitor.identifiers.count == 21)
         #expect(await monitor.record(for: "late")?.lastEvent.conditionLimitExceeded == true)
-        await monitor.add(shop(2_000, radius: 400), identifier: "s1", assuming: .unsatisfied)     // replacing: allowed
+        await monitor.add(shop(2_000, radius: 400), identifier: "s1", assuming: .unsatisfied) // replacing: allowed
         for f in stay(at: offset(50_000), from: 0, through: 30) + stay(at: offset(6_000), from: 35, through: 80) {
             try await system.move(to: f)
         }
@@ -50,12 +60,15 @@ struct CoreLocationMonitorBackendTests {
     func unsupported() async throws {
         let system = FakeConditionMonitors()
         let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system, now: { t0 }))
-        await monitor.add(.polygon(exterior: [offset(0), offset(0, 10), offset(10, 10)], holes: []), identifier: "poly")
+        await monitor.add(
+            .polygon(exterior: [offset(0), offset(0, 10), offset(10, 10)], holes: []), identifier: "poly")
         await monitor.add(.beacon(uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"), identifier: "beacon")
         await monitor.add(shop(0, radius: .infinity), identifier: "inf")
         var events = monitor.events.makeAsyncIterator()
         for id in ["poly", "beacon", "inf"] {
-            #expect(await events.next() == MonitorEvent(identifier: id, state: .unmonitored, date: t0, diagnostics: .conditionUnsupported))
+            #expect(
+                await events.next()
+                    == MonitorEvent(identifier: id, state: .unmonitored, date: t0, diagnostics: .conditionUnsupported))
         }
         #expect(await system.monitoredCount == 0)
         #expect(await monitor.identifiers == ["poly", "beacon", "inf"])
@@ -66,7 +79,9 @@ struct CoreLocationMonitorBackendTests {
         let backend = CoreLocationMonitorBackend(service: FakeConditionMonitors())
         await #expect(throws: MonitoringError.invalidName("_x")) { try await Monitor("_x", backend: backend) }
         let open = try await Monitor("shops", backend: backend)
-        await #expect(throws: MonitoringError.monitorAlreadyOpen(name: "shops")) { try await Monitor("shops", backend: backend) }
+        await #expect(throws: MonitoringError.monitorAlreadyOpen(name: "shops")) {
+            try await Monitor("shops", backend: backend)
+        }
         await open.close()
         _ = try await Monitor("shops", backend: backend)
     }
@@ -95,10 +110,12 @@ struct CoreLocationMonitorBackendTests {
         let gate = GatedService(system)
         let backend = CoreLocationMonitorBackend(service: gate)
         func open() async -> Result<Monitor, MonitoringError> {
-            do throws(MonitoringError) { return .success(try await Monitor("shops", backend: backend)) } catch { return .failure(error) }
+            do throws(MonitoringError) { return .success(try await Monitor("shops", backend: backend)) } catch {
+                return .failure(error)
+            }
         }
         async let first = open()
-        while await gate.arrivals < 1 { await Task.yield() }        // the first is inside the system call
+        while await gate.arrivals < 1 { await Task.yield() } // the first is inside the system call
         let second = await open()
         await gate.release()
         let monitor = try await first.get()
@@ -108,7 +125,9 @@ struct CoreLocationMonitorBackendTests {
         }
         await monitor.add(shop(0), identifier: "home", assuming: .unsatisfied)
         var events = monitor.events.makeAsyncIterator()
-        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) {
+            try await system.move(to: f)
+        }
         #expect(await events.next()?.state == .satisfied)
     }
 
@@ -120,7 +139,8 @@ struct CoreLocationMonitorBackendTests {
         await system.terminateApp()
         monitor = nil
         for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80)
-            + stay(at: offset(5_000), from: 85, through: 130) { try await system.move(to: f) }
+            + stay(at: offset(5_000), from: 85, through: 130)
+        { try await system.move(to: f) }
         let relaunched = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system))
         var events = relaunched.events.makeAsyncIterator()
         #expect(await events.next()?.state == .satisfied)
@@ -137,17 +157,23 @@ struct CoreLocationMonitorBackendTests {
         let monitor = try await Monitor("catalogue", backend: backend)
         let slots = await MonitorSlotMonitor(monitor: monitor)
         #expect(slots.slotCapacity == 20)
-        for i in 0..<20 { try await slots.register(.circle(identifier: "r\(i)", center: offset(Double(i) * 2_000), radius: 300)) }
+        for i in 0..<20 {
+            try await slots.register(.circle(identifier: "r\(i)", center: offset(Double(i) * 2_000), radius: 300))
+        }
         await #expect(throws: SlotMonitorError.slotLimitExceeded(capacity: 20, identifier: "r20")) {
             try await slots.register(.circle(identifier: "r20", center: lyon, radius: 300))
         }
         var events = monitor.events.makeAsyncIterator()
-        for f in stay(at: offset(-5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) { try await system.move(to: f) }
+        for f in stay(at: offset(-5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) {
+            try await system.move(to: f)
+        }
         while let e = await events.next(), e.identifier != "r0" || e.state != .satisfied {}
         let transitions = slots.takeEvents().filter { !$0.isInitial }
         #expect(transitions.map(\.regionID) == ["r0"])
         #expect(transitions.first?.kind == .enter)
-        #expect(transitions.first?.fix.timestamp == t0.addingTimeInterval(80), "the source's fix (the fake's last position)")
+        #expect(
+            transitions.first?.fix.timestamp == t0.addingTimeInterval(80), "the source's fix (the fake's last position)"
+        )
     }
 
     @Test("after a relaunch, MonitorSlotMonitor on CLMonitor answers for the regions an earlier launch registered")
@@ -160,21 +186,27 @@ struct CoreLocationMonitorBackendTests {
         for f in stay(at: lyon, from: 0, through: 30) { try await system.move(to: f) }
         await system.terminateApp()
         first = nil
-        let again = await MonitorSlotMonitor(monitor: try await Monitor("catalogue", backend: CoreLocationMonitorBackend(service: system)))
+        let again = await MonitorSlotMonitor(
+            monitor: try await Monitor("catalogue", backend: CoreLocationMonitorBackend(service: system)))
         #expect(again.slotCapacity == 20)
         #expect(await again.registeredIdentifiers == ["a", "b"])
         #expect(await again.state(of: "a") == .inside)
         #expect(await again.state(of: "b") == .outside)
     }
 
-    @Test("a RegionPlanner serves 40 shops through 20 CLMonitor conditions: every entry once, in order, never above the limit")
+    @Test(
+        "a RegionPlanner serves 40 shops through 20 CLMonitor conditions: every entry once, in order, never above the limit"
+    )
     func plannerEndToEndOnCLMonitor() async throws {
         let system = FakeConditionMonitors()
         let backend = CoreLocationMonitorBackend(service: system, locationSource: { await system.lastFix })
         let slots = await MonitorSlotMonitor(monitor: try await Monitor("catalogue", backend: backend))
-        let regions = (0..<40).map { Region.circle(identifier: "shop-\($0)", center: offset(1_000 + Double($0) * 1_000), radius: 300) }
+        let regions = (0..<40).map {
+            Region.circle(identifier: "shop-\($0)", center: offset(1_000 + Double($0) * 1_000), radius: 300)
+        }
         let source = PlannerSource(prefix: "s.", catalogue: try Catalogue(regions.map { CatalogueEntry(region: $0) }))
-        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let sizing = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
         try await planner.start(at: fix(0, lyon))
         var entered: [String] = []
@@ -185,7 +217,7 @@ struct CoreLocationMonitorBackendTests {
                 entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier)
             }
             try await system.move(to: f)
-            while await backend.receivedCount < system.sentCount { await Task.yield() }   // the relay has caught up
+            while await backend.receivedCount < system.sentCount { await Task.yield() } // the relay has caught up
             for e in slots.takeEvents() {
                 entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
             }

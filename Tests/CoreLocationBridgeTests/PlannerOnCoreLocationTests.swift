@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionMonitoring
 import RegionPlanner
+import Testing
+
 @testable import CoreLocationBridge
 
 @Suite("RegionPlanner on Core Location (fake) through LocationManagerSlotMonitor")
@@ -21,8 +22,11 @@ struct PlannerOnCoreLocationTests {
     /// Walks due north at 10 m/s through `seconds`, feeding the planner as an app does (the
     /// system's location updates when the planner asked for them, then the region events);
     /// returns the catalogue entries and the most regions the system held.
-    func walk(_ app: CoreLocationApp, _ slots: LocationManagerSlotMonitor, _ planner: RegionPlanner<LocationManagerSlotMonitor>,
-              seconds: ClosedRange<Int>) async throws -> (entered: [String], most: Int) {
+    func walk(
+        _ app: CoreLocationApp, _ slots: LocationManagerSlotMonitor,
+        _ planner: RegionPlanner<LocationManagerSlotMonitor>,
+        seconds: ClosedRange<Int>
+    ) async throws -> (entered: [String], most: Int) {
         var entered: [String] = []
         var most = 0
         for s in seconds {
@@ -52,7 +56,9 @@ struct PlannerOnCoreLocationTests {
         #expect(most <= 20)
         #expect(await planner.statistics.replansWithoutGuarantee == 0)
         #expect(await planner.statistics.replans > 1)
-        #expect(await app.system.isUpdatingLocation == slots.locationUpdatesRequested, "updates follow the planner's request")
+        #expect(
+            await app.system.isUpdatingLocation == slots.locationUpdatesRequested,
+            "updates follow the planner's request")
     }
 
     @Test("a relaunch restores the planner's regions from the system, within the limit, and planning goes on")
@@ -63,7 +69,7 @@ struct PlannerOnCoreLocationTests {
         let first = await CoreLocationApp.launch(on: system)
         let firstSlots = await LocationManagerSlotMonitor(manager: first.manager)
         let firstPlanner = try RegionPlanner(monitor: firstSlots, sources: [source], sizing: sizing, store: store)
-        await first.manager.startMonitoring(for: circle("home", north: -5_000))      // the app's own region
+        await first.manager.startMonitoring(for: circle("home", north: -5_000)) // the app's own region
         await first.backend.settle()
         try await firstPlanner.start(at: fix(0, lyon))
         let (before, _) = try await walk(first, firstSlots, firstPlanner, seconds: 0...1_500)
@@ -82,7 +88,9 @@ struct PlannerOnCoreLocationTests {
         #expect(await system.monitoredRegions.contains { $0.identifier == "home" }, "foreign regions are left alone")
     }
 
-    @Test("a relaunch without saved state: start() clears the earlier launch's planner regions and plans afresh within the limit")
+    @Test(
+        "a relaunch without saved state: start() clears the earlier launch's planner regions and plans afresh within the limit"
+    )
     func relaunchWithoutStateStartsAfresh() async throws {
         let system = FakeCoreLocation(authorization: .authorizedAlways)
         let source = try shops(40)
@@ -113,11 +121,13 @@ struct PlannerOnCoreLocationTests {
     func slotCountCheckedFirst() async throws {
         let app = await CoreLocationApp.launch(on: FakeCoreLocation(authorization: .authorizedAlways))
         let slots = await LocationManagerSlotMonitor(manager: app.manager)
-        for i in 0..<20 { try await slots.register(.circle(identifier: "r\(i)", center: offset(Double(i) * 1_000), radius: 100)) }
+        for i in 0..<20 {
+            try await slots.register(.circle(identifier: "r\(i)", center: offset(Double(i) * 1_000), radius: 100))
+        }
         await #expect(throws: SlotMonitorError.slotLimitExceeded(capacity: 20, identifier: "r20")) {
             try await slots.register(.circle(identifier: "r20", center: lyon, radius: 100))
         }
-        try await slots.register(.circle(identifier: "r0", center: lyon, radius: 200))     // replacing: no new slot
+        try await slots.register(.circle(identifier: "r0", center: lyon, radius: 200)) // replacing: no new slot
         #expect(await app.system.startMonitoringCalls == 21)
         let square = Polygon(exterior: [offset(0), offset(0, 10), offset(10, 10)])
         await #expect(throws: SlotMonitorError.self) {
@@ -140,7 +150,7 @@ struct PlannerOnCoreLocationTests {
         await app.backend.settle()
         #expect(await slots.takeEvents().isEmpty, "the system has not decided yet: unknown, asked again")
         try await app.drive(stay(at: offset(5_000), from: 35, through: 60))
-        _ = await slots.takeEvents()                                         // asks again
+        _ = await slots.takeEvents() // asks again
         await app.backend.settle()
         let events = await slots.takeEvents()
         #expect(events.map(\.regionID) == ["_planner.replan"])

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionMonitoring
 import RegionPlanner
+import Testing
+
 @testable import CoreLocationBridge
 
 /// App code written once against `LocationManager`: asks for permission, monitors three
@@ -29,13 +30,17 @@ final class ShopAlerts: LocationManagerDelegate, @unchecked Sendable {
     func locationManager(_ manager: LocationManager, didExitRegion region: MonitoredRegion) {
         recorder.locationManager(manager, didExitRegion: region)
     }
-    func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion) {
+    func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion)
+    {
         recorder.locationManager(manager, didDetermineState: state, for: region)
     }
     func locationManager(_ manager: LocationManager, didStartMonitoringFor region: MonitoredRegion) {
         recorder.locationManager(manager, didStartMonitoringFor: region)
     }
-    func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?, withError error: RegionMonitoringError) {
+    func locationManager(
+        _ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
+        withError error: RegionMonitoringError
+    ) {
         recorder.locationManager(manager, monitoringDidFailFor: region, withError: error)
     }
     func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus) {
@@ -46,7 +51,8 @@ final class ShopAlerts: LocationManagerDelegate, @unchecked Sendable {
 @Suite("The same app code on the simulated device and on Core Location")
 struct SameAppCodeTests {
     /// Far from every shop, into the bakery, over to the bookshop, away again; a fix every 5 s.
-    let track: [LocationFix] = stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80)
+    let track: [LocationFix] =
+        stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80)
         + stay(at: offset(2_000), from: 85, through: 130) + stay(at: offset(5_000), from: 135, through: 180)
 
     @Test("the same delegate calls, in the same order, from SimulatedDevice and from the Core Location backend")
@@ -57,7 +63,7 @@ struct SameAppCodeTests {
         settings.appState = .foreground
         let device = SimulatedDevice(settings: settings, start: t0)
         let simulatedApp = ShopAlerts()
-        let simulatedManager = await LocationManager(backend: device)    // held, as an app holds its manager
+        let simulatedManager = await LocationManager(backend: device) // held, as an app holds its manager
         await simulatedApp.launch(simulatedManager)
         for f in track { try await device.receive(.fix(f)) }
 
@@ -89,16 +95,23 @@ struct SamePlannerCodeTests {
     /// events after each fix `drive` delivers. Returns the entries, in order.
     func shopEntries(on manager: LocationManager, drive: (LocationFix) async throws -> Void) async throws -> [String] {
         let slots = await LocationManagerSlotMonitor(manager: manager)
-        let regions = (0..<40).map { Region.circle(identifier: "shop-\($0)", center: offset(1_000 + Double($0) * 1_000), radius: 300) }
+        let regions = (0..<40).map {
+            Region.circle(identifier: "shop-\($0)", center: offset(1_000 + Double($0) * 1_000), radius: 300)
+        }
         let source = PlannerSource(prefix: "s.", catalogue: try Catalogue(regions.map { CatalogueEntry(region: $0) }))
-        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let sizing = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
         try await planner.start(at: fix(0, lyon))
         var entered: [String] = []
         for s in 0...4_200 {
             try await drive(fix(Double(s), offset(Double(s) * 10)))
-            for f in slots.takeLocations() { entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier) }
-            for e in await slots.takeEvents() { entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier) }
+            for f in slots.takeLocations() {
+                entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier)
+            }
+            for e in await slots.takeEvents() {
+                entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
+            }
         }
         return entered
     }
@@ -108,7 +121,9 @@ struct SamePlannerCodeTests {
         var settings = DeviceSettings()
         settings.authorization = .authorizedAlways
         let device = SimulatedDevice(settings: settings, start: t0)
-        let simulated = try await shopEntries(on: await LocationManager(backend: device)) { try await device.receive(.fix($0)) }
+        let simulated = try await shopEntries(on: await LocationManager(backend: device)) {
+            try await device.receive(.fix($0))
+        }
 
         let system = FakeCoreLocation(authorization: .authorizedAlways)
         let backend = await CoreLocationManagerBackend(system: system, locationFreshness: .infinity)

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import RegionMonitoring
+
 @testable import CoreLocationBridge
 
 let t0 = Date(timeIntervalSince1970: 1_700_000_000)
@@ -13,7 +14,8 @@ func offset(_ north: Double, _ east: Double = 0, from origin: Coordinate = lyon)
 }
 
 func fix(_ seconds: Double, _ c: Coordinate, accuracy: Double = 5) -> LocationFix {
-    LocationFix(subject: "device", coordinate: c, horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(seconds))
+    LocationFix(
+        subject: "device", coordinate: c, horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(seconds))
 }
 
 /// Fixes every 5 s at `place` from `from` through `through` seconds.
@@ -21,7 +23,9 @@ func stay(at place: Coordinate, from: Double, through: Double) -> [LocationFix] 
     stride(from: from, through: through, by: 5).map { fix($0, place) }
 }
 
-func circle(_ id: String, north: Double = 0, radius: Double = 300, entry: Bool = true, exit: Bool = true) -> CircularRegion {
+func circle(
+    _ id: String, north: Double = 0, radius: Double = 300, entry: Bool = true, exit: Bool = true
+) -> CircularRegion {
     CircularRegion(center: offset(north), radius: radius, identifier: id, notifyOnEntry: entry, notifyOnExit: exit)
 }
 
@@ -33,8 +37,10 @@ struct CoreLocationApp {
     let manager: LocationManager
     let recorder: Recorder
 
-    static func launch(on system: FakeCoreLocation, freshness: TimeInterval = .infinity,
-                       now: @escaping @Sendable () -> Date = { t0 }) async -> CoreLocationApp {
+    static func launch(
+        on system: FakeCoreLocation, freshness: TimeInterval = .infinity,
+        now: @escaping @Sendable () -> Date = { t0 }
+    ) async -> CoreLocationApp {
         let backend = await CoreLocationManagerBackend(system: system, locationFreshness: freshness, now: now)
         let manager = await LocationManager(backend: backend)
         let recorder = Recorder()
@@ -52,25 +58,46 @@ struct CoreLocationApp {
 /// A delegate that records every call, in order.
 final class Recorder: LocationManagerDelegate, @unchecked Sendable {
     enum Call: Hashable {
-        case enter(String), exit(String), state(String, RegionState), start(String)
-        case fail(String?, RegionMonitoringError), auth(AuthorizationStatus)
+        case enter(String)
+        case exit(String)
+        case state(String, RegionState)
+        case start(String)
+        case fail(String?, RegionMonitoringError)
+        case auth(AuthorizationStatus)
     }
     private let lock = NSLock()
     private var _calls: [Call] = []
     var calls: [Call] { lock.withLock { _calls } }
-    func take() -> [Call] { lock.withLock { defer { _calls = [] }; return _calls } }
+    func take() -> [Call] {
+        lock.withLock {
+            defer { _calls = [] }
+            return _calls
+        }
+    }
     private func add(_ c: Call) { lock.withLock { _calls.append(c) } }
 
-    func locationManager(_ manager: LocationManager, didEnterRegion region: MonitoredRegion) { add(.enter(region.identifier)) }
-    func locationManager(_ manager: LocationManager, didExitRegion region: MonitoredRegion) { add(.exit(region.identifier)) }
-    func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion) {
+    func locationManager(_ manager: LocationManager, didEnterRegion region: MonitoredRegion) {
+        add(.enter(region.identifier))
+    }
+    func locationManager(_ manager: LocationManager, didExitRegion region: MonitoredRegion) {
+        add(.exit(region.identifier))
+    }
+    func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion)
+    {
         add(.state(region.identifier, state))
     }
-    func locationManager(_ manager: LocationManager, didStartMonitoringFor region: MonitoredRegion) { add(.start(region.identifier)) }
-    func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?, withError error: RegionMonitoringError) {
+    func locationManager(_ manager: LocationManager, didStartMonitoringFor region: MonitoredRegion) {
+        add(.start(region.identifier))
+    }
+    func locationManager(
+        _ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
+        withError error: RegionMonitoringError
+    ) {
         add(.fail(region?.identifier, error))
     }
-    func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus) { add(.auth(status)) }
+    func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus) {
+        add(.auth(status))
+    }
 }
 
 /// A clock a test moves by hand.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GeoFormats
 
 @Suite("CSV field scanner")

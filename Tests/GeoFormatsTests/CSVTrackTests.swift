@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import GeoFormats
 
 @Suite("CSV tracks")
@@ -41,26 +42,33 @@ struct CSVTrackTests {
 
     @Test func badLinesAreReportedWithLineNumbersAndGoodLinesAreUsed() {
         let text = """
-        time,latitude,longitude
-        2015-06-02T02:08:00Z,31.2,121.4
-        2015-06-02T02:08:01Z,abc,121.4
-        2015-06-02T02:08:02Z,31.2,121.4
+            time,latitude,longitude
+            2015-06-02T02:08:00Z,31.2,121.4
+            2015-06-02T02:08:01Z,abc,121.4
+            2015-06-02T02:08:02Z,31.2,121.4
 
-        2015-06-02T02:08:03Z,95,121.4
-        2015-06-02T02:08:04Z,31.3,121.5
-        """
+            2015-06-02T02:08:03Z,95,121.4
+            2015-06-02T02:08:04Z,31.3,121.5
+            """
         var reported: [TrackParseError] = []
         let good = TrackReader(string: text).readAll { reported.append($0) }
         #expect(good.count == 3)
-        #expect(good.map(\.time) == [date("2015-06-02T02:08:00Z"), date("2015-06-02T02:08:02Z"), date("2015-06-02T02:08:04Z")])
-        #expect(reported == [
-            TrackParseError(format: .csv, position: .line(3, column: 22), reason: .invalidNumber(field: "latitude", text: "abc")),
-            TrackParseError(format: .csv, position: .line(6), reason: .invalidCoordinate(.latitudeOutOfRange(95))),
-        ])
+        #expect(
+            good.map(\.time) == [
+                date("2015-06-02T02:08:00Z"), date("2015-06-02T02:08:02Z"), date("2015-06-02T02:08:04Z"),
+            ])
+        #expect(
+            reported == [
+                TrackParseError(
+                    format: .csv, position: .line(3, column: 22), reason: .invalidNumber(field: "latitude", text: "abc")
+                ),
+                TrackParseError(format: .csv, position: .line(6), reason: .invalidCoordinate(.latitudeOutOfRange(95))),
+            ])
     }
 
     @Test func strictModeThrowsTheFirstError() {
-        #expect(throws: TrackParseError(format: .csv, position: .line(3, column: 1), reason: .invalidTime("yesterday"))) {
+        #expect(throws: TrackParseError(format: .csv, position: .line(3, column: 1), reason: .invalidTime("yesterday")))
+        {
             try TrackReader(string: "time,latitude,longitude\n1,2,3\nyesterday,2,3\nbad,,\n").readAll()
         }
     }
@@ -69,53 +77,75 @@ struct CSVTrackTests {
 
     @Test func headerWithoutLongitudeIsFatal() {
         let errs = errors("time,latitude,speed\n1,2,3\n")
-        #expect(errs == [TrackParseError(format: .csv, position: .line(1), reason: .missingColumn("longitude"), isFatal: true)])
+        #expect(
+            errs == [
+                TrackParseError(format: .csv, position: .line(1), reason: .missingColumn("longitude"), isFatal: true)
+            ])
     }
 
     @Test func duplicateColumnIsFatal() {
-        #expect(errors("time,lat,latitude,lon\n") ==
-                [TrackParseError(format: .csv, position: .line(1), reason: .duplicateColumn("latitude"), isFatal: true)])
+        #expect(
+            errors("time,lat,latitude,lon\n") == [
+                TrackParseError(format: .csv, position: .line(1), reason: .duplicateColumn("latitude"), isFatal: true)
+            ])
     }
 
     @Test func wrongFieldCountNamesTheLine() {
         let errs = errors("time,latitude,longitude\n1,2,3\n1,2,3,4\n1,2\n")
-        #expect(errs == [
-            TrackParseError(format: .csv, position: .line(3), reason: .wrongFieldCount(expected: 3, found: 4)),
-            TrackParseError(format: .csv, position: .line(4), reason: .wrongFieldCount(expected: 3, found: 2)),
-        ])
+        #expect(
+            errs == [
+                TrackParseError(format: .csv, position: .line(3), reason: .wrongFieldCount(expected: 3, found: 4)),
+                TrackParseError(format: .csv, position: .line(4), reason: .wrongFieldCount(expected: 3, found: 2)),
+            ])
     }
 
     @Test func unparsableNumberNamesFieldAndColumn() {
-        #expect(errors("time,latitude,longitude\n1,2,12.5.3\n") ==
-                [TrackParseError(format: .csv, position: .line(2, column: 5), reason: .invalidNumber(field: "longitude", text: "12.5.3"))])
+        #expect(
+            errors("time,latitude,longitude\n1,2,12.5.3\n") == [
+                TrackParseError(
+                    format: .csv, position: .line(2, column: 5),
+                    reason: .invalidNumber(field: "longitude", text: "12.5.3"))
+            ])
     }
 
     @Test func badTimeIsReported() {
-        #expect(errors("time,latitude,longitude\n2015-13-02T00:00:00Z,2,3\n") ==
-                [TrackParseError(format: .csv, position: .line(2, column: 1), reason: .invalidTime("2015-13-02T00:00:00Z"))])
+        #expect(
+            errors("time,latitude,longitude\n2015-13-02T00:00:00Z,2,3\n") == [
+                TrackParseError(
+                    format: .csv, position: .line(2, column: 1), reason: .invalidTime("2015-13-02T00:00:00Z"))
+            ])
     }
 
     @Test func emptyRequiredValueIsReported() {
-        #expect(errors("time,latitude,longitude\n1,,3\n") ==
-                [TrackParseError(format: .csv, position: .line(2, column: 3), reason: .missingValue("latitude"))])
+        #expect(
+            errors("time,latitude,longitude\n1,,3\n") == [
+                TrackParseError(format: .csv, position: .line(2, column: 3), reason: .missingValue("latitude"))
+            ])
     }
 
     @Test func negativeAccuracyIsOutOfRange() {
-        #expect(errors("time,latitude,longitude,accuracy\n1,2,3,-4\n") ==
-                [TrackParseError(format: .csv, position: .line(2), reason: .valueOutOfRange(field: "accuracy", value: -4))])
+        #expect(
+            errors("time,latitude,longitude,accuracy\n1,2,3,-4\n") == [
+                TrackParseError(
+                    format: .csv, position: .line(2), reason: .valueOutOfRange(field: "accuracy", value: -4))
+            ])
     }
 
     @Test func unterminatedQuoteIsReported() {
-        #expect(errors("time,latitude,longitude,note\n1,2,3,\"open\n") ==
-                [TrackParseError(format: .csv, position: .line(2), reason: .unterminatedQuote)])
+        #expect(
+            errors("time,latitude,longitude,note\n1,2,3,\"open\n") == [
+                TrackParseError(format: .csv, position: .line(2), reason: .unterminatedQuote)
+            ])
     }
 
     @Test func emptyAndBlankInputsAreEmpty() {
         let empty = TrackParseError(format: nil, position: .input, reason: .emptyInput, isFatal: true)
         #expect(errors("") == [empty])
         #expect(errors(" \n\r\n\t") == [empty])
-        #expect(errors("# only a comment\n", format: .csv) ==
-                [TrackParseError(format: .csv, position: .input, reason: .emptyInput, isFatal: true)])
+        #expect(
+            errors("# only a comment\n", format: .csv) == [
+                TrackParseError(format: .csv, position: .input, reason: .emptyInput, isFatal: true)
+            ])
     }
 
     @Test func streamsALargeFileAcrossChunkBoundaries() throws {
@@ -126,7 +156,7 @@ struct CSVTrackTests {
         for i in 0..<n {
             text += "2015-06-02T02:08:00.\(i % 10)Z,\(Double(i % 900) / 10),\(Double(i % 3600) / 10 - 180),\(i % 50)\n"
         }
-        text += "2015-06-02T02:08:00Z,1,1,oops"   // a bad last line without a newline
+        text += "2015-06-02T02:08:00Z,1,1,oops" // a bad last line without a newline
         try text.write(to: url, atomically: true, encoding: .utf8)
         var count = 0
         var last: TrackPoint?
@@ -134,15 +164,21 @@ struct CSVTrackTests {
         var iterator = try TrackReader(contentsOf: url).makeIterator()
         while let element = iterator.next() {
             switch element {
-            case .success(let p): count += 1; last = p
+            case .success(let p):
+                count += 1
+                last = p
             case .failure(let e): errs.append(e)
             }
         }
         #expect(count == n)
         #expect(iterator.bytesRead == text.utf8.count)
         #expect(last?.coordinate.latitude == Double((n - 1) % 900) / 10)
-        #expect(errs == [TrackParseError(format: .csv, position: .line(n + 2, column: 26),
-                                         reason: .invalidNumber(field: "accuracy", text: "oops"))])
+        #expect(
+            errs == [
+                TrackParseError(
+                    format: .csv, position: .line(n + 2, column: 26),
+                    reason: .invalidNumber(field: "accuracy", text: "oops"))
+            ])
     }
 
     @Test func missingFileIsUnreadable() {

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import GeoFormats
 
 /// Light fuzzing: random bytes, truncations and single-byte mutations of valid files
@@ -18,7 +19,10 @@ struct FuzzTests {
             var n = 0
             for _ in TrackReader(bytes: bytes, format: format) {
                 n += 1
-                if n > 100_000 { Issue.record("reader did not end"); return }
+                if n > 100_000 {
+                    Issue.record("reader did not end")
+                    return
+                }
             }
         }
         _ = try? GeoJSONRegionReader.read(bytes: bytes)

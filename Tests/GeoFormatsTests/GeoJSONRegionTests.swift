@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import GeoFormats
 
 @Suite("GeoJSON regions")
@@ -8,24 +9,36 @@ struct GeoJSONRegionTests {
     @Test func readsCirclesPolygonsWithHolesAndMultiPolygons() throws {
         let regions = try GeoJSONRegionReader.read(contentsOf: try fixture("regions.geojson"))
         #expect(regions.map(\.id) == ["shanghai", "square", "42"])
-        #expect(regions[0].geometry == .circle(center: Coordinate(uncheckedLatitude: 31.239394, longitude: 121.499781), radius: 2000))
+        #expect(
+            regions[0].geometry
+                == .circle(center: Coordinate(uncheckedLatitude: 31.239394, longitude: 121.499781), radius: 2000))
         #expect(regions[0].notifyOnEntry && !regions[0].notifyOnExit && regions[0].dwell == nil)
         #expect(regions[0].metadata == ["name": "Lujiazui", "tags": ["demo", 1, nil]])
-        guard case .polygon(let square) = regions[1].geometry else { Issue.record("not a polygon"); return }
+        guard case .polygon(let square) = regions[1].geometry else {
+            Issue.record("not a polygon")
+            return
+        }
         #expect(square.outer.count == 5 && square.holes.count == 1 && square.holes[0][1].latitude == 0.75)
         #expect(regions[1].dwell == 120)
         #expect(regions[1].metadata["owner"]?["name"] == "A \"quoted\" owner")
         #expect(regions[0].metadata["name"]?.textValue == "Lujiazui")
         #expect(regions[0].metadata["tags"]?.textValue == #"["demo",1,null]"#)
-        guard case .multiPolygon(let parts) = regions[2].geometry else { Issue.record("not a multipolygon"); return }
-        #expect(parts.count == 2 && parts[1].outer[0].longitude == 180)   // -180 normalised
+        guard case .multiPolygon(let parts) = regions[2].geometry else {
+            Issue.record("not a multipolygon")
+            return
+        }
+        #expect(parts.count == 2 && parts[1].outer[0].longitude == 180) // -180 normalised
         #expect(regions[2].metadata.isEmpty)
     }
 
     @Test func acceptsASingleFeature() throws {
-        let text = #"{"type":"Feature","properties":{"id":"a","radius":1.5},"geometry":{"type":"Point","coordinates":[10,20,30]}}"#
-        #expect(try GeoJSONRegionReader.read(string: text) ==
-                [RegionFeature(id: "a", geometry: .circle(center: Coordinate(uncheckedLatitude: 20, longitude: 10), radius: 1.5))])
+        let text =
+            #"{"type":"Feature","properties":{"id":"a","radius":1.5},"geometry":{"type":"Point","coordinates":[10,20,30]}}"#
+        #expect(
+            try GeoJSONRegionReader.read(string: text) == [
+                RegionFeature(
+                    id: "a", geometry: .circle(center: Coordinate(uncheckedLatitude: 20, longitude: 10), radius: 1.5))
+            ])
     }
 
     @Test func writerRoundTripsThroughTheReader() throws {
@@ -37,8 +50,9 @@ struct GeoJSONRegionTests {
     }
 
     @Test func pointFeaturesForEventsAreValidGeoJSON() throws {
-        let feature = GeoJSONWriter.pointFeature(at: Coordinate(uncheckedLatitude: 31.24, longitude: 121.5),
-                                                 properties: ["event": "enter", "region": "shanghai", "time": "2015-06-02T02:08:20Z"])
+        let feature = GeoJSONWriter.pointFeature(
+            at: Coordinate(uncheckedLatitude: 31.24, longitude: 121.5),
+            properties: ["event": "enter", "region": "shanghai", "time": "2015-06-02T02:08:20Z"])
         var stream = GeoJSONFeatureStream()
         let text = stream.begin + stream.add(feature) + stream.add(feature) + stream.end
         let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
@@ -58,8 +72,8 @@ struct GeoJSONRegionTests {
     // Malformed inputs: each asserts the exact error and position.
 
     private func feature(_ geometry: String, _ properties: String) -> String {
-        #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"ok","radius":5},"geometry":{"type":"Point","coordinates":[0,0]}},"# +
-        #"{"type":"Feature","geometry":\#(geometry),"properties":\#(properties)}]}"#
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"ok","radius":5},"geometry":{"type":"Point","coordinates":[0,0]}},"#
+            + #"{"type":"Feature","geometry":\#(geometry),"properties":\#(properties)}]}"#
     }
 
     private let point = #"{"type":"Point","coordinates":[10,20]}"#
@@ -97,32 +111,50 @@ struct GeoJSONRegionTests {
 
     @Test func unclosedRingIsRejected() {
         #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .ringNotClosed(path: "coordinates[0]"))) {
-            try GeoJSONRegionReader.read(string: feature(#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}"#, #"{"id":"p"}"#))
+            try GeoJSONRegionReader.read(
+                string: feature(#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}"#, #"{"id":"p"}"#))
         }
     }
 
     @Test func ringWithTooFewPositionsIsRejected() {
-        #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .ringTooShort(path: "coordinates[1][0]", count: 3))) {
-            try GeoJSONRegionReader.read(string: feature(
-                #"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[0,0],[1,0],[0,0]]]]}"#, #"{"id":"m"}"#))
+        #expect(
+            throws: GeoJSONError.invalidFeature(index: 1, problem: .ringTooShort(path: "coordinates[1][0]", count: 3))
+        ) {
+            try GeoJSONRegionReader.read(
+                string: feature(
+                    #"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[0,0],[1,0],[0,0]]]]}"#,
+                    #"{"id":"m"}"#))
         }
     }
 
     @Test func latitudeOutOfRangeNamesThePosition() {
-        #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .coordinateOutOfRange(path: "coordinates[0][2]", latitude: 95, longitude: 1))) {
-            try GeoJSONRegionReader.read(string: feature(#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,95],[0,0]]]}"#, #"{"id":"p"}"#))
+        #expect(
+            throws: GeoJSONError.invalidFeature(
+                index: 1, problem: .coordinateOutOfRange(path: "coordinates[0][2]", latitude: 95, longitude: 1))
+        ) {
+            try GeoJSONRegionReader.read(
+                string: feature(#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,95],[0,0]]]}"#, #"{"id":"p"}"#))
         }
     }
 
     @Test func overflowingNumberIsNotFinite() {
-        #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .coordinateOutOfRange(path: "coordinates", latitude: 0, longitude: .infinity))) {
-            try GeoJSONRegionReader.read(string: feature(#"{"type":"Point","coordinates":[1e999,0]}"#, #"{"id":"c","radius":5}"#))
+        #expect(
+            throws: GeoJSONError.invalidFeature(
+                index: 1, problem: .coordinateOutOfRange(path: "coordinates", latitude: 0, longitude: .infinity))
+        ) {
+            try GeoJSONRegionReader.read(
+                string: feature(#"{"type":"Point","coordinates":[1e999,0]}"#, #"{"id":"c","radius":5}"#))
         }
     }
 
     @Test func positionThatIsNotNumbersIsRejected() {
-        #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .invalidCoordinates(path: "coordinates", reason: "a position must be [longitude, latitude]"))) {
-            try GeoJSONRegionReader.read(string: feature(#"{"type":"Point","coordinates":["NaN",0]}"#, #"{"id":"c","radius":5}"#))
+        #expect(
+            throws: GeoJSONError.invalidFeature(
+                index: 1,
+                problem: .invalidCoordinates(path: "coordinates", reason: "a position must be [longitude, latitude]"))
+        ) {
+            try GeoJSONRegionReader.read(
+                string: feature(#"{"type":"Point","coordinates":["NaN",0]}"#, #"{"id":"c","radius":5}"#))
         }
     }
 
@@ -146,12 +178,16 @@ struct GeoJSONRegionTests {
 
     @Test func unknownGeometryIsRejected() {
         #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .unsupportedGeometry("LineString"))) {
-            try GeoJSONRegionReader.read(string: feature(#"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#, #"{"id":"l"}"#))
+            try GeoJSONRegionReader.read(
+                string: feature(#"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#, #"{"id":"l"}"#))
         }
     }
 
     @Test func wrongPropertyTypesAreRejected() {
-        #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .invalidProperty(name: "notifyOnEntry", expected: "boolean"))) {
+        #expect(
+            throws: GeoJSONError.invalidFeature(
+                index: 1, problem: .invalidProperty(name: "notifyOnEntry", expected: "boolean"))
+        ) {
             try GeoJSONRegionReader.read(string: feature(square, #"{"id":"p","notifyOnEntry":"yes"}"#))
         }
         #expect(throws: GeoJSONError.invalidFeature(index: 1, problem: .invalidDwell(-1))) {

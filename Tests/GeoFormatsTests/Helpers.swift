@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+
 @testable import GeoFormats
 
 /// All elements of a track read from `text`.

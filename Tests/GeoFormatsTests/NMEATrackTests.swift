@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import GeoFormats
 
 @Suite("NMEA 0183 tracks")
@@ -36,8 +37,10 @@ struct NMEATrackTests {
     }
 
     @Test func otherSentencesAreSkippedSilently() throws {
-        let text = [sentence("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1"), "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26",
-                    sentence("GPRMC,120000,A,0000.000,N,00000.000,E,,,010100,,")].joined(separator: "\n")
+        let text = [
+            sentence("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1"), "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26",
+            sentence("GPRMC,120000,A,0000.000,N,00000.000,E,,,010100,,"),
+        ].joined(separator: "\n")
         let pts = try TrackReader(string: text).readAll()
         #expect(pts.map(\.time) == [date("2000-01-01T12:00:00Z")])
     }
@@ -50,9 +53,15 @@ struct NMEATrackTests {
         bad.removeLast(2)
         bad += "00"
         let errs = errors(good + "\n" + bad + "\n")
-        guard errs.count == 1 else { Issue.record("expected one error, got \(errs)"); return }
+        guard errs.count == 1 else {
+            Issue.record("expected one error, got \(errs)")
+            return
+        }
         #expect(errs[0].position == .line(2, column: 51))
-        guard case .checksumMismatch(let expected, let found) = errs[0].reason else { Issue.record("\(errs[0])"); return }
+        guard case .checksumMismatch(let expected, let found) = errs[0].reason else {
+            Issue.record("\(errs[0])")
+            return
+        }
         #expect(found == 0 && expected != 0)
     }
 
@@ -62,33 +71,48 @@ struct NMEATrackTests {
     }
 
     @Test func sentenceWithTooFewFieldsIsTruncated() {
-        #expect(errors(sentence("GPRMC,120000,A,0000.000,N")) ==
-                [TrackParseError(format: .nmea, position: .line(1), reason: .truncatedSentence(type: "RMC", fields: 5))])
+        #expect(
+            errors(sentence("GPRMC,120000,A,0000.000,N")) == [
+                TrackParseError(format: .nmea, position: .line(1), reason: .truncatedSentence(type: "RMC", fields: 5))
+            ])
     }
 
     @Test func voidFixIsReportedAsNoFix() {
-        #expect(errors(sentence("GPRMC,120000,V,,,,,,,010100,,")) ==
-                [TrackParseError(format: .nmea, position: .line(1, column: 15), reason: .noFix)])
+        #expect(
+            errors(sentence("GPRMC,120000,V,,,,,,,010100,,")) == [
+                TrackParseError(format: .nmea, position: .line(1, column: 15), reason: .noFix)
+            ])
     }
 
     @Test func ggaBeforeAnyRMCHasNoDate() {
-        #expect(errors(sentence("GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")) ==
-                [TrackParseError(format: .nmea, position: .line(1), reason: .noDate)])
+        #expect(
+            errors(sentence("GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")) == [
+                TrackParseError(format: .nmea, position: .line(1), reason: .noDate)
+            ])
     }
 
     @Test func lineThatIsNotASentenceIsReported() {
         let text = sentence("GPRMC,120000,A,0000.000,N,00000.000,E,,,010100,,") + "\n  GPRMC,garbage\n"
-        #expect(errors(text, format: .nmea) == [TrackParseError(format: .nmea, position: .line(2, column: 3), reason: .notASentence)])
+        #expect(
+            errors(text, format: .nmea) == [
+                TrackParseError(format: .nmea, position: .line(2, column: 3), reason: .notASentence)
+            ])
         #expect(points(text, format: .nmea).count == 1)
     }
 
     @Test func badLatitudeTextNamesTheField() {
-        #expect(errors(sentence("GPRMC,120000,A,00x0.000,N,00000.000,E,,,010100,,")) ==
-                [TrackParseError(format: .nmea, position: .line(1, column: 17), reason: .invalidNumber(field: "latitude", text: "00x0.000"))])
+        #expect(
+            errors(sentence("GPRMC,120000,A,00x0.000,N,00000.000,E,,,010100,,")) == [
+                TrackParseError(
+                    format: .nmea, position: .line(1, column: 17),
+                    reason: .invalidNumber(field: "latitude", text: "00x0.000"))
+            ])
     }
 
     @Test func badDateIsAnInvalidTime() {
-        #expect(errors(sentence("GPRMC,120000,A,0000.000,N,00000.000,E,,,310200,,")) ==
-                [TrackParseError(format: .nmea, position: .line(1, column: 42), reason: .invalidTime("310200"))])
+        #expect(
+            errors(sentence("GPRMC,120000,A,0000.000,N,00000.000,E,,,310200,,")) == [
+                TrackParseError(format: .nmea, position: .line(1, column: 42), reason: .invalidTime("310200"))
+            ])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import GeoFormats
 
 @Suite("Timestamps, numbers and detection")
@@ -21,8 +22,10 @@ struct SupportTests {
         #expect(Timestamp.parse(text)?.timeIntervalSince1970 == seconds)
     }
 
-    @Test(arguments: ["", "2015-02-29T00:00:00Z", "2015-06-02T25:00:00Z", "2015-06-02T17:52:33+2", "2015-06-02T17:52:33.Z",
-                      "2015-06-02X17:52:33Z", "2015-06-02T17:52:33Zjunk", "12:00", "1e", "2015/06/02"])
+    @Test(arguments: [
+        "", "2015-02-29T00:00:00Z", "2015-06-02T25:00:00Z", "2015-06-02T17:52:33+2", "2015-06-02T17:52:33.Z",
+        "2015-06-02X17:52:33Z", "2015-06-02T17:52:33Zjunk", "12:00", "1e", "2015/06/02",
+    ])
     func rejectsBadTimestamps(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }
@@ -44,8 +47,10 @@ struct SupportTests {
 
     @Test func numberParsingMatchesTheStandardLibrary() {
         var rng = SplitMix64(seed: 42)
-        var texts = ["0", "-0", "1e22", "1e23", "123456789012345678901234567890", "0.1", ".5", "5.", "2.2250738585072014e-308",
-                     "4.9e-324", "1.7976931348623157e308", "31.2393940", "-121.4997810"]
+        var texts = [
+            "0", "-0", "1e22", "1e23", "123456789012345678901234567890", "0.1", ".5", "5.", "2.2250738585072014e-308",
+            "4.9e-324", "1.7976931348623157e308", "31.2393940", "-121.4997810",
+        ]
         for _ in 0..<5_000 {
             let v = Double(bitPattern: rng.next())
             if v.isFinite { texts.append(v.description) }
@@ -74,15 +79,18 @@ struct SupportTests {
         // A GPX document in a file called .csv is still read as GPX.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoformats-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: url) }
-        try "<gpx><trkpt lat=\"1\" lon=\"2\"><time>1970-01-01T00:00:01Z</time></trkpt></gpx>".write(to: url, atomically: true, encoding: .utf8)
+        try "<gpx><trkpt lat=\"1\" lon=\"2\"><time>1970-01-01T00:00:01Z</time></trkpt></gpx>".write(
+            to: url, atomically: true, encoding: .utf8)
         let reader = try TrackReader(contentsOf: url)
         #expect(reader.format == .gpx)
         #expect(try reader.readAll().count == 1)
-        #expect(try reader.readAll().count == 1)   // a file reader can be iterated again
+        #expect(try reader.readAll().count == 1) // a file reader can be iterated again
     }
 
     @Test func aWrongFormatGivesTheErrorsOfTheGuessedFormat() {
-        #expect(errors("$GPRMC,1,2", format: .csv) ==
-                [TrackParseError(format: .csv, position: .line(1), reason: .missingColumn("time"), isFatal: true)])
+        #expect(
+            errors("$GPRMC,1,2", format: .csv) == [
+                TrackParseError(format: .csv, position: .line(1), reason: .missingColumn("time"), isFatal: true)
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geodesy
 
 @Test func coordinateNormalisesLongitude() throws {

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import Geodesy
 
 @Suite("GeodesicCircle: exact inside tests with the chord bound")
@@ -11,7 +12,8 @@ struct GeodesicCircleTests {
         var rng = SplitMix64(seed: 7)
         var checked = 0
         for _ in 0..<400 {
-            let lat = rng.uniform(-89.9, 89.9), lon = rng.uniform(-180, 180)
+            let lat = rng.uniform(-89.9, 89.9)
+            let lon = rng.uniform(-180, 180)
             let center = try Coordinate(latitude: lat, longitude: lon)
             let radius = pow10(rng.uniform(0, 5))
             let circle = GeodesicCircle(center: center, radius: radius)
@@ -80,13 +82,15 @@ struct GeodesicCircleTests {
         var rng = SplitMix64(seed: 3)
         for _ in 0..<2_000 {
             let lat = rng.next() & 3 == 0 ? rng.uniform(-90, 90) : (rng.next() & 1 == 0 ? 1 : -1) * rng.uniform(85, 90)
-            let lon = rng.next() & 1 == 0 ? rng.uniform(-180, 180) : (rng.next() & 1 == 0 ? 1 : -1) * rng.uniform(179, 180)
+            let lon =
+                rng.next() & 1 == 0 ? rng.uniform(-180, 180) : (rng.next() & 1 == 0 ? 1 : -1) * rng.uniform(179, 180)
             let center = try Coordinate(latitude: lat, longitude: lon)
             let radius = pow10(rng.uniform(0, 5.5))
             let circle = GeodesicCircle(center: center, radius: radius)
             let box = circle.boundingBox
             for _ in 0..<20 {
-                let p = g.direct(from: center, azimuth: rng.uniform(-180, 180), distance: radius * rng.uniform(0, 1)).coordinate
+                let p = g.direct(from: center, azimuth: rng.uniform(-180, 180), distance: radius * rng.uniform(0, 1))
+                    .coordinate
                 #expect(box.contains(p), "box \(box) misses \(p) of circle r \(radius) at \(center)")
             }
         }
@@ -113,8 +117,15 @@ struct GeodesicCircleTests {
 
 func log10(_ x: Double) -> Double {
     // Only for choosing random exponents in tests.
-    var e = 0.0, v = x
-    while v >= 10 { v /= 10; e += 1 }
-    while v < 1 { v *= 10; e -= 1 }
+    var e = 0.0
+    var v = x
+    while v >= 10 {
+        v /= 10
+        e += 1
+    }
+    while v < 1 {
+        v *= 10
+        e -= 1
+    }
     return e + (v - 1) / 9
 }

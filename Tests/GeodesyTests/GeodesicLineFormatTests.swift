@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geodesy
 
 @Suite("geofence geodesic text protocol")
@@ -8,13 +9,14 @@ struct GeodesicLineFormatTests {
         let s = GeodesicLineSolver(problem: .inverse)
         let out = try s.solve("40.6 -73.8 49.01666667 2.55")
         let fields = out.split(separator: " ").map { Double(String($0))! }
-        let r = Geodesic.wgs84.inverse(try Coordinate(latitude: 40.6, longitude: -73.8),
-                                       try Coordinate(latitude: 49.01666667, longitude: 2.55))
+        let r = Geodesic.wgs84.inverse(
+            try Coordinate(latitude: 40.6, longitude: -73.8),
+            try Coordinate(latitude: 49.01666667, longitude: 2.55))
         #expect(abs(fields[0] - r.distance) <= 5e-10)
         #expect(abs(fields[1] - r.azimuth1) <= 5e-13 && abs(fields[2] - r.azimuth2) <= 5e-13)
         #expect(out.split(separator: " ")[0].split(separator: ".")[1].count == 9)
         #expect(out.split(separator: " ")[1].split(separator: ".")[1].count == 12)
-        #expect(try s.solve("\t0 0   0 0\r") == "0.000000000 180.000000000000 180.000000000000")   // as GeodSolve
+        #expect(try s.solve("\t0 0   0 0\r") == "0.000000000 180.000000000000 180.000000000000") // as GeodSolve
     }
 
     @Test("direct lines print latitude, longitude and azimuth; negative distances allowed")
@@ -22,18 +24,25 @@ struct GeodesicLineFormatTests {
         let s = GeodesicLineSolver(problem: .direct)
         #expect(try s.solve("0 0 90 -1e3").hasPrefix("0.000000000000 -0.00898315284"))
         let out = try s.solve("40.6 -73.8 51.1 5.8e6").split(separator: " ").map { Double(String($0))! }
-        let r = Geodesic.wgs84.direct(from: try Coordinate(latitude: 40.6, longitude: -73.8), azimuth: 51.1, distance: 5.8e6)
+        let r = Geodesic.wgs84.direct(
+            from: try Coordinate(latitude: 40.6, longitude: -73.8), azimuth: 51.1, distance: 5.8e6)
         #expect(abs(out[0] - r.coordinate.latitude) <= 5e-13 && abs(out[1] - r.coordinate.longitude) <= 5e-13)
     }
 
     @Test("bad lines give an error naming the line and the problem")
     func badLines() {
         let s = GeodesicLineSolver(problem: .inverse)
-        #expect(throws: GeodesicLineError(line: 7, kind: .wrongFieldCount(found: 3))) { try s.solve("1 2 3", number: 7) }
+        #expect(throws: GeodesicLineError(line: 7, kind: .wrongFieldCount(found: 3))) {
+            try s.solve("1 2 3", number: 7)
+        }
         #expect(throws: GeodesicLineError(line: 2, kind: .wrongFieldCount(found: 0))) { try s.solve("", number: 2) }
         #expect(throws: GeodesicLineError(line: 1, kind: .wrongFieldCount(found: 5))) { try s.solve("1 2 3 4 5") }
-        #expect(throws: GeodesicLineError(line: 3, kind: .notANumber(field: 2, text: "abc"))) { try s.solve("1 abc 3 4", number: 3) }
-        #expect(throws: GeodesicLineError(line: 4, kind: .invalid(.latitudeOutOfRange(91)))) { try s.solve("91 0 0 0", number: 4) }
+        #expect(throws: GeodesicLineError(line: 3, kind: .notANumber(field: 2, text: "abc"))) {
+            try s.solve("1 abc 3 4", number: 3)
+        }
+        #expect(throws: GeodesicLineError(line: 4, kind: .invalid(.latitudeOutOfRange(91)))) {
+            try s.solve("91 0 0 0", number: 4)
+        }
         #expect(throws: GeodesicLineError.self) { try s.solve("nan 0 0 0") }
         #expect(throws: GeodesicLineError.self) { try s.solve("1e999 0 0 0") }
         #expect(throws: GeodesicLineError.self) { try GeodesicLineSolver(problem: .direct).solve("0 0 0 1e999") }
@@ -46,7 +55,9 @@ struct GeodesicLineFormatTests {
         var rng = SplitMix64(seed: 99)
         for i in 0..<20_000 {
             let x = rng.uniform(-200, 200) * (i % 3 == 0 ? 1e-7 : 1)
-            for text in ["\(x)", "\(Float(x))", "\(Int(x))", "1.5e3", "-0.000000000000000000000123", "123456789012345678901234"] {
+            for text in [
+                "\(x)", "\(Float(x))", "\(Int(x))", "1.5e3", "-0.000000000000000000000123", "123456789012345678901234",
+            ] {
                 let parsed = Array(text.utf8).withUnsafeBufferPointer { DecimalScanner.parse($0) }
                 #expect(parsed == Double(text), "\(text)")
             }

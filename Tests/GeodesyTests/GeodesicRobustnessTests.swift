@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geodesy
 
 @Suite("Geodesic robustness")
@@ -9,9 +10,11 @@ struct GeodesicRobustnessTests {
     func neverNaNAndRoundTrips() throws {
         var rng = SplitMix64(seed: 42)
         for i in 0..<20_000 {
-            let lat1 = rng.uniform(-90, 90), lon1 = rng.uniform(-180, 180)
-            var lat2 = rng.uniform(-90, 90), lon2 = rng.uniform(-180, 180)
-            if i % 2 == 0 {   // within 1e-12 … 1° of the antipode
+            let lat1 = rng.uniform(-90, 90)
+            let lon1 = rng.uniform(-180, 180)
+            var lat2 = rng.uniform(-90, 90)
+            var lon2 = rng.uniform(-180, 180)
+            if i % 2 == 0 { // within 1e-12 … 1° of the antipode
                 let d = pow10(rng.uniform(-12, 0))
                 lat2 = max(-90, min(90, -lat1 + rng.uniform(-d, d)))
                 lon2 = lon1 + 180 + rng.uniform(-d, d)
@@ -28,7 +31,7 @@ struct GeodesicRobustnessTests {
 
     @Test("exactly antipodal points: distance is half the meridian at the poles' latitude")
     func exactAntipodes() throws {
-        let halfMeridian = 20_003_931.458625447      // GeographicLib, WGS84
+        let halfMeridian = 20_003_931.458625447 // GeographicLib, WGS84
         for lat in [0.0, 1e-9, 30, 45.5, 89.999, 90] {
             let p1 = try Coordinate(latitude: lat, longitude: 10)
             let p2 = try Coordinate(latitude: -lat, longitude: -170)
@@ -41,7 +44,8 @@ struct GeodesicRobustnessTests {
     func coincidentAndPoles() throws {
         let p = try Coordinate(latitude: 12.5, longitude: -33)
         #expect(g.inverse(p, p).distance == 0)
-        let n = try Coordinate(latitude: 90, longitude: 0), s = try Coordinate(latitude: -90, longitude: 77)
+        let n = try Coordinate(latitude: 90, longitude: 0)
+        let s = try Coordinate(latitude: -90, longitude: 77)
         let r = g.inverse(n, s)
         #expect(abs(r.distance - 20_003_931.458625447) < 1e-6)
         // As GeographicLib: at a pole the azimuth is taken relative to the given longitude.
@@ -68,7 +72,9 @@ struct GeodesicRobustnessTests {
         #expect(throws: GeodesyError.invalidRadius(-1)) { try GeodesicCircle(validatingCenter: p, radius: -1) }
         #expect(throws: GeodesyError.self) { try GeodesicCircle(validatingCenter: p, radius: .nan) }
         #expect(throws: GeodesyError.latitudeOutOfRange(-90.5)) { try Coordinate(latitude: -90.5, longitude: 0) }
-        #expect(throws: GeodesyError.nonFiniteLongitude(.infinity)) { try Coordinate(latitude: 0, longitude: .infinity) }
+        #expect(throws: GeodesyError.nonFiniteLongitude(.infinity)) {
+            try Coordinate(latitude: 0, longitude: .infinity)
+        }
         // The non-throwing direct never crashes on bad input.
         #expect(g.direct(from: p, azimuth: .nan, distance: 1).azimuth2.isNaN)
         #expect(GeodesicCircle(center: p, radius: -5).contains(p) == false)
@@ -76,13 +82,18 @@ struct GeodesicRobustnessTests {
 }
 
 func pow10(_ x: Double) -> Double {
-    var r = 1.0, e = x
+    var r = 1.0
+    var e = x
     // 10^x for x in [-12, 1] via exp2 to avoid Foundation.
     e *= 3.321928094887362
     r = Double(sign: .plus, exponent: Int(e.rounded(.down)), significand: 1)
     let f = e - e.rounded(.down)
     // 2^f for f in [0, 1): a short series is enough for test perturbations.
-    var term = 1.0, sum = 1.0
-    for k in 1...20 { term *= f * 0.6931471805599453 / Double(k); sum += term }
+    var term = 1.0
+    var sum = 1.0
+    for k in 1...20 {
+        term *= f * 0.6931471805599453 / Double(k)
+        sum += term
+    }
     return r * sum
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geodesy
 
 @Suite("LocalProjection")
@@ -15,8 +16,10 @@ struct LocalProjectionTests {
             let d = rng.uniform(1, 10_000)
             let a = g.direct(from: origin, azimuth: rng.uniform(-180, 180), distance: d * rng.uniform(0, 1)).coordinate
             let b = g.direct(from: origin, azimuth: rng.uniform(-180, 180), distance: d * rng.uniform(0, 1)).coordinate
-            let pa = proj.project(a), pb = proj.project(b)
-            let plane = ((pa.east - pb.east) * (pa.east - pb.east) + (pa.north - pb.north) * (pa.north - pb.north)).squareRoot()
+            let pa = proj.project(a)
+            let pb = proj.project(b)
+            let plane = ((pa.east - pb.east) * (pa.east - pb.east) + (pa.north - pb.north) * (pa.north - pb.north))
+                .squareRoot()
             let exact = g.inverse(a, b).distance
             guard exact > 1 else { continue }
             let rel = abs(plane - exact) / exact

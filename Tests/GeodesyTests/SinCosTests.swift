@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geodesy
 
 @Suite("Two-lane sin/cos for ECEF positions")
@@ -10,7 +11,8 @@ struct SinCosTests {
     @Test("within 2 ulp of libm on [−2π, 2π], both lanes, every quadrant")
     func matchesLibm() {
         var rng = SplitMix64(seed: 42)
-        var worstSin = 0.0, worstCos = 0.0
+        var worstSin = 0.0
+        var worstCos = 0.0
         for _ in 0..<200_000 {
             let x = SIMD2((rng.nextUnit() * 2 - 1) * 2 * .pi, (rng.nextUnit() * 2 - 1) * 2 * .pi)
             let (s, c) = sinCos(x)
@@ -40,14 +42,19 @@ struct SinCosTests {
     @Test("ECEF positions agree with libm's to a few nanometres")
     func cartesianAgrees() {
         var rng = SplitMix64(seed: 7)
-        let a = 6_378_137.0, e2 = Ellipsoid.wgs84.eccentricitySquared
+        let a = 6_378_137.0
+        let e2 = Ellipsoid.wgs84.eccentricitySquared
         var worst = 0.0
         for _ in 0..<50_000 {
-            let lat = (rng.nextUnit() * 2 - 1) * 90, lon = (rng.nextUnit() * 2 - 1) * 180
+            let lat = (rng.nextUnit() * 2 - 1) * 90
+            let lon = (rng.nextUnit() * 2 - 1) * 180
             let p = CartesianPoint(latitude: lat, longitude: lon)
-            let phi = lat * .pi / 180, lam = lon * .pi / 180
+            let phi = lat * .pi / 180
+            let lam = lon * .pi / 180
             let nu = a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
-            let x = nu * cos(phi) * cos(lam), y = nu * cos(phi) * sin(lam), z = nu * (1 - e2) * sin(phi)
+            let x = nu * cos(phi) * cos(lam)
+            let y = nu * cos(phi) * sin(lam)
+            let z = nu * (1 - e2) * sin(phi)
             worst = max(worst, abs(p.x - x), abs(p.y - y), abs(p.z - z))
         }
         #expect(worst < 5e-9, "worst \(worst) m")

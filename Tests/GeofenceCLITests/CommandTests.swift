@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GeofenceCLI
 
 /// End-to-end runs of the parsed command.
@@ -11,9 +12,11 @@ struct CommandTests {
         let regions = try write(shanghaiGeoJSON, to: "r.geojson", in: dir)
         let track = try write(shanghaiCSV(), to: "phone.csv", in: dir)
         let out = (dir as NSString).appendingPathComponent("events.jsonl")
-        var command = try GeofenceCommand.parseAsRoot(["simulate", "--regions", regions, "--track", track,
-                                                       "--profile", "coreLocation", "--output", out, "--quiet",
-                                                       "--map", dir + "/map.svg"])
+        var command = try GeofenceCommand.parseAsRoot([
+            "simulate", "--regions", regions, "--track", track,
+            "--profile", "coreLocation", "--output", out, "--quiet",
+            "--map", dir + "/map.svg",
+        ])
         try command.run()
         let events = try parseLines(try String(contentsOfFile: out, encoding: .utf8))
         #expect(events.count == 1)
@@ -28,8 +31,10 @@ struct CommandTests {
         let regions = try write(shanghaiGeoJSON, to: "r.geojson", in: dir)
         let track = try write(shanghaiCSV(), to: "phone.csv", in: dir)
         let out = dir + "/e.geojson"
-        var command = try GeofenceCommand.parseAsRoot(["simulate", "--regions", regions, "--track", track,
-                                                       "--format", "geojson", "--output", out, "--quiet"])
+        var command = try GeofenceCommand.parseAsRoot([
+            "simulate", "--regions", regions, "--track", track,
+            "--format", "geojson", "--output", out, "--quiet",
+        ])
         try command.run()
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
         #expect((root?["features"] as? [Any])?.count == 1)
@@ -37,7 +42,9 @@ struct CommandTests {
 
     @Test("simulate without a track, or with an unknown profile, is a usage error")
     func usageErrors() {
-        #expect(throws: (any Error).self) { _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"]) }
+        #expect(throws: (any Error).self) {
+            _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"])
+        }
         #expect(throws: (any Error).self) {
             _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r", "--track", "t", "--profile", "android"])
         }
@@ -46,7 +53,9 @@ struct CommandTests {
 
     @Test("a missing regions file fails the run with an error naming it")
     func missingRegions() throws {
-        var command = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "/nope/r.geojson", "--track", "/nope/t.csv", "--quiet"])
+        var command = try GeofenceCommand.parseAsRoot([
+            "simulate", "--regions", "/nope/r.geojson", "--track", "/nope/t.csv", "--quiet",
+        ])
         #expect {
             try command.run()
         } throws: { error in

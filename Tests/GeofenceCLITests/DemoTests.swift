@@ -1,6 +1,7 @@
 import Foundation
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 @Suite("Demo")

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 /// Every input format through the command's own reading path (format detected from
@@ -11,7 +12,8 @@ struct InputFormatTests {
     /// Runs the file at `path` against the Shanghai region (precise profile).
     func run(_ path: String) throws -> (events: [[String: Any]], summary: SimulationSummary) {
         let opened = try InputFiles.openTrack(path: path)
-        let (text, summary) = try simulate([shanghaiRegion], [TrackInput(subject: "p", name: path, source: opened.source)])
+        let (text, summary) = try simulate(
+            [shanghaiRegion], [TrackInput(subject: "p", name: path, source: opened.source)])
         return (try parseLines(text), summary)
     }
 
@@ -32,7 +34,9 @@ struct InputFormatTests {
     @Test("CSV track with Unix-second times")
     func csvUnix() throws {
         let dir = try temporaryDirectory()
-        let text = "time,latitude,longitude,accuracy\n" + shanghaiFixes().map { "\($0.t),\($0.lat),121.499781,10" }.joined(separator: "\n")
+        let text =
+            "time,latitude,longitude,accuracy\n"
+            + shanghaiFixes().map { "\($0.t),\($0.lat),121.499781,10" }.joined(separator: "\n")
         let r = try run(try write(text, to: "unix.csv", in: dir))
         #expect(r.events.count == 1)
     }
@@ -44,11 +48,11 @@ struct InputFormatTests {
             "<trkpt lat=\"\($0.lat)\" lon=\"121.499781\"><time>\(iso($0.t))</time><hdop>2</hdop></trkpt>"
         }.joined(separator: "\n")
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
-        \(pts)
-        </trkseg></trk></gpx>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            \(pts)
+            </trkseg></trk></gpx>
+            """
         let r = try run(try write(text, to: "track.data", in: dir))
         #expect(r.events.map { $0["event"] as? String } == ["enter"])
         #expect(r.summary.fixesRead == 24)
@@ -86,7 +90,8 @@ struct InputFormatTests {
         let dir = try temporaryDirectory()
         let coords = shanghaiFixes().map { "[121.499781,\($0.lat)]" }.joined(separator: ",")
         let times = shanghaiFixes().map { "\"\(iso($0.t))\"" }.joined(separator: ",")
-        let text = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coords)]},\"properties\":{\"times\":[\(times)]}}"
+        let text =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coords)]},\"properties\":{\"times\":[\(times)]}}"
         let r = try run(try write(text, to: "line.geojson", in: dir))
         #expect(r.events.count == 1)
     }
@@ -144,36 +149,43 @@ struct InputFormatTests {
     func badLines() throws {
         let dir = try temporaryDirectory()
         var lines = shanghaiCSV().split(separator: "\n").map(String.init)
-        lines.insert("2026-06-11T02:00:07Z,not-a-number,121.499781,10", at: 3)   // line 4
-        lines.insert("2026-06-11T02:00:12Z,31.259394", at: 6)                    // line 7
-        lines.insert("yesterday,31.259394,121.499781,10", at: 9)                 // line 10
+        lines.insert("2026-06-11T02:00:07Z,not-a-number,121.499781,10", at: 3) // line 4
+        lines.insert("2026-06-11T02:00:12Z,31.259394", at: 6) // line 7
+        lines.insert("yesterday,31.259394,121.499781,10", at: 9) // line 10
         let r = try run(try write(lines.joined(separator: "\n") + "\n", to: "mixed.csv", in: dir))
         #expect(r.events.map { $0["event"] as? String } == ["enter"])
         #expect(r.summary.fixesRead == 24)
         #expect(r.summary.fixesRejected == 3)
-        #expect(r.summary.firstRejections.map(\.position).map { $0.hasPrefix("line 4") || $0.hasPrefix("line 7") || $0.hasPrefix("line 10") } == [true, true, true])
-        #expect(r.summary.firstRejections.map { $0.position.split(separator: ",")[0] } == ["line 4", "line 7", "line 10"])
+        #expect(
+            r.summary.firstRejections.map(\.position).map {
+                $0.hasPrefix("line 4") || $0.hasPrefix("line 7") || $0.hasPrefix("line 10")
+            } == [true, true, true])
+        #expect(
+            r.summary.firstRejections.map { $0.position.split(separator: ",")[0] } == ["line 4", "line 7", "line 10"])
     }
 
     @Test("regions: circles, polygons with holes, flags, dwell and metadata are read")
     func regions() throws {
         let dir = try temporaryDirectory()
         let text = """
-        {"type":"FeatureCollection","features":[
-         {"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.24]},
-          "properties":{"id":"c","radius":150,"notifyOnExit":false,"dwell":60,"clearance_m":3.2,"label":"10′6″"}},
-         {"type":"Feature","geometry":{"type":"Polygon","coordinates":[
-            [[0,0],[0.01,0],[0.01,0.01],[0,0.01],[0,0]],
-            [[0.004,0.004],[0.006,0.004],[0.006,0.006],[0.004,0.006],[0.004,0.004]]]},
-          "properties":{"id":"p"}}]}
-        """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.24]},
+              "properties":{"id":"c","radius":150,"notifyOnExit":false,"dwell":60,"clearance_m":3.2,"label":"10′6″"}},
+             {"type":"Feature","geometry":{"type":"Polygon","coordinates":[
+                [[0,0],[0.01,0],[0.01,0.01],[0,0.01],[0,0]],
+                [[0.004,0.004],[0.006,0.004],[0.006,0.006],[0.004,0.006],[0.004,0.004]]]},
+              "properties":{"id":"p"}}]}
+            """
         let regions = try InputFiles.loadRegions(path: try write(text, to: "r.geojson", in: dir))
         #expect(regions.map(\.identifier) == ["c", "p"])
         #expect(regions[0].notifyOnExit == false && regions[0].notifyOnEntry)
         #expect(regions[0].dwell == 60)
         #expect(regions[0].metadata["clearance_m"] == "3.2")
         #expect(regions[0].metadata["label"] == "10′6″")
-        guard case .polygon(let p) = regions[1].shape else { Issue.record("not a polygon"); return }
+        guard case .polygon(let p) = regions[1].shape else {
+            Issue.record("not a polygon")
+            return
+        }
         #expect(p.holes.count == 1)
     }
 
@@ -181,10 +193,10 @@ struct InputFormatTests {
     func badRegion() throws {
         let dir = try temporaryDirectory()
         let text = """
-        {"type":"FeatureCollection","features":[
-         {"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.24]},"properties":{"id":"a","radius":10}},
-         {"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.24]},"properties":{"id":"b"}}]}
-        """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.24]},"properties":{"id":"a","radius":10}},
+             {"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.24]},"properties":{"id":"b"}}]}
+            """
         let path = try write(text, to: "r.geojson", in: dir)
         #expect {
             _ = try InputFiles.loadRegions(path: path)

@@ -1,10 +1,11 @@
 import Foundation
-@testable import GeofenceCLI
 import GeofenceServer
 import Hummingbird
 import Logging
 import NIOCore
 import Testing
+
+@testable import GeofenceCLI
 
 @Suite("Load generator (geofence serve loadgen)")
 struct LoadGeneratorTests {
@@ -23,9 +24,13 @@ struct LoadGeneratorTests {
         #expect(DeviceDriver.completeAnswer(problem)?.0 == 409)
     }
 
-    @Test("a short run against a real server: every request answered, every fix accepted, the events counted are the ones stored")
+    @Test(
+        "a short run against a real server: every request answered, every fix accepted, the events counted are the ones stored"
+    )
     func shortRun() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("loadgen-\(UUID().uuidString)/g.sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "loadgen-\(UUID().uuidString)/g.sqlite"
+        ).path
         let store = try await GeofenceServer.openStore(path)
         var config = ServerConfiguration()
         config.port = 0
@@ -39,8 +44,10 @@ struct LoadGeneratorTests {
         let running = Task { try await app.runService(gracefulShutdownSignals: []) }
         var it = ports.makeAsyncIterator()
         let port = try #require(await it.next())
-        let gen = LoadGenerator(options: .init(url: "http://127.0.0.1:\(port)", key: key, devices: 3, batchSize: 50,
-                                               requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t"))
+        let gen = LoadGenerator(
+            options: .init(
+                url: "http://127.0.0.1:\(port)", key: key, devices: 3, batchSize: 50,
+                requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t"))
         _ = try await gen.importRegions(20_000)
         let report = try await gen.run()
         try await gen.shutdown()

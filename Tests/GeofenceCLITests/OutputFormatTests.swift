@@ -2,16 +2,19 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 @Suite("Output formats")
 struct OutputFormatTests {
     let event: ReportedEvent = {
-        let fix = LocationFix(subject: "truck \"7\"", coordinate: try! Coordinate(latitude: 35.99581, longitude: -78.90655),
-                              horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: 1_781_186_952))
-        let e = TransitionEvent(kind: .enter, regionID: "bridge-1", subject: "truck \"7\"", fix: fix,
-                                time: Date(timeIntervalSince1970: 1_781_186_952),
-                                crossedAt: Date(timeIntervalSince1970: 1_781_186_941.4))
+        let fix = LocationFix(
+            subject: "truck \"7\"", coordinate: try! Coordinate(latitude: 35.99581, longitude: -78.90655),
+            horizontalAccuracy: 5, timestamp: Date(timeIntervalSince1970: 1_781_186_952))
+        let e = TransitionEvent(
+            kind: .enter, regionID: "bridge-1", subject: "truck \"7\"", fix: fix,
+            time: Date(timeIntervalSince1970: 1_781_186_952),
+            crossedAt: Date(timeIntervalSince1970: 1_781_186_941.4))
         return ReportedEvent(event: e, boundaryDistance: -23.4)
     }()
 
@@ -69,11 +72,12 @@ struct OutputFormatTests {
         var w = TableEventWriter(timeZone: TimeZone(identifier: "America/New_York")!)
         let header = w.header()
         let row = w.text(for: event)
-        #expect(row.hasPrefix("10:09:12  "))          // 14:09:12 UTC is 10:09:12 EDT
+        #expect(row.hasPrefix("10:09:12  ")) // 14:09:12 UTC is 10:09:12 EDT
         #expect(row.contains("23 m"))
         #expect(row.contains("10.6 s"))
         #expect(header.count == row.count)
-        #expect(header.range(of: "region")?.lowerBound.utf16Offset(in: header)
+        #expect(
+            header.range(of: "region")?.lowerBound.utf16Offset(in: header)
                 == row.range(of: "bridge-1")?.lowerBound.utf16Offset(in: row))
     }
 
@@ -97,8 +101,11 @@ struct OutputFormatTests {
         // The digit-by-digit form equals the padded one over years 0001–9999.
         var rng = SplitMix64(seed: 8)
         for _ in 0..<2_000 {
-            let t = rng.uniform(-62_135_596_800, 253_402_300_799).rounded(.down) + (rng.nextUnit() < 0.5 ? 0 : Double(Int(rng.nextUnit() * 999) + 1) / 1_000)
-            let ms = (t * 1000).rounded(), whole = (ms / 1000).rounded(.down)
+            let t =
+                rng.uniform(-62_135_596_800, 253_402_300_799).rounded(.down)
+                + (rng.nextUnit() < 0.5 ? 0 : Double(Int(rng.nextUnit() * 999) + 1) / 1_000)
+            let ms = (t * 1000).rounded()
+            let whole = (ms / 1000).rounded(.down)
             let expected = TimestampFormat.padded(TimestampFormat.civil(Int(whole)), millis: Int(ms - whole * 1000))
             #expect(TimestampFormat.iso8601(secondsSince1970: t) == expected)
         }

@@ -2,6 +2,7 @@ import Foundation
 import Geofencing
 import RegionMonitoring
 import Testing
+
 @testable import GeofenceCLI
 
 @Suite("simulate --power")
@@ -11,16 +12,23 @@ struct PowerComparisonTests {
         let command = try #require(try GeofenceCommand.parseAsRoot(["simulate", "--power"]) as? SimulateCommand)
         #expect(command.power)
         #expect(throws: (any Error).self) { _ = try GeofenceCommand.parseAsRoot(["simulate", "--track", "t.csv"]) }
-        #expect(throws: (any Error).self) { _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"]) }
+        #expect(throws: (any Error).self) {
+            _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"])
+        }
     }
 
-    @Test("the four strategies on the drive and the walk; every energy follows from counts × unit costs, hybrid time included")
+    @Test(
+        "the four strategies on the drive and the walk; every energy follows from counts × unit costs, hybrid time included"
+    )
     func numbersFollowFromTheModel() async throws {
         let comparison = PowerComparison()
         let report = try await comparison.run()
-        #expect(report.results.map(\.scenario) == ["drive (low-bridge.gpx)", "walk (shops.csv)",
-                                                    "drive (low-bridge.gpx) + 100 synthetic places",
-                                                    "walk (shops.csv) + 100 synthetic places"])
+        #expect(
+            report.results.map(\.scenario) == [
+                "drive (low-bridge.gpx)", "walk (shops.csv)",
+                "drive (low-bridge.gpx) + 100 synthetic places",
+                "walk (shops.csv) + 100 synthetic places",
+            ])
         #expect(report.results.map(\.regionCount) == [6, 6, 106, 106])
         let model = comparison.model
         for r in report.results {
@@ -28,7 +36,8 @@ struct PowerComparisonTests {
             for s in r.reports {
                 let c = model.unitCosts(spacing: s.spacing)
                 let u = s.usage
-                let joules = Double(u.gpsFixes) * c.gpsFixJoules + Double(u.networkFixes) * c.networkFixJoules
+                let joules =
+                    Double(u.gpsFixes) * c.gpsFixJoules + Double(u.networkFixes) * c.networkFixJoules
                     + Double(u.wakeUps) * c.wakeUpJoules + Double(u.uploads) * c.uploadJoules
                     + c.baselineWatts * u.durationSeconds + u.continuousSeconds * (model.gpsWatts + model.appAwakeWatts)
                 #expect(abs(s.estimate.joules - joules) < 1e-6, "\(r.scenario) / \(s.strategy.name)")
@@ -36,11 +45,15 @@ struct PowerComparisonTests {
                 #expect(abs(s.estimate.milliampHours - joules / model.batteryVolts / 3.6) < 1e-9)
                 #expect(u.durationSeconds == r.durationSeconds)
             }
-            let continuous = r.reports[0], nearest = r.reports[1], hybrid = r.reports[2], tiered = r.reports[3]
+            let continuous = r.reports[0]
+            let nearest = r.reports[1]
+            let hybrid = r.reports[2]
+            let tiered = r.reports[3]
             #expect(continuous.usage.gpsFixes == Int(r.durationSeconds / 10) + 1, "one fix every 10 s of a 1 Hz track")
             #expect(continuous.spacing == 10 && nearest.spacing == nil && tiered.spacing == nil)
-            #expect(nearest.usage.gpsFixes <= 2 * nearest.replans && nearest.usage.uploads == nearest.events,
-                    "the fix a re-plan asks for, and another when that one is set aside as a glitch")
+            #expect(
+                nearest.usage.gpsFixes <= 2 * nearest.replans && nearest.usage.uploads == nearest.events,
+                "the fix a re-plan asks for, and another when that one is set aside as a glitch")
             #expect(nearest.hybridSeconds == 0, "slots only")
             #expect(hybrid.events >= nearest.events)
             #expect(tiered.usage.uploads == tiered.events + tiered.downloads)
@@ -70,7 +83,9 @@ struct PowerComparisonTests {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/power.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
-        let rows = report.text.split(separator: "\n").filter { $0.hasPrefix("| ") || $0.hasPrefix("Power model") || $0.contains(" min, ") }
+        let rows = report.text.split(separator: "\n").filter {
+            $0.hasPrefix("| ") || $0.hasPrefix("Power model") || $0.contains(" min, ")
+        }
         #expect(rows.count == 1 + 4 * 6)
         for row in rows { #expect(text.contains(row), "docs/power.md is missing: \(row)") }
     }
@@ -91,7 +106,8 @@ struct KilledAppDemoTests {
         #expect(relaunched.count == 1, "the event that caused the launch is delivered once, to the new delegate")
         let launch = try #require(result.launches.first)
         #expect(relaunched.first?.time == TimestampFormat.clockTime(launch.date, in: utc))
-        #expect(relaunched.first.map { $0.text.contains(":") && !$0.text.hasPrefix("Thanks") } == true, "an entry message")
+        #expect(
+            relaunched.first.map { $0.text.contains(":") && !$0.text.hasPrefix("Thanks") } == true, "an entry message")
         // Every shop message appears once per visit: the relaunch neither loses nor repeats one.
         let texts = result.notifications.map(\.text)
         #expect(zip(texts, texts.dropFirst()).allSatisfy { $0 != $1 })

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 /// A source that yields `count` positions and then throws `ThrowingSource.Failure`.
@@ -13,8 +14,10 @@ struct ThrowingSource: TrackSource {
     mutating func next() throws -> TrackRecord? {
         guard index < count else { throw Failure(after: count) }
         index += 1
-        return .position(TrackPosition(index: index, latitude: 31, longitude: 121,
-                                       time: Date(timeIntervalSince1970: Double(index))))
+        return .position(
+            TrackPosition(
+                index: index, latitude: 31, longitude: 121,
+                time: Date(timeIntervalSince1970: Double(index))))
     }
 }
 
@@ -33,7 +36,7 @@ struct ReadAheadTrackSourceTests {
         for size in [1, 3, 5, 25, 4_096] {
             var source = ReadAheadTrackSource(ArrayTrackSource(records), batchSize: size)
             #expect(try drain(&source) == records)
-            #expect(try source.next() == nil)   // stays at the end
+            #expect(try source.next() == nil) // stays at the end
         }
     }
 
@@ -49,7 +52,7 @@ struct ReadAheadTrackSourceTests {
         }
         #expect(read == 10)
         #expect(thrown as? ThrowingSource.Failure == ThrowingSource.Failure(after: 10))
-        #expect(throws: ThrowingSource.Failure(after: 10)) { try source.next() }   // and again
+        #expect(throws: ThrowingSource.Failure(after: 10)) { try source.next() } // and again
     }
 
     @Test("releasing it early stops the reading thread (the test would hang otherwise)")
@@ -80,8 +83,11 @@ struct ReadAheadSimulationTests {
     func run(_ paths: [String], readsAhead: Bool) throws -> (String, SimulationSummary?, String?) {
         var sim = try Simulation(regions: [shanghaiRegion], policy: .coreLocation)
         sim.readsAhead = readsAhead
-        let inputs = try paths.map { TrackInput(subject: ($0 as NSString).lastPathComponent, name: $0,
-                                                source: try InputFiles.openTrack(path: $0).source) }
+        let inputs = try paths.map {
+            TrackInput(
+                subject: ($0 as NSString).lastPathComponent, name: $0,
+                source: try InputFiles.openTrack(path: $0).source)
+        }
         var out = ""
         do {
             let summary = try sim.run(tracks: inputs, writer: JSONLinesEventWriter(), to: &out)
@@ -102,7 +108,8 @@ struct ReadAheadSimulationTests {
         #expect(seqError == nil && aheadError == nil)
         #expect(try parseLines(seqText).count > 100)
         #expect(aheadText == seqText)
-        let s = try #require(seqSummary), r = try #require(aheadSummary)
+        let s = try #require(seqSummary)
+        let r = try #require(aheadSummary)
         #expect(s.fixesRead == 29_000)
         #expect(s.fixesRejected > 40)
         #expect(r.fixesRead == s.fixesRead && r.fixesRejected == s.fixesRejected)
@@ -120,7 +127,8 @@ struct ReadAheadSimulationTests {
         var gpx = "<gpx><trk><trkseg>\n"
         for i in 0..<9_000 {
             let lat = (i / 150) % 2 == 1 ? 31.240394 : 31.259394
-            gpx += "<trkpt lat=\"\(lat)\" lon=\"121.499781\"><time>\(iso(t0 + Double(i) * 5))</time><hacc>10</hacc></trkpt>\n"
+            gpx +=
+                "<trkpt lat=\"\(lat)\" lon=\"121.499781\"><time>\(iso(t0 + Double(i) * 5))</time><hacc>10</hacc></trkpt>\n"
         }
         gpx += "<trkpt lat=\"31.2\" lon"
         let path = try write(gpx, to: "cut.gpx", in: dir)

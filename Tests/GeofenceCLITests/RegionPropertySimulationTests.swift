@@ -2,16 +2,18 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 @Suite("simulate honours the GeoJSON region properties")
 struct RegionPropertySimulationTests {
     private func regions(_ properties: String) throws -> [Region] {
-        try InputFiles.regions(fromGeoJSON: """
-        {"type":"FeatureCollection","features":[
-         {"type":"Feature","geometry":{"type":"Point","coordinates":[121.499781,31.239394]},
-          "properties":{"id":"shanghai","radius":2000\(properties)}}]}
-        """, path: "regions.geojson")
+        try InputFiles.regions(
+            fromGeoJSON: """
+                {"type":"FeatureCollection","features":[
+                 {"type":"Feature","geometry":{"type":"Point","coordinates":[121.499781,31.239394]},
+                  "properties":{"id":"shanghai","radius":2000\(properties)}}]}
+                """, path: "regions.geojson")
     }
 
     /// Inside from the first fix, for two minutes.
@@ -28,7 +30,8 @@ struct RegionPropertySimulationTests {
 
     @Test("initialTrigger [\"enter\"] gives an initial entry to a subject already inside")
     func initialEnter() throws {
-        let (text, _) = try simulate(try regions(#","initialTrigger":["enter"]"#), [startingInside()], policy: .coreLocation)
+        let (text, _) = try simulate(
+            try regions(#","initialTrigger":["enter"]"#), [startingInside()], policy: .coreLocation)
         let events = try parseLines(text)
         #expect(events.map { $0["event"] as? String } == ["enter"])
         #expect(events.first?["region"] as? String == "shanghai")
@@ -44,8 +47,11 @@ struct RegionPropertySimulationTests {
 
     @Test("a bad initialTrigger stops the run naming the feature and the property")
     func badTrigger() {
-        #expect(throws: InputError.malformed(path: "regions.geojson", position: "feature 0",
-                                             reason: #"initialTrigger names "now", expected "enter", "exit" or "dwell""#)) {
+        #expect(
+            throws: InputError.malformed(
+                path: "regions.geojson", position: "feature 0",
+                reason: #"initialTrigger names "now", expected "enter", "exit" or "dwell""#)
+        ) {
             try regions(#","initialTrigger":["now"]"#)
         }
     }

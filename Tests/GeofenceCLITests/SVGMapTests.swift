@@ -2,26 +2,47 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 @Suite("SVG map")
 struct SVGMapTests {
     func render() throws -> String {
-        var sim = try Simulation(regions: [shanghaiRegion,
-                                           .circle(identifier: "far", center: try Coordinate(latitude: 31.3, longitude: 121.6), radius: 100),
-                                           Region(identifier: "ring", shape: .polygon(Polygon(
-                                               exterior: [try Coordinate(latitude: 31.22, longitude: 121.48), try Coordinate(latitude: 31.22, longitude: 121.52),
-                                                          try Coordinate(latitude: 31.26, longitude: 121.52), try Coordinate(latitude: 31.26, longitude: 121.48)],
-                                               holes: [[try Coordinate(latitude: 31.235, longitude: 121.495), try Coordinate(latitude: 31.235, longitude: 121.505),
-                                                        try Coordinate(latitude: 31.245, longitude: 121.505), try Coordinate(latitude: 31.245, longitude: 121.495)]])))],
-                                 policy: .precise)
+        var sim = try Simulation(
+            regions: [
+                shanghaiRegion,
+                .circle(identifier: "far", center: try Coordinate(latitude: 31.3, longitude: 121.6), radius: 100),
+                Region(
+                    identifier: "ring",
+                    shape: .polygon(
+                        Polygon(
+                            exterior: [
+                                try Coordinate(latitude: 31.22, longitude: 121.48),
+                                try Coordinate(latitude: 31.22, longitude: 121.52),
+                                try Coordinate(latitude: 31.26, longitude: 121.52),
+                                try Coordinate(latitude: 31.26, longitude: 121.48),
+                            ],
+                            holes: [
+                                [
+                                    try Coordinate(latitude: 31.235, longitude: 121.495),
+                                    try Coordinate(latitude: 31.235, longitude: 121.505),
+                                    try Coordinate(latitude: 31.245, longitude: 121.505),
+                                    try Coordinate(latitude: 31.245, longitude: 121.495),
+                                ]
+                            ]))),
+            ],
+            policy: .precise)
         sim.map = MapRecorder()
         var out = ""
-        _ = try sim.run(tracks: [TrackInput(subject: "phone", name: "t", source: ArrayTrackSource(positions: positions(shanghaiFixes())))],
-                        writer: JSONLinesEventWriter(), to: &out)
+        _ = try sim.run(
+            tracks: [
+                TrackInput(subject: "phone", name: "t", source: ArrayTrackSource(positions: positions(shanghaiFixes())))
+            ],
+            writer: JSONLinesEventWriter(), to: &out)
         let recorder = try #require(sim.map)
-        #expect(recorder.events.count == 2)   // enter shanghai, exit the ring (into its hole)
-        var map = SVGMap(title: "Shanghai <test>", regions: sim.engine.regions, tracks: recorder.tracks, events: recorder.events)
+        #expect(recorder.events.count == 2) // enter shanghai, exit the ring (into its hole)
+        var map = SVGMap(
+            title: "Shanghai <test>", regions: sim.engine.regions, tracks: recorder.tracks, events: recorder.events)
         map.timeZone = utc
         return map.render()
     }
@@ -35,7 +56,7 @@ struct SVGMapTests {
         #expect(svg.contains("<title>Shanghai &lt;test&gt;</title>"))
         #expect(svg.contains("class=\"region\" data-id=\"shanghai\""))
         #expect(svg.contains("class=\"region\" data-id=\"ring\""))
-        #expect(svg.contains("data-id=\"far\""))              // few regions: all are in view
+        #expect(svg.contains("data-id=\"far\"")) // few regions: all are in view
         #expect(svg.contains("class=\"track\" data-subject=\"phone\""))
         #expect(svg.contains("<polyline"))
         #expect(svg.contains("class=\"event\" data-kind=\"enter\" data-region=\"shanghai\""))
@@ -77,12 +98,17 @@ struct SVGMapTests {
     func manyRegions() throws {
         var regions = [shanghaiRegion]
         for i in 0..<300 {
-            regions.append(.circle(identifier: "far-\(i)", center: try Coordinate(latitude: 40 + Double(i) * 0.01, longitude: 10), radius: 100))
+            regions.append(
+                .circle(
+                    identifier: "far-\(i)", center: try Coordinate(latitude: 40 + Double(i) * 0.01, longitude: 10),
+                    radius: 100))
         }
         var recorder = MapRecorder()
         for p in positions(shanghaiFixes()) {
-            recorder.record(LocationFix(subject: "s", coordinate: try Coordinate(latitude: p.latitude, longitude: p.longitude),
-                                        timestamp: p.time))
+            recorder.record(
+                LocationFix(
+                    subject: "s", coordinate: try Coordinate(latitude: p.latitude, longitude: p.longitude),
+                    timestamp: p.time))
         }
         let svg = SVGMap(title: "t", regions: regions, tracks: recorder.tracks, events: []).render()
         #expect(svg.contains("data-id=\"shanghai\""))

@@ -1,7 +1,8 @@
 import Foundation
-@testable import GeofenceCLI
 import GeofenceServer
 import Testing
+
+@testable import GeofenceCLI
 
 @Suite("geofence serve", .serialized)
 struct ServeCommandTests {
@@ -10,8 +11,12 @@ struct ServeCommandTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let config = dir.appendingPathComponent("server.json")
-        try Data(#"{"port": 9000, "database": "a.sqlite", "allowedWebhookHosts": ["hooks.internal"], "profile": "coreLocation"}"#.utf8).write(to: config)
-        let cmd = try GeofenceCommand.parseAsRoot(["serve", "--config", config.path, "--port", "9100"]) as? ServeCommand
+        try Data(
+            #"{"port": 9000, "database": "a.sqlite", "allowedWebhookHosts": ["hooks.internal"], "profile": "coreLocation"}"#
+                .utf8
+        ).write(to: config)
+        let cmd =
+            try GeofenceCommand.parseAsRoot(["serve", "--config", config.path, "--port", "9100"]) as? ServeCommand
         let c = try #require(try cmd?.resolvedConfiguration())
         #expect(c.port == 9100)
         #expect(c.database == "a.sqlite")
@@ -32,9 +37,12 @@ struct ServeCommandTests {
 
     @Test("create-key writes to the store named by --database (not ./geofence.sqlite)")
     func createKeyUsesDatabaseOption() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)/keys.sqlite").path
-        let cmd = try #require(try GeofenceCommand.parseAsRoot(["serve", "create-key", "--tenant", "acme", "--database", path])
-            as? ServeCommand.CreateKey)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "serve-cli-\(UUID().uuidString)/keys.sqlite"
+        ).path
+        let cmd = try #require(
+            try GeofenceCommand.parseAsRoot(["serve", "create-key", "--tenant", "acme", "--database", path])
+                as? ServeCommand.CreateKey)
         try await cmd.run()
         #expect(FileManager.default.fileExists(atPath: path))
         let store = try await GeofenceServer.openStore(path)

@@ -2,13 +2,15 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 @Suite("Simulation")
 struct SimulationTests {
     @Test("the seed example gives exactly one entry, after the confirmation time")
     func seedExample() throws {
-        let track = TrackInput(subject: "phone", name: "t", source: ArrayTrackSource(positions: positions(shanghaiFixes())))
+        let track = TrackInput(
+            subject: "phone", name: "t", source: ArrayTrackSource(positions: positions(shanghaiFixes())))
         let (text, summary) = try simulate([shanghaiRegion], [track], policy: .coreLocation)
         let events = try parseLines(text)
         #expect(events.count == 1)
@@ -27,8 +29,10 @@ struct SimulationTests {
         // b enters 30 s later than a but its file is given first.
         let a = shanghaiFixes()
         let b = shanghaiFixes().map { (t: $0.t + 30, lat: $0.lat) }
-        let tracks = [TrackInput(subject: "b", name: "b.csv", source: ArrayTrackSource(positions: positions(b))),
-                      TrackInput(subject: "a", name: "a.csv", source: ArrayTrackSource(positions: positions(a)))]
+        let tracks = [
+            TrackInput(subject: "b", name: "b.csv", source: ArrayTrackSource(positions: positions(b))),
+            TrackInput(subject: "a", name: "a.csv", source: ArrayTrackSource(positions: positions(a))),
+        ]
         let (text, summary) = try simulate([shanghaiRegion], tracks)
         let events = try parseLines(text)
         #expect(events.map { $0["subject"] as? String } == ["a", "b"])
@@ -42,10 +46,16 @@ struct SimulationTests {
         var records = positions(shanghaiFixes()).map(TrackRecord.position)
         records.insert(.rejected(position: "line 4", reason: "latitude 'abc' is not a number"), at: 2)
         // An out-of-order fix and an out-of-range latitude in the middle.
-        records.insert(.position(TrackPosition(line: 9, index: 99, latitude: 31.25, longitude: 121.5,
-                                               time: Date(timeIntervalSince1970: t0 - 100))), at: 8)
-        records.insert(.position(TrackPosition(line: 12, index: 100, latitude: 95, longitude: 121.5,
-                                               time: Date(timeIntervalSince1970: t0 + 47))), at: 11)
+        records.insert(
+            .position(
+                TrackPosition(
+                    line: 9, index: 99, latitude: 31.25, longitude: 121.5,
+                    time: Date(timeIntervalSince1970: t0 - 100))), at: 8)
+        records.insert(
+            .position(
+                TrackPosition(
+                    line: 12, index: 100, latitude: 95, longitude: 121.5,
+                    time: Date(timeIntervalSince1970: t0 + 47))), at: 11)
         let track = TrackInput(subject: "p", name: "walk.csv", source: ArrayTrackSource(records))
         let (text, summary) = try simulate([shanghaiRegion], [track])
         #expect(try parseLines(text).count == 1)
@@ -61,7 +71,8 @@ struct SimulationTests {
     @Test("the summary keeps only the first few rejections but counts them all")
     func rejectionCap() throws {
         let records = (1...20).map { TrackRecord.rejected(position: "line \($0)", reason: "bad") }
-        let (_, summary) = try simulate([shanghaiRegion], [TrackInput(subject: "p", name: "x", source: ArrayTrackSource(records))])
+        let (_, summary) = try simulate(
+            [shanghaiRegion], [TrackInput(subject: "p", name: "x", source: ArrayTrackSource(records))])
         #expect(summary.fixesRejected == 20)
         #expect(summary.firstRejections.count == Simulation.keptRejections)
         #expect(summary.report(wallSeconds: nil).contains("and 15 more rejected"))
@@ -77,8 +88,9 @@ struct SimulationTests {
     func mapDecimation() throws {
         var recorder = MapRecorder(maximumPointsPerTrack: 100)
         for i in 0..<10_000 {
-            let fix = LocationFix(subject: "s", coordinate: try Coordinate(latitude: 0, longitude: Double(i) * 1e-5),
-                                  timestamp: Date(timeIntervalSince1970: Double(i)))
+            let fix = LocationFix(
+                subject: "s", coordinate: try Coordinate(latitude: 0, longitude: Double(i) * 1e-5),
+                timestamp: Date(timeIntervalSince1970: Double(i)))
             recorder.record(fix)
         }
         let track = try #require(recorder.tracks.first)
@@ -98,7 +110,8 @@ struct SimulationTests {
 struct ReleaseSensitiveCrossingTests {
     @Test("a clean crossing into a 392.5 m circle at 25 m/s is one entry, 8 s after the first deciding fix")
     func crossing() throws {
-        let region = Region.circle(identifier: "c90198", center: try Coordinate(latitude: 48.0483345, longitude: 10.9774894), radius: 392.5)
+        let region = Region.circle(
+            identifier: "c90198", center: try Coordinate(latitude: 48.0483345, longitude: 10.9774894), radius: 392.5)
         let rows: [(Double, Double, Double)] = [
             (48.0489137, 10.9830435, 8.9), (48.0489975, 10.9829477, 10.5), (48.0490684, 10.9828309, 11.3),
             (48.0491124, 10.9827069, 10.2), (48.0491737, 10.9825576, 9.6), (48.0492315, 10.9824058, 9.2),
@@ -106,18 +119,21 @@ struct ReleaseSensitiveCrossingTests {
             (48.0494490, 10.9818603, 11.4), (48.0495089, 10.9817291, 12.8), (48.0495535, 10.9815551, 10.7),
             (48.0495880, 10.9814024, 9.7), (48.0496329, 10.9812471, 9.3), (48.0496792, 10.9811129, 10.6),
         ]
-        let start = 1_780_272_388.0   // 2026-06-01T00:06:28Z
+        let start = 1_780_272_388.0 // 2026-06-01T00:06:28Z
         let track = rows.enumerated().map { i, r in
-            TrackPosition(line: i + 2, index: i + 1, latitude: r.0, longitude: r.1,
-                          time: Date(timeIntervalSince1970: start + Double(i)), accuracy: r.2)
+            TrackPosition(
+                line: i + 2, index: i + 1, latitude: r.0, longitude: r.1,
+                time: Date(timeIntervalSince1970: start + Double(i)), accuracy: r.2)
         }
         // The numbers `precise` had when this was found (margin = accuracy, 8 s, 2 fixes): the
         // track is too short for today's 20 m + 2a margin and four fixes to confirm it.
-        let then = HysteresisPolicy(marginMeters: nil, accuracyMultiplier: 1, minimumMarginMeters: 0,
-                                    maximumMarginFraction: 0.5, confirmationTime: 8, minimumConfirmingFixes: 2,
-                                    maximumAccuracyToSizeRatio: 1)
-        let (text, _) = try simulate([region], [TrackInput(subject: "w", name: "w.csv", source: ArrayTrackSource(positions: track))],
-                                     policy: then)
+        let then = HysteresisPolicy(
+            marginMeters: nil, accuracyMultiplier: 1, minimumMarginMeters: 0,
+            maximumMarginFraction: 0.5, confirmationTime: 8, minimumConfirmingFixes: 2,
+            maximumAccuracyToSizeRatio: 1)
+        let (text, _) = try simulate(
+            [region], [TrackInput(subject: "w", name: "w.csv", source: ArrayTrackSource(positions: track))],
+            policy: then)
         let events = try parseLines(text)
         #expect(events.map { $0["event"] as? String } == ["enter"])
         #expect(events.first?["time"] as? String == "2026-06-01T00:06:41Z")

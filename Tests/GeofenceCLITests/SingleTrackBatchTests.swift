@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceCLI
 
 /// A single track goes to the engine in chunks; everything a user sees must be what the
@@ -31,13 +32,17 @@ struct SingleTrackBatchTests {
 
     let regions: [Region] = [
         shanghaiRegion,
-        .circle(identifier: "pier", center: try! Coordinate(latitude: 31.2405, longitude: 121.5), radius: 150, dwell: 60),
-        .circle(identifier: "south", center: try! Coordinate(latitude: 31.2395, longitude: 121.4999), radius: 300,
-                initialTrigger: [.enter]),
+        .circle(
+            identifier: "pier", center: try! Coordinate(latitude: 31.2405, longitude: 121.5), radius: 150, dwell: 60),
+        .circle(
+            identifier: "south", center: try! Coordinate(latitude: 31.2395, longitude: 121.4999), radius: 300,
+            initialTrigger: [.enter]),
     ]
 
-    func run<W: EventWriter>(_ path: String, batches: Bool, readsAhead: Bool, writer: W,
-                             policy: HysteresisPolicy) throws -> (String, SimulationSummary?, String?) {
+    func run<W: EventWriter>(
+        _ path: String, batches: Bool, readsAhead: Bool, writer: W,
+        policy: HysteresisPolicy
+    ) throws -> (String, SimulationSummary?, String?) {
         var sim = try Simulation(regions: regions, policy: policy)
         sim.batchesSingleTrack = batches
         sim.readsAhead = readsAhead
@@ -57,20 +62,25 @@ struct SingleTrackBatchTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try write(track(fixes: 7_000), to: "walk.csv", in: dir)
         for policy in [HysteresisPolicy.precise, .coreLocation] {
-            let (a, sa, ea) = try run(path, batches: false, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: policy)
-            let (b, sb, eb) = try run(path, batches: true, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: policy)
+            let (a, sa, ea) = try run(
+                path, batches: false, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: policy)
+            let (b, sb, eb) = try run(
+                path, batches: true, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: policy)
             #expect(ea == nil && eb == nil)
             #expect(try parseLines(a).count > 100)
             #expect(b == a)
-            let s = try #require(sa), r = try #require(sb)
+            let s = try #require(sa)
+            let r = try #require(sb)
             #expect(r.fixesRead == s.fixesRead && r.fixesRejected == s.fixesRejected)
             #expect(s.fixesRejected >= 12)
             #expect(r.firstRejections == s.firstRejections)
             #expect(r.eventsByKind == s.eventsByKind)
             #expect(r.eventsByKind[.dwell, default: 0] > 0)
             // The table prints distances: computed on both paths alike.
-            let (ta, _, _) = try run(path, batches: false, readsAhead: readsAhead, writer: TableEventWriter(timeZone: utc), policy: policy)
-            let (tb, _, _) = try run(path, batches: true, readsAhead: readsAhead, writer: TableEventWriter(timeZone: utc), policy: policy)
+            let (ta, _, _) = try run(
+                path, batches: false, readsAhead: readsAhead, writer: TableEventWriter(timeZone: utc), policy: policy)
+            let (tb, _, _) = try run(
+                path, batches: true, readsAhead: readsAhead, writer: TableEventWriter(timeZone: utc), policy: policy)
             #expect(tb == ta)
             #expect(ta.contains(" m"))
         }
@@ -83,12 +93,15 @@ struct SingleTrackBatchTests {
         var gpx = "<gpx><trk><trkseg>\n"
         for i in 0..<3_000 {
             let lat = (i / 150) % 2 == 1 ? 31.240394 : 31.259394
-            gpx += "<trkpt lat=\"\(lat)\" lon=\"121.499781\"><time>\(iso(t0 + Double(i) * 5))</time><hacc>10</hacc></trkpt>\n"
+            gpx +=
+                "<trkpt lat=\"\(lat)\" lon=\"121.499781\"><time>\(iso(t0 + Double(i) * 5))</time><hacc>10</hacc></trkpt>\n"
         }
         gpx += "<trkpt lat=\"31.2\" lon"
         let path = try write(gpx, to: "cut.gpx", in: dir)
-        let (a, _, ea) = try run(path, batches: false, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: .precise)
-        let (b, _, eb) = try run(path, batches: true, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: .precise)
+        let (a, _, ea) = try run(
+            path, batches: false, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: .precise)
+        let (b, _, eb) = try run(
+            path, batches: true, readsAhead: readsAhead, writer: JSONLinesEventWriter(), policy: .precise)
         #expect(try parseLines(a).count > 10)
         #expect(b == a)
         #expect(ea != nil && eb == ea)

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Geofencing
+
 @testable import GeofenceCLI
 
 /// A fresh temporary directory for one test.
@@ -24,10 +25,10 @@ let shanghaiCenter = try! Coordinate(latitude: 31.239394, longitude: 121.499781)
 let shanghaiRegion = Region.circle(identifier: "shanghai", center: shanghaiCenter, radius: 2_000)
 
 let shanghaiGeoJSON = """
-{"type":"FeatureCollection","features":[
- {"type":"Feature","geometry":{"type":"Point","coordinates":[121.499781,31.239394]},
-  "properties":{"id":"shanghai","radius":2000,"name":"The Bund"}}]}
-"""
+    {"type":"FeatureCollection","features":[
+     {"type":"Feature","geometry":{"type":"Point","coordinates":[121.499781,31.239394]},
+      "properties":{"id":"shanghai","radius":2000,"name":"The Bund"}}]}
+    """
 
 /// Unix time of 2026-06-11T02:00:00Z.
 let t0 = 1_781_143_200.0
@@ -46,18 +47,23 @@ func shanghaiFixes() -> [(t: Double, lat: Double)] {
 func iso(_ t: Double) -> String { TimestampFormat.iso8601(secondsSince1970: t) }
 
 func shanghaiCSV() -> String {
-    "time,latitude,longitude,accuracy\n" + shanghaiFixes().map { "\(iso($0.t)),\($0.lat),121.499781,10" }.joined(separator: "\n") + "\n"
+    "time,latitude,longitude,accuracy\n"
+        + shanghaiFixes().map { "\(iso($0.t)),\($0.lat),121.499781,10" }.joined(separator: "\n") + "\n"
 }
 
-func positions(_ fixes: [(t: Double, lat: Double)], lon: Double = 121.499781, accuracy: Double? = 10) -> [TrackPosition] {
+func positions(_ fixes: [(t: Double, lat: Double)], lon: Double = 121.499781, accuracy: Double? = 10) -> [TrackPosition]
+{
     fixes.enumerated().map { i, f in
-        TrackPosition(line: i + 2, index: i + 1, latitude: f.lat, longitude: lon,
-                      time: Date(timeIntervalSince1970: f.t), accuracy: accuracy)
+        TrackPosition(
+            line: i + 2, index: i + 1, latitude: f.lat, longitude: lon,
+            time: Date(timeIntervalSince1970: f.t), accuracy: accuracy)
     }
 }
 
 /// Runs `tracks` against `regions` and returns the jsonl text and the summary.
-func simulate(_ regions: [Region], _ tracks: [TrackInput], policy: HysteresisPolicy = .precise) throws -> (String, SimulationSummary) {
+func simulate(
+    _ regions: [Region], _ tracks: [TrackInput], policy: HysteresisPolicy = .precise
+) throws -> (String, SimulationSummary) {
     var sim = try Simulation(regions: regions, policy: policy)
     var out = ""
     let summary = try sim.run(tracks: tracks, writer: JSONLinesEventWriter(), to: &out)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import Geofencing
 
 @Suite("Engine rules: registration, replacement, flags, dwell, initial triggers, advance")
@@ -8,8 +9,10 @@ struct EngineRulesTests {
     let c = Scene.shanghai
 
     /// Walk north from `from` metres to `to` metres at `speed` m/s, starting at `start` s.
-    func walk(from: Double, to: Double, speed: Double = 2, start: Double = 0,
-              subject: String = "phone", accuracy: Double = 5) -> [LocationFix] {
+    func walk(
+        from: Double, to: Double, speed: Double = 2, start: Double = 0,
+        subject: String = "phone", accuracy: Double = 5
+    ) -> [LocationFix] {
         let n = Int(abs(to - from) / speed)
         return (0...n).map { i in
             let d = from + (to > from ? 1 : -1) * Double(i) * speed
@@ -40,8 +43,9 @@ struct EngineRulesTests {
         #expect(abs(Scene.seconds(events[1].crossedAt) - 600) < 2)
     }
 
-    @Test("events at the same time: exits, then entries, then dwells, whatever the regions' order",
-          arguments: [false, true])
+    @Test(
+        "events at the same time: exits, then entries, then dwells, whatever the regions' order",
+        arguments: [false, true])
     func sameTimeOrder(northFirst: Bool) throws {
         // Two neighbouring circles; a jump from the north one into the south one confirms the
         // exit and the entry at the same fix. With dwell 0 the entry's dwell comes at once.
@@ -62,11 +66,11 @@ struct EngineRulesTests {
         try engine.add(Scene.circle("zone", c, radius: 300))
         _ = try Scene.run(&engine, (0..<30).map { Scene.fix(c, north: 200, at: Double($0)) })
         #expect(engine.state(of: "phone", in: "zone") == .inside)
-        try engine.add(Scene.circle("zone", c, radius: 100))          // now 200 m is outside
+        try engine.add(Scene.circle("zone", c, radius: 100)) // now 200 m is outside
         #expect(engine.regionCount == 1)
         #expect(engine.state(of: "phone", in: "zone") == .unknown)
         let events = try Scene.run(&engine, (30..<90).map { Scene.fix(c, north: 200, at: Double($0)) })
-        #expect(events.isEmpty)                                      // reset: silent, no exit
+        #expect(events.isEmpty) // reset: silent, no exit
         #expect(engine.state(of: "phone", in: "zone") == .outside)
         #expect(engine.region(identifier: "zone")?.shape == .circle(center: c, radius: 100))
     }
@@ -85,7 +89,7 @@ struct EngineRulesTests {
     func dwellFires() throws {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle("shop", c, radius: 300, dwell: 120))
-        var events = try Scene.run(&engine, walk(from: -600, to: 0))     // crosses at t = 150
+        var events = try Scene.run(&engine, walk(from: -600, to: 0)) // crosses at t = 150
         events += try Scene.run(&engine, (301..<600).map { Scene.fix(c, at: Double($0)) })
         #expect(events.map(\.kind) == [.enter, .dwell])
         let dwell = try #require(events.last)
@@ -105,7 +109,7 @@ struct EngineRulesTests {
     func dwellByAdvance() throws {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle("shop", c, radius: 300, dwell: 200))
-        let events = try Scene.run(&engine, walk(from: -600, to: 0))     // crosses at t = 150, last fix t = 300
+        let events = try Scene.run(&engine, walk(from: -600, to: 0)) // crosses at t = 150, last fix t = 300
         #expect(events.map(\.kind) == [.enter])
         #expect(engine.advance(subject: "phone", to: Scene.t0.addingTimeInterval(260)).isEmpty) // before last fix
         #expect(engine.advance(subject: "phone", to: Scene.t0.addingTimeInterval(340)).isEmpty) // not yet due
@@ -120,7 +124,7 @@ struct EngineRulesTests {
         var engine = Engine(policy: .coreLocation)
         try engine.add(Scene.circle("zone", c, radius: 1_000))
         _ = try Scene.run(&engine, (0..<5).map { Scene.fix(c, north: 1_500, at: Double($0)) })
-        var events = try Scene.run(&engine, (5..<9).map { Scene.fix(c, at: Double($0)) })  // pending from t = 5, 4 fixes
+        var events = try Scene.run(&engine, (5..<9).map { Scene.fix(c, at: Double($0)) }) // pending from t = 5, 4 fixes
         #expect(events.isEmpty)
         #expect(engine.pendingRegions(of: "phone") == ["zone"])
         events = engine.advance(subject: "phone", to: Scene.t0.addingTimeInterval(24))
@@ -132,19 +136,27 @@ struct EngineRulesTests {
 
     @Test("calling advance between fixes never changes the events, only when they come")
     func advanceDoesNotChangeOutcome() throws {
-        var a = Engine(policy: .precise), b = Engine(policy: .precise)
-        for r in [Scene.circle("one", c, radius: 300, dwell: 60), Scene.circle("two", Scene.point(c, north: 700), radius: 200)] {
-            try a.add(r); try b.add(r)
+        var a = Engine(policy: .precise)
+        var b = Engine(policy: .precise)
+        for r in [
+            Scene.circle("one", c, radius: 300, dwell: 60),
+            Scene.circle("two", Scene.point(c, north: 700), radius: 200),
+        ] {
+            try a.add(r)
+            try b.add(r)
         }
         let fixes = walk(from: -900, to: 1_200, speed: 1.5).enumerated().filter { $0.offset % 7 != 3 }.map(\.element)
-        var ea: [TransitionEvent] = [], eb: [TransitionEvent] = []
+        var ea: [TransitionEvent] = []
+        var eb: [TransitionEvent] = []
         for f in fixes {
             ea += try a.process(f)
             eb += b.advance(subject: "phone", to: f.timestamp.addingTimeInterval(-0.5))
             eb += try b.process(f)
         }
         #expect(ea.count >= 5)
-        #expect(ea.map { "\($0.kind)\($0.regionID)\($0.time)\($0.crossedAt)" } == eb.map { "\($0.kind)\($0.regionID)\($0.time)\($0.crossedAt)" })
+        #expect(
+            ea.map { "\($0.kind)\($0.regionID)\($0.time)\($0.crossedAt)" }
+                == eb.map { "\($0.kind)\($0.regionID)\($0.time)\($0.crossedAt)" })
     }
 
     @Test("initial trigger on the region: entry for a subject found inside, exit for one found outside")
@@ -184,7 +196,8 @@ struct EngineRulesTests {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle("zone", c, radius: 300))
         _ = try Scene.run(&engine, (0..<10).map { Scene.fix(c, at: Double($0)) })
-        let removed = engine.remove(identifier: "zone"), again = engine.remove(identifier: "zone")
+        let removed = engine.remove(identifier: "zone")
+        let again = engine.remove(identifier: "zone")
         #expect(removed && !again)
         let events = try Scene.run(&engine, walk(from: 0, to: 900, start: 10))
         #expect(events.isEmpty)
@@ -197,8 +210,12 @@ struct EngineRulesTests {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle("zone", c, radius: 300))
         var events: [TransitionEvent] = []
-        let a = walk(from: -900, to: 0, subject: "a"), b = walk(from: 0, to: 900, subject: "b")
-        for (fa, fb) in zip(a, b) { events += try engine.process(fa); events += try engine.process(fb) }
+        let a = walk(from: -900, to: 0, subject: "a")
+        let b = walk(from: 0, to: 900, subject: "b")
+        for (fa, fb) in zip(a, b) {
+            events += try engine.process(fa)
+            events += try engine.process(fb)
+        }
         #expect(events.map { "\($0.kind):\($0.subject)" } == ["exit:b", "enter:a"])
         #expect(engine.subjects == ["a", "b"])
         #expect(engine.regionsContaining(subject: "a") == ["zone"])

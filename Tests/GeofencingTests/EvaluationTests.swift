@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geofencing
 
 @Suite("Evaluation harness: synthetic and adversarial tracks against a band ground truth")
@@ -20,12 +21,15 @@ struct EvaluationTests {
                 let s = SyntheticTrack.make(.stationary, level: level, index: i, seed: Evaluation.seed)
                 #expect(s.truth.allSatisfy { (20...60).contains(abs(s.regions[0].signedDistance(to: $0))) })
                 let g = SyntheticTrack.make(.grazer, level: level, index: i, seed: Evaluation.seed)
-                #expect(BandTruth.analyse(g.regions[0], truth: g.truth, times: g.times, sigma: g.noiseSigma).crossings.isEmpty)
+                #expect(
+                    BandTruth.analyse(g.regions[0], truth: g.truth, times: g.times, sigma: g.noiseSigma).crossings
+                        .isEmpty)
             }
         }
     }
 
-    @Test("""
+    @Test(
+        """
         at every noise level: zero false events for both policies, zero missed for precise, at most one \
         state change per lingering episode; precise's median delay at most half of coreLocation's with \
         GPS-grade fixes (good, urban) and no longer than coreLocation's with poor and cell-grade ones
@@ -36,9 +40,10 @@ struct EvaluationTests {
         let core = try Evaluation.run(tracks, policy: .coreLocation)
         let table = Evaluation.table(precise: precise, core: core)
         print(table)
-        let docs = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/semantics.md"),
-                              encoding: .utf8)
+        let docs = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/semantics.md"),
+            encoding: .utf8)
         for row in table.split(separator: "\n") where row.hasPrefix("| ") {
             #expect(docs.contains(row), "docs/semantics.md is missing the harness row: \(row)")
         }

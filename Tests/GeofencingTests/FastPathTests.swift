@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import Geofencing
 
 /// The fast entry points — subject handles, an events buffer, batches — give exactly the
@@ -15,9 +16,11 @@ struct FastPathTests {
         var regions: [Region] = []
         for i in 0..<60 {
             let p = Scene.point(c, north: (rng.nextUnit() - 0.5) * 3_000, east: (rng.nextUnit() - 0.5) * 3_000)
-            regions.append(.circle(identifier: "r\(i)", center: p, radius: 50 + rng.nextUnit() * 350,
-                                   dwell: i % 3 == 0 ? 60 : nil,
-                                   initialTrigger: i % 7 == 0 ? [.enter, .exit] : []))
+            regions.append(
+                .circle(
+                    identifier: "r\(i)", center: p, radius: 50 + rng.nextUnit() * 350,
+                    dwell: i % 3 == 0 ? 60 : nil,
+                    initialTrigger: i % 7 == 0 ? [.enter, .exit] : []))
         }
         var pos = (0..<6).map { _ in (north: (rng.nextUnit() - 0.5) * 2_000, east: (rng.nextUnit() - 0.5) * 2_000) }
         var fixes: [LocationFix] = []
@@ -26,16 +29,19 @@ struct FastPathTests {
                 pos[s].north += (rng.nextUnit() - 0.5) * 60
                 pos[s].east += (rng.nextUnit() - 0.5) * 60
                 let accuracy: Double? = rng.nextUnit() < 0.1 ? nil : 3 + rng.nextUnit() * 40
-                fixes.append(Scene.fix(Scene.point(c, north: pos[s].north, east: pos[s].east),
-                                       at: Double(k) * 4 + Double(s) * 0.1, accuracy: accuracy,
-                                       subject: "s\(s)"))
+                fixes.append(
+                    Scene.fix(
+                        Scene.point(c, north: pos[s].north, east: pos[s].east),
+                        at: Double(k) * 4 + Double(s) * 0.1, accuracy: accuracy,
+                        subject: "s\(s)"))
             }
         }
         return (regions, fixes)
     }
 
-    @Test("handle API and into-buffer API give the events of process(_:) on random tracks",
-          arguments: [UInt64(1), 2, 3])
+    @Test(
+        "handle API and into-buffer API give the events of process(_:) on random tracks",
+        arguments: [UInt64(1), 2, 3])
     func handleMatchesString(seed: UInt64) throws {
         let (regions, fixes) = FastPathTests.scenario(seed: seed)
         var plain = Engine(policy: .precise)
@@ -43,7 +49,7 @@ struct FastPathTests {
         var fast = plain
         var expected: [TransitionEvent] = []
         for f in fixes { expected += try plain.process(f) }
-        #expect(expected.count > 20)   // the scenario really produces transitions
+        #expect(expected.count > 20) // the scenario really produces transitions
 
         var got: [TransitionEvent] = []
         for f in fixes {
@@ -68,7 +74,8 @@ struct FastPathTests {
         let handles = fixes.map { batch.handle(for: $0.subject) }
         var got: [TransitionEvent] = []
         // Uneven slices, so batch boundaries fall everywhere.
-        var i = 0, step = 1
+        var i = 0
+        var step = 1
         while i < fixes.count {
             let j = min(fixes.count, i + step)
             try batch.process(fixes[i..<j], subjects: handles[i..<j], into: &got)
@@ -84,7 +91,7 @@ struct FastPathTests {
         #expect(MemoryLayout<Track>.size == 64)
         var tr = Track(slot: 1, stamp: 1, state: .outside)
         #expect(tr.lastSD.isNaN && tr.isIdle)
-        tr.lastSD = 1e-60          // below Float's range: still outside
+        tr.lastSD = 1e-60 // below Float's range: still outside
         #expect(tr.lastSD > 0 && tr.isIdle)
         tr.lastSD = -1e-60
         #expect(tr.lastSD <= 0 && !tr.isIdle)
@@ -114,7 +121,7 @@ struct FastPathTests {
         // A copy shares the engine's memory until it evaluates: each must then go its own way.
         var copy = engine
         var other = engine
-        _ = try Scene.run(&other, [Scene.fix(c, north: 5_000, at: t1)])   // far away: pending exits
+        _ = try Scene.run(&other, [Scene.fix(c, north: 5_000, at: t1)]) // far away: pending exits
         let exits = try Scene.run(&engine, outbound)
         let exitsOfCopy = try Scene.run(&copy, outbound)
         #expect(exits.count == 150 && exits.allSatisfy { $0.kind == .exit })
@@ -126,10 +133,10 @@ struct FastPathTests {
     @Test("huge-page advice leaves an array's contents and capacity as they were")
     func hugePageAdvice() {
         var a: [Int64] = []
-        a.reserveCapacity(1 << 20)                       // 8 MiB: above the threshold
+        a.reserveCapacity(1 << 20) // 8 MiB: above the threshold
         for i in 0..<(1 << 19) { a.append(Int64(i) &* 7) }
         let capacity = a.capacity
-        HugePages.advise(&a)                             // on memory already written, too
+        HugePages.advise(&a) // on memory already written, too
         #expect(a.capacity == capacity && a.count == 1 << 19)
         #expect(a.indices.allSatisfy { a[$0] == Int64($0) &* 7 })
         for i in (1 << 19)..<(1 << 20) { a.append(Int64(i) &* 7) }
@@ -168,10 +175,12 @@ struct FastPathTests {
     func batchStopsAtBadFix() throws {
         var engine = Engine()
         try engine.add(Scene.circle(radius: 200))
-        let fixes = [Scene.fix(Scene.shanghai, north: 1_000, at: 0),
-                     Scene.fix(Scene.shanghai, north: 0, at: 10),
-                     Scene.fix(Scene.shanghai, north: 0, at: 5),      // out of order
-                     Scene.fix(Scene.shanghai, north: 0, at: 30)]
+        let fixes = [
+            Scene.fix(Scene.shanghai, north: 1_000, at: 0),
+            Scene.fix(Scene.shanghai, north: 0, at: 10),
+            Scene.fix(Scene.shanghai, north: 0, at: 5), // out of order
+            Scene.fix(Scene.shanghai, north: 0, at: 30),
+        ]
         let h = engine.handle(for: "phone")
         var events: [TransitionEvent] = []
         #expect(throws: GeofencingError.self) {
@@ -187,8 +196,9 @@ struct FastPathTests {
         #expect(engine.lastFix(of: "phone") == fixes[1])
     }
 
-    @Test("a batch whose later fixes have NaN or huge coordinates (prefetched before validation) applies the good ones and rejects the first bad one",
-          arguments: [Double.nan, 1e300, -.infinity])
+    @Test(
+        "a batch whose later fixes have NaN or huge coordinates (prefetched before validation) applies the good ones and rejects the first bad one",
+        arguments: [Double.nan, 1e300, -.infinity])
     func batchPrefetchesBadCoordinates(longitude: Double) throws {
         var engine = Engine()
         try engine.add(Scene.circle(radius: 200))
@@ -210,14 +220,19 @@ struct FastPathTests {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle("a", radius: 300))
         try engine.add(Scene.circle("b", radius: 150))
-        var events = [TransitionEvent(kind: .dwell, regionID: "old", subject: "x",
-                                      fix: Scene.fix(Scene.shanghai, at: -100), time: Scene.t0,
-                                      crossedAt: Scene.t0)]
+        var events = [
+            TransitionEvent(
+                kind: .dwell, regionID: "old", subject: "x",
+                fix: Scene.fix(Scene.shanghai, at: -100), time: Scene.t0,
+                crossedAt: Scene.t0)
+        ]
         let h = engine.handle(for: "phone")
-        for t in [0.0, 3, 6, 9] {   // outside, held for the confirmation time
+        for t in [0.0, 3, 6, 9] { // outside, held for the confirmation time
             try engine.process(Scene.fix(Scene.shanghai, north: 1_000, at: t), subject: h, into: &events)
         }
-        for t in [10.0, 20, 30] { try engine.process(Scene.fix(Scene.shanghai, north: 0, at: t), subject: h, into: &events) }
+        for t in [10.0, 20, 30] {
+            try engine.process(Scene.fix(Scene.shanghai, north: 0, at: t), subject: h, into: &events)
+        }
         #expect(events.count == 1)
         // The fourth deciding fix, 60 s after the first, confirms both entries.
         try engine.process(Scene.fix(Scene.shanghai, north: 0, at: 70), subject: h, into: &events)

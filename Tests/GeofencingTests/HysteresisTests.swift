@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import Geofencing
 
 @Suite("Hysteresis: margin, confirmation time, poor fixes")
@@ -16,7 +17,9 @@ struct HysteresisTests {
         return engine
     }
 
-    @Test("a subject wandering along the boundary produces no event", arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "a subject wandering along the boundary produces no event",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func boundaryWandererIsSilent(policy: HysteresisPolicy) throws {
         var engine = try insideEngine(policy)
         var events: [TransitionEvent] = []
@@ -30,7 +33,9 @@ struct HysteresisTests {
         #expect(engine.state(of: "phone", in: "zone") == .inside)
     }
 
-    @Test("one drifting fix far outside, even claiming ±2 m, gives no exit", arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "one drifting fix far outside, even claiming ±2 m, gives no exit",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func singleGlitchIsNoExit(policy: HysteresisPolicy) throws {
         var engine = try insideEngine(policy)
         var events = try engine.process(Scene.fix(c, north: 400, at: 30, accuracy: 2))
@@ -39,7 +44,9 @@ struct HysteresisTests {
         #expect(engine.state(of: "phone", in: "zone") == .inside)
     }
 
-    @Test("a glitch followed by silence is not confirmed by time alone", arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "a glitch followed by silence is not confirmed by time alone",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func glitchThenSilenceIsNoExit(policy: HysteresisPolicy) throws {
         var engine = try insideEngine(policy)
         #expect(try engine.process(Scene.fix(c, north: 400, at: 30, accuracy: 2)).isEmpty)
@@ -47,17 +54,21 @@ struct HysteresisTests {
         #expect(engine.state(of: "phone", in: "zone") == .inside)
     }
 
-    @Test("an out-and-back excursion shorter than the confirmation time gives no exit", arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "an out-and-back excursion shorter than the confirmation time gives no exit",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func shortExcursionIsNoExit(policy: HysteresisPolicy) throws {
         var engine = try insideEngine(policy)
         var events: [TransitionEvent] = []
-        let n = Int(policy.confirmationTime) - 1   // fixes at 30 ..< 30+n: spans n-1 s
+        let n = Int(policy.confirmationTime) - 1 // fixes at 30 ..< 30+n: spans n-1 s
         for s in 30..<(30 + n) { events += try engine.process(Scene.fix(c, north: 500, at: Double(s), accuracy: 3)) }
         for s in (30 + n)..<(100 + n) { events += try engine.process(Scene.fix(c, north: 0, at: Double(s))) }
         #expect(events.isEmpty)
     }
 
-    @Test("absurd accuracy (±17 km) decides nothing, however long it lasts", arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "absurd accuracy (±17 km) decides nothing, however long it lasts",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func absurdAccuracyDecidesNothing(policy: HysteresisPolicy) throws {
         var engine = try insideEngine(policy)
         var events: [TransitionEvent] = []
@@ -79,7 +90,9 @@ struct HysteresisTests {
         #expect(engine.state(of: "phone", in: "zone") == .inside)
     }
 
-    @Test("a real departure is confirmed after the confirmation time, with an interpolated crossing", arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "a real departure is confirmed after the confirmation time, with an interpolated crossing",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func departureIsConfirmed(policy: HysteresisPolicy) throws {
         var engine = try insideEngine(policy, radius: 1_000)
         var events: [TransitionEvent] = []
@@ -108,7 +121,8 @@ struct HysteresisTests {
             }
             return .infinity
         }
-        let fast = try exitDelay(.precise), slow = try exitDelay(.coreLocation)
+        let fast = try exitDelay(.precise)
+        let slow = try exitDelay(.coreLocation)
         #expect(fast < slow / 2)
     }
 

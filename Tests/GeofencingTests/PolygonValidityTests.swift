@@ -15,7 +15,7 @@ struct PolygonValidityTests {
 
     static func field(_ region: Region) -> String? {
         do { try region.validate() } catch {
-            if case let .invalidRegion(_, field, _) = error { return field }
+            if case .invalidRegion(_, let field, _) = error { return field }
         }
         return nil
     }
@@ -50,7 +50,8 @@ struct PolygonValidityTests {
         #expect(Self.field(Self.polygon(Self.square, holes: [hole])) == nil)
         #expect(Self.field(Self.polygon(Self.ring([(0, 0), (2, 0), (2, 2), (1, 1), (0, 2), (0, 0)]))) == nil)
         #expect(Self.field(Self.polygon(Self.ring([(0, 0), (1, 0), (1, 0), (1, 1), (0, 1), (0, 0)]))) == nil)
-        #expect(Self.field(Self.polygon(Self.ring([(179.5, 0), (-179.5, 0), (-179.5, 1), (179.5, 1), (179.5, 0)]))) == nil)
+        #expect(
+            Self.field(Self.polygon(Self.ring([(179.5, 0), (-179.5, 0), (-179.5, 1), (179.5, 1), (179.5, 0)]))) == nil)
         // Unclosed rings are the library's shorthand (the closing edge is implied).
         #expect(Self.field(Self.polygon(Self.ring([(0, 0), (1, 0), (1, 1), (0, 1)]))) == nil)
     }
@@ -58,7 +59,9 @@ struct PolygonValidityTests {
     @Test("the engine refuses what validate() refuses")
     func engineRefuses() {
         var engine = Engine()
-        #expect(throws: GeofencingError.self) { try engine.add(Self.polygon(Self.ring([(0, 0), (1, 1), (1, 0), (0, 1), (0, 0)]))) }
+        #expect(throws: GeofencingError.self) {
+            try engine.add(Self.polygon(Self.ring([(0, 0), (1, 1), (1, 0), (0, 1), (0, 0)])))
+        }
         #expect(engine.regionCount == 0)
     }
 
@@ -71,7 +74,7 @@ struct PolygonValidityTests {
         pts.append(pts[0])
         #expect(Self.field(Self.polygon(Self.ring(pts))) == nil)
         var crossing = pts
-        crossing[n + 10] = (crossing[n + 10].0, -0.001)    // dips below the lower edge
+        crossing[n + 10] = (crossing[n + 10].0, -0.001) // dips below the lower edge
         #expect(Self.field(Self.polygon(Self.ring(crossing))) == "exterior")
     }
 }

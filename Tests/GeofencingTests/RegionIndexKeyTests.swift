@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import Geofencing
 
 /// Regression: in release builds the cell keys that `RegionIndex.forEachCell` passed for the
@@ -22,15 +23,19 @@ struct RegionIndexKeyTests {
         }
     }
 
-    @Test("every cell a box touches gets the key of its own level, column and row",
-          arguments: [0, 2, 5, 11])
+    @Test(
+        "every cell a box touches gets the key of its own level, column and row",
+        arguments: [0, 2, 5, 11])
     func keysEncodeTheirCell(level: Int) {
         let c = RegionIndex.cellSize(level: level)
         // A box spanning 2 × 3 cells around (48.05, 10.98).
-        let lat = ((48.05 + 90) / c).rounded(.down) * c - 90, lon = ((10.98 + 180) / c).rounded(.down) * c - 180
+        let lat = ((48.05 + 90) / c).rounded(.down) * c - 90
+        let lon = ((10.98 + 180) / c).rounded(.down) * c - 180
         var seen: [(UInt64, Int, Int)] = []
-        RegionIndex.forEachCell(level: level, minLat: lat + 0.5 * c, maxLat: lat + 2.5 * c,
-                                minLon: lon + 0.5 * c, maxLon: lon + 1.5 * c) { k, x, y in
+        RegionIndex.forEachCell(
+            level: level, minLat: lat + 0.5 * c, maxLat: lat + 2.5 * c,
+            minLon: lon + 0.5 * c, maxLon: lon + 1.5 * c
+        ) { k, x, y in
             seen.append((k, x, y))
         }
         #expect(seen.count == 6)

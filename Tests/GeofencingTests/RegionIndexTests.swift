@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import Geofencing
 
 @Suite("Spatial index agrees with brute force")
@@ -8,7 +9,7 @@ struct RegionIndexTests {
     struct LCG {
         var state: UInt64
         mutating func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
     }
@@ -19,8 +20,10 @@ struct RegionIndexTests {
 
     /// Expects the engine's answer to equal brute force's at `points` random points in a
     /// square of `span` metres around `base`; returns how many regions were found in all.
-    func probe(_ engine: Engine, _ live: [String: Region], around base: Coordinate, span: Double,
-               points: Int, rng: inout LCG) -> Int {
+    func probe(
+        _ engine: Engine, _ live: [String: Region], around base: Coordinate, span: Double,
+        points: Int, rng: inout LCG
+    ) -> Int {
         var hits = 0
         for _ in 0..<points {
             let p = Scene.point(base, north: (rng.next() - 0.5) * span, east: (rng.next() - 0.5) * span)
@@ -31,8 +34,9 @@ struct RegionIndexTests {
         return hits
     }
 
-    @Test("random circles, polygons, removals and replacements, near the antimeridian and the poles too",
-          arguments: [(0.0, 0.0), (31.2, 121.5), (-16.5, 179.9), (89.0, 10.0)])
+    @Test(
+        "random circles, polygons, removals and replacements, near the antimeridian and the poles too",
+        arguments: [(0.0, 0.0), (31.2, 121.5), (-16.5, 179.9), (89.0, 10.0)])
     func matchesBruteForce(lat: Double, lon: Double) throws {
         var rng = LCG(state: UInt64(abs(lat * 1000 + lon)) + 7)
         let base = Coordinate(uncheckedLatitude: lat, longitude: lon)
@@ -43,7 +47,8 @@ struct RegionIndexTests {
             if rng.next() < 0.8 {
                 return .circle(identifier: id, center: center, radius: 50 + rng.next() * 3_000)
             }
-            let n = 3 + Int(rng.next() * 10), size = 200 + rng.next() * 3_000
+            let n = 3 + Int(rng.next() * 10)
+            let size = 200 + rng.next() * 3_000
             let ring = (0..<n).map { i -> Coordinate in
                 let a = Double(i) / Double(n) * 2 * .pi
                 let r = size * (0.5 + rng.next() * 0.5)
@@ -53,15 +58,20 @@ struct RegionIndexTests {
         }
         try engine.add(contentsOf: (0..<3_000).map { randomRegion("b\($0)") })
         for r in engine.regions { live[r.identifier] = r }
-        for i in 0..<6_000 {        // enough single adds and removals to trigger rebuilds
+        for i in 0..<6_000 { // enough single adds and removals to trigger rebuilds
             let k = rng.next()
             if k < 0.5 {
-                let r = randomRegion("d\(i)"); try engine.add(r); live[r.identifier] = r
+                let r = randomRegion("d\(i)")
+                try engine.add(r)
+                live[r.identifier] = r
             } else if k < 0.8, let id = live.keys.min() {
-                engine.remove(identifier: id); live[id] = nil
+                engine.remove(identifier: id)
+                live[id] = nil
             } else {
                 let id = "b\(Int(rng.next() * 3_000))"
-                let r = randomRegion(id); try engine.add(r); live[id] = r
+                let r = randomRegion(id)
+                try engine.add(r)
+                live[id] = r
             }
         }
         #expect(engine.regionCount == live.count)
@@ -73,8 +83,10 @@ struct RegionIndexTests {
         var rng = LCG(state: 99)
         let base = Coordinate(uncheckedLatitude: 45, longitude: 5)
         func circle(_ id: String) -> Region {
-            .circle(identifier: id, center: Scene.point(base, north: (rng.next() - 0.5) * 8_000, east: (rng.next() - 0.5) * 8_000),
-                    radius: 50 + rng.next() * 450)
+            .circle(
+                identifier: id,
+                center: Scene.point(base, north: (rng.next() - 0.5) * 8_000, east: (rng.next() - 0.5) * 8_000),
+                radius: 50 + rng.next() * 450)
         }
         var engine = Engine()
         var live: [String: Region] = [:]
@@ -88,11 +100,16 @@ struct RegionIndexTests {
         // Inserts after the build go to the same placement (overflow), removals leave stale entries.
         for i in 0..<1_000 {
             if rng.next() < 0.6 {
-                let r = circle("d\(i)"); try engine.add(r); live[r.identifier] = r; ids.append(r.identifier)
+                let r = circle("d\(i)")
+                try engine.add(r)
+                live[r.identifier] = r
+                ids.append(r.identifier)
             } else {
                 let k = Int(rng.next() * Double(ids.count))
-                engine.remove(identifier: ids[k]); live[ids[k]] = nil
-                ids.swapAt(k, ids.count - 1); ids.removeLast()
+                engine.remove(identifier: ids[k])
+                live[ids[k]] = nil
+                ids.swapAt(k, ids.count - 1)
+                ids.removeLast()
             }
         }
         #expect(engine.index.placement == placement)
@@ -102,19 +119,25 @@ struct RegionIndexTests {
     /// A poor hash (the product's middle bits) clustered neighbouring cells: 3.2 buckets per
     /// lookup in the city benchmark, half of them past the home bucket, where the batch's
     /// prefetch of a cell's entries does not follow. Fibonacci hashing spreads them.
-    @Test("neighbouring cells hash apart: point lookups rarely probe past the home bucket",
-          arguments: [(4_000.0, 8_000), (40_000.0, 20_000), (600_000.0, 60_000)])
+    @Test(
+        "neighbouring cells hash apart: point lookups rarely probe past the home bucket",
+        arguments: [(4_000.0, 8_000), (40_000.0, 20_000), (600_000.0, 60_000)])
     func bucketProbes(span: Double, count: Int) throws {
         var rng = LCG(state: 7)
         let base = Coordinate(uncheckedLatitude: 45, longitude: 5)
         var engine = Engine()
-        try engine.add(contentsOf: (0..<count).map { i in
-            Region.circle(identifier: "c\(i)", center: Scene.point(base, north: (rng.next() - 0.5) * span,
-                                                                     east: (rng.next() - 0.5) * span),
-                          radius: 50 + rng.next() * 450)
-        })
+        try engine.add(
+            contentsOf: (0..<count).map { i in
+                Region.circle(
+                    identifier: "c\(i)",
+                    center: Scene.point(
+                        base, north: (rng.next() - 0.5) * span,
+                        east: (rng.next() - 0.5) * span),
+                    radius: 50 + rng.next() * 450)
+            })
         let index = engine.index
-        var probes = 0, lookups = 0
+        var probes = 0
+        var lookups = 0
         for _ in 0..<20_000 {
             let p = Scene.point(base, north: (rng.next() - 0.5) * span, east: (rng.next() - 0.5) * span)
             probes += index.bucketProbes(lat: p.latitude, lon: p.longitude)
@@ -127,8 +150,10 @@ struct RegionIndexTests {
     @Test("a huge circle around the pole and a small one are both found")
     func poleAndHuge() throws {
         var engine = Engine()
-        try engine.add(.circle(identifier: "arctic", center: Coordinate(uncheckedLatitude: 90, longitude: 0), radius: 500_000))
-        try engine.add(.circle(identifier: "half", center: Coordinate(uncheckedLatitude: 0, longitude: 0), radius: 9_000_000))
+        try engine.add(
+            .circle(identifier: "arctic", center: Coordinate(uncheckedLatitude: 90, longitude: 0), radius: 500_000))
+        try engine.add(
+            .circle(identifier: "half", center: Coordinate(uncheckedLatitude: 0, longitude: 0), radius: 9_000_000))
         #expect(Set(engine.regions(containing: Coordinate(uncheckedLatitude: 87, longitude: -120))) == ["arctic"])
         #expect(Set(engine.regions(containing: Coordinate(uncheckedLatitude: 10, longitude: 60))) == ["half"])
         #expect(engine.regions(containing: Coordinate(uncheckedLatitude: -30, longitude: 170)).isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import Geofencing
 
 /// Safe rectangles let a fix skip the spatial index; they must never change an event. Nor
@@ -16,14 +17,17 @@ struct SafeRectTests {
                 let r = rng.uniform(40, 300)
                 let n = 5 + Int(rng.nextUnit() * 8)
                 let ring = (0..<n).map { k in
-                    Scene.point(p, north: r * cos(Double(k) / Double(n) * 2 * .pi) * rng.uniform(0.5, 1),
-                                east: r * sin(Double(k) / Double(n) * 2 * .pi) * rng.uniform(0.5, 1))
+                    Scene.point(
+                        p, north: r * cos(Double(k) / Double(n) * 2 * .pi) * rng.uniform(0.5, 1),
+                        east: r * sin(Double(k) / Double(n) * 2 * .pi) * rng.uniform(0.5, 1))
                 }
-                return Region(identifier: "\(prefix)\(i)", shape: .polygon(Polygon(exterior: ring)),
-                              dwell: i % 3 == 0 ? 40 : nil)
+                return Region(
+                    identifier: "\(prefix)\(i)", shape: .polygon(Polygon(exterior: ring)),
+                    dwell: i % 3 == 0 ? 40 : nil)
             }
-            return .circle(identifier: "\(prefix)\(i)", center: p, radius: rng.uniform(30, 400),
-                           dwell: i % 3 == 0 ? 40 : nil, initialTrigger: i % 11 == 0 ? [.enter, .exit] : [])
+            return .circle(
+                identifier: "\(prefix)\(i)", center: p, radius: rng.uniform(30, 400),
+                dwell: i % 3 == 0 ? 40 : nil, initialTrigger: i % 11 == 0 ? [.enter, .exit] : [])
         }
     }
 
@@ -32,8 +36,10 @@ struct SafeRectTests {
     /// With `policyEvery`, every that many rounds of fixes all engines switch between
     /// their policy and one where fixes worse than a tenth of a region's size decide
     /// nothing.
-    static func compare(seed: UInt64, regionCount: Int, spread: Double, changeEvery: Int,
-                        policyEvery: Int? = nil) throws -> Int {
+    static func compare(
+        seed: UInt64, regionCount: Int, spread: Double, changeEvery: Int,
+        policyEvery: Int? = nil
+    ) throws -> Int {
         var rng = SplitMix64(seed: seed)
         var plain = Engine(policy: seed % 2 == 0 ? .precise : .coreLocation)
         plain.useSafeRects = false
@@ -45,7 +51,9 @@ struct SafeRectTests {
         var stepwise = fast
         let subjects = 8
         var pos = (0..<subjects).map { _ in (rng.uniform(-spread, spread), rng.uniform(-spread, spread)) }
-        var expected: [TransitionEvent] = [], got: [TransitionEvent] = [], advanced: [TransitionEvent] = []
+        var expected: [TransitionEvent] = []
+        var got: [TransitionEvent] = []
+        var advanced: [TransitionEvent] = []
         var extra = 0
         for k in 0..<400 {
             for s in 0..<subjects {
@@ -54,33 +62,44 @@ struct SafeRectTests {
                 pos[s].1 += rng.uniform(-step, step)
                 if s == 7, k % 50 == 49 { pos[s] = (rng.uniform(-spread, spread), rng.uniform(-spread, spread)) }
                 let accuracy: Double? = rng.nextUnit() < 0.1 ? nil : rng.uniform(3, 60)
-                let f = Scene.fix(Scene.point(Scene.shanghai, north: pos[s].0, east: pos[s].1),
-                                  at: Double(k) * 5 + Double(s) * 0.1, accuracy: accuracy, subject: "s\(s)")
+                let f = Scene.fix(
+                    Scene.point(Scene.shanghai, north: pos[s].0, east: pos[s].1),
+                    at: Double(k) * 5 + Double(s) * 0.1, accuracy: accuracy, subject: "s\(s)")
                 expected += try plain.process(f)
                 got += try fast.process(f)
-                advanced += stepwise.advance(subject: f.subject,
-                                             to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
+                advanced += stepwise.advance(
+                    subject: f.subject,
+                    to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
                 advanced += try stepwise.process(f)
             }
             if let every = policyEvery, k % every == every - 1 {
                 var policy = plain.policy
                 policy.maximumAccuracyToSizeRatio = policy.maximumAccuracyToSizeRatio == 0.1 ? 1 : 0.1
-                plain.policy = policy; fast.policy = policy; stepwise.policy = policy
+                plain.policy = policy
+                fast.policy = policy
+                stepwise.policy = policy
             }
             if k % changeEvery == changeEvery - 1 {
                 switch (k / changeEvery) % 3 {
                 case 0:
                     extra += 1
                     let r = regions(&rng, count: 1, spread: spread, prefix: "new\(extra)-")[0]
-                    try plain.add(r); try fast.add(r); try stepwise.add(r)
+                    try plain.add(r)
+                    try fast.add(r)
+                    try stepwise.add(r)
                 case 1:
                     let id = plain.regionIdentifiers.sorted()[Int(rng.nextUnit() * Double(plain.regionCount))]
-                    plain.remove(identifier: id); fast.remove(identifier: id); stepwise.remove(identifier: id)
+                    plain.remove(identifier: id)
+                    fast.remove(identifier: id)
+                    stepwise.remove(identifier: id)
                 default:
                     let id = plain.regionIdentifiers.sorted()[Int(rng.nextUnit() * Double(plain.regionCount))]
-                    let moved = Region.circle(identifier: id, center: Scene.point(Scene.shanghai, north: pos[2].0, east: pos[2].1),
-                                              radius: rng.uniform(30, 300))
-                    try plain.add(moved); try fast.add(moved); try stepwise.add(moved)
+                    let moved = Region.circle(
+                        identifier: id, center: Scene.point(Scene.shanghai, north: pos[2].0, east: pos[2].1),
+                        radius: rng.uniform(30, 300))
+                    try plain.add(moved)
+                    try fast.add(moved)
+                    try stepwise.add(moved)
                 }
             }
         }
@@ -94,11 +113,12 @@ struct SafeRectTests {
         return fast.safeRectHits
     }
 
-    @Test("sparse regions: same events with and without safe rectangles, most fixes skip the index",
-          arguments: [UInt64(1), 2, 3])
+    @Test(
+        "sparse regions: same events with and without safe rectangles, most fixes skip the index",
+        arguments: [UInt64(1), 2, 3])
     func sparse(seed: UInt64) throws {
         let hits = try SafeRectTests.compare(seed: seed, regionCount: 80, spread: 4_000, changeEvery: 37)
-        #expect(hits > 800)     // of 3,200 fixes
+        #expect(hits > 800) // of 3,200 fixes
     }
 
     @Test("dense regions: same events with and without safe rectangles", arguments: [UInt64(4), 5])
@@ -109,19 +129,27 @@ struct SafeRectTests {
 
     @Test("dense regions, the policy switched back and forth: same events", arguments: [UInt64(6), 7])
     func policySwitches(seed: UInt64) throws {
-        let hits = try SafeRectTests.compare(seed: seed, regionCount: 300, spread: 1_200, changeEvery: 1_000,
-                                             policyEvery: 3)
+        let hits = try SafeRectTests.compare(
+            seed: seed, regionCount: 300, spread: 1_200, changeEvery: 1_000,
+            policyEvery: 3)
         #expect(hits > 0)
     }
 
-    @Test("a subject settled inside regions skips their geometry: same entry, dwell, exit and crossing times",
-          arguments: [HysteresisPolicy.precise, .coreLocation])
+    @Test(
+        "a subject settled inside regions skips their geometry: same entry, dwell, exit and crossing times",
+        arguments: [HysteresisPolicy.precise, .coreLocation])
     func settledInside(policy: HysteresisPolicy) throws {
         let home = Region.circle(identifier: "home", center: Scene.shanghai, radius: 400, dwell: 120)
-        let block = Region(identifier: "block", shape: .polygon(Polygon(exterior: [
-            Scene.point(Scene.shanghai, north: -300, east: -300), Scene.point(Scene.shanghai, north: -300, east: 300),
-            Scene.point(Scene.shanghai, north: 300, east: 300), Scene.point(Scene.shanghai, north: 300, east: -300)])),
-                           dwell: 200)
+        let block = Region(
+            identifier: "block",
+            shape: .polygon(
+                Polygon(exterior: [
+                    Scene.point(Scene.shanghai, north: -300, east: -300),
+                    Scene.point(Scene.shanghai, north: -300, east: 300),
+                    Scene.point(Scene.shanghai, north: 300, east: 300),
+                    Scene.point(Scene.shanghai, north: 300, east: -300),
+                ])),
+            dwell: 200)
         let far = Region.circle(identifier: "far", center: Scene.point(Scene.shanghai, north: 3_000), radius: 100)
         var plain = Engine(policy: policy)
         plain.useSafeRects = false
@@ -135,23 +163,43 @@ struct SafeRectTests {
         var fixes: [LocationFix] = []
         var t = 0.0
         // Outside, walk in, sit (1 m jitter, some poor fixes), walk out, come back, leave.
-        for north in stride(from: -900.0, through: 0, by: 30) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
-        for k in 0..<200 {
-            let acc: Double = k % 17 == 5 ? 900 : k % 23 == 7 ? 350 : 6
-            fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: rng.uniform(-1, 1), east: rng.uniform(-1, 1)), at: t, accuracy: acc))
+        for north in stride(from: -900.0, through: 0, by: 30) {
+            fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8))
             t += 5
         }
-        for north in stride(from: 0.0, through: 900, by: 25) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
-        for north in stride(from: 900.0, through: 100, by: -25) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
-        for k in 0..<60 { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: 100 + rng.uniform(-2, 2)), at: t + Double(k) * 5, accuracy: 5)) }
+        for k in 0..<200 {
+            let acc: Double = k % 17 == 5 ? 900 : k % 23 == 7 ? 350 : 6
+            fixes.append(
+                Scene.fix(
+                    Scene.point(Scene.shanghai, north: rng.uniform(-1, 1), east: rng.uniform(-1, 1)), at: t,
+                    accuracy: acc))
+            t += 5
+        }
+        for north in stride(from: 0.0, through: 900, by: 25) {
+            fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8))
+            t += 5
+        }
+        for north in stride(from: 900.0, through: 100, by: -25) {
+            fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8))
+            t += 5
+        }
+        for k in 0..<60 {
+            fixes.append(
+                Scene.fix(
+                    Scene.point(Scene.shanghai, north: 100 + rng.uniform(-2, 2)), at: t + Double(k) * 5, accuracy: 5))
+        }
         t += 300
-        for north in stride(from: 100.0, through: -1_200, by: -40) { fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8)); t += 5 }
+        for north in stride(from: 100.0, through: -1_200, by: -40) {
+            fixes.append(Scene.fix(Scene.point(Scene.shanghai, north: north), at: t, accuracy: 8))
+            t += 5
+        }
         let expected = try Scene.run(&plain, fixes)
         let got = try Scene.run(&fast, fixes)
         var advanced: [TransitionEvent] = []
         for f in fixes {
-            advanced += stepwise.advance(subject: f.subject,
-                                         to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
+            advanced += stepwise.advance(
+                subject: f.subject,
+                to: Date(timeIntervalSinceReferenceDate: f.timestamp.timeIntervalSinceReferenceDate.nextDown))
             advanced += try stepwise.process(f)
         }
         #expect(got == expected)
@@ -161,9 +209,13 @@ struct SafeRectTests {
         #expect(fast.settledSkips > 50)
         #expect(plain.settledSkips == 0)
         // Removing a region and changing the policy void the shortcut; still the same events.
-        plain.remove(identifier: "far"); fast.remove(identifier: "far")
-        plain.policy.confirmationTime += 1; fast.policy.confirmationTime += 1
-        let more = (0..<40).map { k in Scene.fix(Scene.point(Scene.shanghai, north: Double(k) * 40 - 1_200), at: t + Double(k) * 5, accuracy: 8) }
+        plain.remove(identifier: "far")
+        fast.remove(identifier: "far")
+        plain.policy.confirmationTime += 1
+        fast.policy.confirmationTime += 1
+        let more = (0..<40).map { k in
+            Scene.fix(Scene.point(Scene.shanghai, north: Double(k) * 40 - 1_200), at: t + Double(k) * 5, accuracy: 8)
+        }
         #expect(try Scene.run(&fast, more) == Scene.run(&plain, more))
     }
 
@@ -172,8 +224,11 @@ struct SafeRectTests {
         var engine = Engine(policy: .precise)
         try engine.add(.circle(identifier: "far", center: Scene.point(Scene.shanghai, north: 5_000), radius: 100))
         var t = 0.0
-        for k in 0..<4 { _ = try engine.process(Scene.fix(Scene.point(Scene.shanghai, east: Double(k)), at: t)); t += 5 }
-        #expect(engine.safeRectHits > 0)   // standing still, far from the only region
+        for k in 0..<4 {
+            _ = try engine.process(Scene.fix(Scene.point(Scene.shanghai, east: Double(k)), at: t))
+            t += 5
+        }
+        #expect(engine.safeRectHits > 0) // standing still, far from the only region
         try engine.add(.circle(identifier: "here", center: Scene.shanghai, radius: 200, initialTrigger: [.enter]))
         let events = try engine.process(Scene.fix(Scene.shanghai, at: t))
         #expect(events.map(\.regionID) == ["here"])
@@ -186,7 +241,8 @@ struct SafeRectTests {
         var index = RegionIndex()
         var boxes: [GeoBox] = []
         for _ in 0..<3_000 {
-            let lat = rng.uniform(44.9, 45.1), lon = rng.uniform(4.9, 5.1)
+            let lat = rng.uniform(44.9, 45.1)
+            let lon = rng.uniform(4.9, 5.1)
             boxes.append(GeoBox.around(latitude: lat, longitude: lon, radius: rng.uniform(20, 600)))
         }
         index.rebuild(slots: Array(0..<Int32(boxes.count)), boxes: boxes)
@@ -198,7 +254,8 @@ struct SafeRectTests {
         }
         var nonEmpty = 0
         for _ in 0..<500 {
-            let lat = rng.uniform(44.92, 45.08), lon = rng.uniform(4.92, 5.08)
+            let lat = rng.uniform(44.92, 45.08)
+            let lon = rng.uniform(4.92, 5.08)
             var safe = SafeRect.everything
             var centre = Set<Int32>()
             index.pointQuery(lat: lat, lon: lon, safe: &safe) { centre.insert($0) }
@@ -227,15 +284,18 @@ struct SafeRectTests {
         #expect(nonEmpty > 50)
     }
 
-    @Test("within(meters:) keeps every point of the rectangle closer than the distance",
-          arguments: [0.0, 31.2, 60, 85, 89.99, -45])
+    @Test(
+        "within(meters:) keeps every point of the rectangle closer than the distance",
+        arguments: [0.0, 31.2, 60, 85, 89.99, -45])
     func withinIsConservative(latitude: Double) {
         for meters in [0.5, 10.0, 250, 5_000] {
             let r = SafeRect.within(meters: meters, ofLatitude: latitude, longitude: 10)
             #expect(r.minLat < latitude && latitude < r.maxLat)
             for (a, o) in [(r.minLat, r.minLon), (r.minLat, r.maxLon), (r.maxLat, r.minLon), (r.maxLat, r.maxLon)] {
-                let d = Geodesic.wgs84.inverse(latitude1: latitude, longitude1: 10,
-                                               latitude2: max(-90, min(90, a)), longitude2: o).distance
+                let d = Geodesic.wgs84.inverse(
+                    latitude1: latitude, longitude1: 10,
+                    latitude2: max(-90, min(90, a)), longitude2: o
+                ).distance
                 #expect(d < meters * 0.999, "corner (\(a), \(o)) is \(d) m away, limit \(meters) m")
             }
             // Not wastefully small: at least a third of the distance along the meridian.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import Geofencing
 
 @Suite("Seed example: a 2,000 m region in Shanghai")
@@ -8,8 +9,9 @@ struct SeedExampleTests {
     static let outside = try! Coordinate(latitude: 31.259394, longitude: 121.499781)
     static let inside = try! Coordinate(latitude: 31.240394, longitude: 121.499781)
 
-    @Test("one outside fix, then inside fixes: exactly one entry, after the confirmation time",
-          arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "one outside fix, then inside fixes: exactly one entry, after the confirmation time",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func seedGivesExactlyOneEntry(policy: HysteresisPolicy) throws {
         var engine = Engine(policy: policy)
         try engine.add(Scene.circle("shanghai", Scene.shanghai, radius: 2_000))

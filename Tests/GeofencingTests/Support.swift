@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+
 @testable import Geofencing
 
 /// Shared scenario builders: fixes at offsets (metres) from a point, at seconds after t0.
@@ -14,23 +15,31 @@ enum Scene {
         return Geodesic.wgs84.direct(from: c, azimuth: az, distance: d).coordinate
     }
 
-    static func fix(_ c: Coordinate, at seconds: Double, accuracy: Double? = 5,
-                    subject: String = "phone") -> LocationFix {
-        LocationFix(subject: subject, coordinate: c, horizontalAccuracy: accuracy,
-                    timestamp: t0.addingTimeInterval(seconds))
+    static func fix(
+        _ c: Coordinate, at seconds: Double, accuracy: Double? = 5,
+        subject: String = "phone"
+    ) -> LocationFix {
+        LocationFix(
+            subject: subject, coordinate: c, horizontalAccuracy: accuracy,
+            timestamp: t0.addingTimeInterval(seconds))
     }
 
     /// A fix `north` metres from `c`'s centre line.
-    static func fix(_ c: Coordinate, north: Double, at seconds: Double, accuracy: Double? = 5,
-                    subject: String = "phone") -> LocationFix {
+    static func fix(
+        _ c: Coordinate, north: Double, at seconds: Double, accuracy: Double? = 5,
+        subject: String = "phone"
+    ) -> LocationFix {
         fix(point(c, north: north), at: seconds, accuracy: accuracy, subject: subject)
     }
 
-    static func circle(_ id: String = "zone", _ c: Coordinate = shanghai, radius: Double = 100,
-                       dwell: TimeInterval? = nil, entry: Bool = true, exit: Bool = true,
-                       initial: InitialTrigger = []) -> Region {
-        .circle(identifier: id, center: c, radius: radius, notifyOnEntry: entry, notifyOnExit: exit,
-                dwell: dwell, initialTrigger: initial)
+    static func circle(
+        _ id: String = "zone", _ c: Coordinate = shanghai, radius: Double = 100,
+        dwell: TimeInterval? = nil, entry: Bool = true, exit: Bool = true,
+        initial: InitialTrigger = []
+    ) -> Region {
+        .circle(
+            identifier: id, center: c, radius: radius, notifyOnEntry: entry, notifyOnExit: exit,
+            dwell: dwell, initialTrigger: initial)
     }
 
     static func seconds(_ d: Date) -> Double { d.timeIntervalSince(t0) }

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import Geofencing
 
 /// The rule's numbers, one scenario each (docs/semantics.md, "Vocabulary" and "Policies").
@@ -33,7 +34,7 @@ struct TransitionRuleTests {
         #expect(near.isEmpty)
         let past = try Scene.run(&engine, fixes(Array(repeating: 431, count: 12), accuracy: [5], from: 80))
         #expect(past.map(\.kind) == [.exit])
-        #expect(past.first.map { Scene.seconds($0.time) } == 88)   // 8 s after the first deciding fix
+        #expect(past.first.map { Scene.seconds($0.time) } == 88) // 8 s after the first deciding fix
     }
 
     @Test("a walker swinging ±15 m across the boundary for an hour with good fixes raises nothing")
@@ -56,7 +57,9 @@ struct TransitionRuleTests {
         #expect(engine.state(of: "phone", in: "zone") == .unknown)
     }
 
-    @Test("a fix too coarse for a small region still decides \"outside\" past its margin: no region is too small to leave")
+    @Test(
+        "a fix too coarse for a small region still decides \"outside\" past its margin: no region is too small to leave"
+    )
     func coarseFixStillDecidesOutside() throws {
         // ±40 m: a 100 m noise margin, more than 0.8 × 50 m, so it cannot decide "inside".
         #expect(HysteresisPolicy.precise.margin(accuracy: 40, regionSize: 50) == nil)
@@ -80,9 +83,13 @@ struct TransitionRuleTests {
     @Test("sparse fixes need fewer deciding fixes: four within 30 s, three over 30 s, two over 60 s")
     func sparseFixesNeedFewer() throws {
         let p = HysteresisPolicy.precise
-        #expect([0, 29.9, 30, 59.9, 60, 3_600, .infinity, .nan].map { p.confirmingFixesNeeded(spanning: $0) }
+        #expect(
+            [0, 29.9, 30, 59.9, 60, 3_600, .infinity, .nan].map { p.confirmingFixesNeeded(spanning: $0) }
                 == [4, 4, 3, 3, 2, 2, 2, 4])
-        #expect([1, 10, 15, 20, 30, 60, 600].map { p.shortestConfirmation(fixInterval: $0) } == [8, 30, 30, 40, 60, 60, 600])
+        #expect(
+            [1, 10, 15, 20, 30, 60, 600].map { p.shortestConfirmation(fixInterval: $0) } == [
+                8, 30, 30, 40, 60, 60, 600,
+            ])
         #expect(HysteresisPolicy.coreLocation.shortestConfirmation(fixInterval: 1) == 20)
         // One fix a minute: the entry is confirmed by the second fix inside.
         var minute = Engine(policy: p)
@@ -97,7 +104,9 @@ struct TransitionRuleTests {
         #expect(events.first.map { Scene.seconds($0.time) } == 90)
     }
 
-    @Test("after undecided fixes, a first state needs four deciding fixes over the confirmation time: a jump sets nothing")
+    @Test(
+        "after undecided fixes, a first state needs four deciding fixes over the confirmation time: a jump sets nothing"
+    )
     func firstStateIsConfirmed() throws {
         var engine = Engine(policy: .precise)
         try engine.add(Scene.circle(radius: 400))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import Geofencing
 
 @Suite("Bad input: typed errors, state untouched")
@@ -19,15 +20,20 @@ struct ValidationTests {
 
     /// The events of the rest of the walk: must not differ after a rejected fix.
     func rest(_ engine: inout Engine) throws -> [String] {
-        try Scene.run(&engine, (13..<60).map { Scene.fix(c, at: Double($0)) }).map { "\($0.kind)@\($0.time)/\($0.crossedAt)" }
+        try Scene.run(&engine, (13..<60).map { Scene.fix(c, at: Double($0)) }).map {
+            "\($0.kind)@\($0.time)/\($0.crossedAt)"
+        }
     }
 
     @Test("a fix older than the subject's last is rejected and changes nothing")
     func outOfOrderFix() throws {
         var control = try pendingEngine()
         var engine = try pendingEngine()
-        #expect(throws: GeofencingError.outOfOrderFix(subject: "phone", timestamp: Scene.t0.addingTimeInterval(5),
-                                                      lastTimestamp: Scene.t0.addingTimeInterval(12))) {
+        #expect(
+            throws: GeofencingError.outOfOrderFix(
+                subject: "phone", timestamp: Scene.t0.addingTimeInterval(5),
+                lastTimestamp: Scene.t0.addingTimeInterval(12))
+        ) {
             try engine.process(Scene.fix(c, north: 5_000, at: 5))
         }
         #expect(engine.lastFix(of: "phone")?.timestamp == Scene.t0.addingTimeInterval(12))
@@ -44,14 +50,41 @@ struct ValidationTests {
         let c = Scene.shanghai
         let t = Scene.t0.addingTimeInterval(20)
         return [
-            ("horizontalAccuracy", LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: .nan, timestamp: t)),
+            (
+                "horizontalAccuracy",
+                LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: .nan, timestamp: t)
+            ),
             ("horizontalAccuracy", LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: -1, timestamp: t)),
-            ("horizontalAccuracy", LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: .infinity, timestamp: t)),
-            ("timestamp", LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: 5, timestamp: Date(timeIntervalSinceReferenceDate: .nan))),
-            ("timestamp", LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: 5, timestamp: Date(timeIntervalSinceReferenceDate: .infinity))),
-            ("latitude", LocationFix(subject: "phone", coordinate: Coordinate(uncheckedLatitude: .nan, longitude: 0), timestamp: t)),
-            ("latitude", LocationFix(subject: "phone", coordinate: Coordinate(uncheckedLatitude: 91, longitude: 0), timestamp: t)),
-            ("longitude", LocationFix(subject: "phone", coordinate: Coordinate(uncheckedLatitude: 0, longitude: .infinity), timestamp: t)),
+            (
+                "horizontalAccuracy",
+                LocationFix(subject: "phone", coordinate: c, horizontalAccuracy: .infinity, timestamp: t)
+            ),
+            (
+                "timestamp",
+                LocationFix(
+                    subject: "phone", coordinate: c, horizontalAccuracy: 5,
+                    timestamp: Date(timeIntervalSinceReferenceDate: .nan))
+            ),
+            (
+                "timestamp",
+                LocationFix(
+                    subject: "phone", coordinate: c, horizontalAccuracy: 5,
+                    timestamp: Date(timeIntervalSinceReferenceDate: .infinity))
+            ),
+            (
+                "latitude",
+                LocationFix(
+                    subject: "phone", coordinate: Coordinate(uncheckedLatitude: .nan, longitude: 0), timestamp: t)
+            ),
+            (
+                "latitude",
+                LocationFix(subject: "phone", coordinate: Coordinate(uncheckedLatitude: 91, longitude: 0), timestamp: t)
+            ),
+            (
+                "longitude",
+                LocationFix(
+                    subject: "phone", coordinate: Coordinate(uncheckedLatitude: 0, longitude: .infinity), timestamp: t)
+            ),
             ("speed", LocationFix(subject: "phone", coordinate: c, timestamp: t, speed: -1)),
             ("speed", LocationFix(subject: "phone", coordinate: c, timestamp: t, speed: .nan)),
             ("course", LocationFix(subject: "phone", coordinate: c, timestamp: t, course: 400)),
@@ -68,7 +101,10 @@ struct ValidationTests {
             _ = try engine.process(fix)
             Issue.record("accepted a fix with a bad \(field)")
         } catch {
-            guard case let .invalidFix(_, f, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidFix(_, let f, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(f == field)
             #expect(error.description.contains(field))
         }
@@ -85,26 +121,49 @@ struct ValidationTests {
             ("radius", .circle(identifier: "r", center: c, radius: .nan)),
             ("radius", .circle(identifier: "r", center: c, radius: .infinity)),
             ("radius", .circle(identifier: "r", center: c, radius: 20_000_000)),
-            ("center.latitude", .circle(identifier: "r", center: Coordinate(uncheckedLatitude: .nan, longitude: 0), radius: 10)),
+            (
+                "center.latitude",
+                .circle(identifier: "r", center: Coordinate(uncheckedLatitude: .nan, longitude: 0), radius: 10)
+            ),
             ("identifier", .circle(identifier: "", center: c, radius: 10)),
             ("dwell", .circle(identifier: "r", center: c, radius: 10, dwell: -1)),
             ("dwell", .circle(identifier: "r", center: c, radius: 10, dwell: .nan)),
             ("exterior", Region(identifier: "r", shape: .polygon(Polygon(exterior: [p(0, 0), p(100, 0)])))),
-            ("exterior", Region(identifier: "r", shape: .polygon(Polygon(exterior: [p(0, 0), p(100, 0), p(200, 0), p(0, 0)])))),
-            ("holes[0]", Region(identifier: "r", shape: .polygon(Polygon(exterior: [p(0, 0), p(100, 0), p(100, 100)],
-                                                                         holes: [[p(10, 10), p(10, 10), p(20, 20)]])))),
+            (
+                "exterior",
+                Region(identifier: "r", shape: .polygon(Polygon(exterior: [p(0, 0), p(100, 0), p(200, 0), p(0, 0)])))
+            ),
+            (
+                "holes[0]",
+                Region(
+                    identifier: "r",
+                    shape: .polygon(
+                        Polygon(
+                            exterior: [p(0, 0), p(100, 0), p(100, 100)],
+                            holes: [[p(10, 10), p(10, 10), p(20, 20)]])))
+            ),
             ("polygons", Region(identifier: "r", shape: .multiPolygon([]))),
-            ("polygons[1].exterior", Region(identifier: "r", shape: .multiPolygon([Polygon(exterior: [p(0, 0), p(100, 0), p(100, 100)]),
-                                                                                   Polygon(exterior: [p(0, 0)])]))),
+            (
+                "polygons[1].exterior",
+                Region(
+                    identifier: "r",
+                    shape: .multiPolygon([
+                        Polygon(exterior: [p(0, 0), p(100, 0), p(100, 100)]),
+                        Polygon(exterior: [p(0, 0)]),
+                    ]))
+            ),
         ]
     }()
 
     @Test("the hot path's inlined check agrees with validate() on every edge value")
     func inlinedCheckAgreesWithValidate() {
-        let numbers: [Double] = [.nan, -.infinity, .infinity, -400, -360.0001, -180, -90.0000001, -90, -1, -0.0, 0,
-                                 1, 90, 90.0000001, 180, 360, 360.0001, 540, 1e300]
+        let numbers: [Double] = [
+            .nan, -.infinity, .infinity, -400, -360.0001, -180, -90.0000001, -90, -1, -0.0, 0,
+            1, 90, 90.0000001, 180, 360, 360.0001, 540, 1e300,
+        ]
         let optional: [Double?] = [nil] + numbers.map { $0 }
-        var checked = 0, invalid = 0
+        var checked = 0
+        var invalid = 0
         func check(_ f: LocationFix) {
             var thrown = false
             do { try f.validate() } catch { thrown = true }
@@ -116,8 +175,10 @@ struct ValidationTests {
         for subject in ["", "s"] {
             for lat in numbers {
                 for lon in numbers {
-                    check(LocationFix(subject: subject, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                                      timestamp: t0))
+                    check(
+                        LocationFix(
+                            subject: subject, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                            timestamp: t0))
                 }
             }
         }
@@ -142,7 +203,10 @@ struct ValidationTests {
             try engine.add(region)
             Issue.record("accepted a region with a bad \(field)")
         } catch {
-            guard case let .invalidRegion(id, f, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidRegion(let id, let f, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(id == region.identifier)
             #expect(f == field)
         }
@@ -169,7 +233,8 @@ struct ValidationTests {
 
     @Test("errors describe themselves with the field")
     func descriptions() {
-        let e = GeofencingError.invalidRegion(identifier: "x", field: "radius", reason: "must be greater than 0 m (got 0)")
+        let e = GeofencingError.invalidRegion(
+            identifier: "x", field: "radius", reason: "must be greater than 0 m (got 0)")
         #expect(e.description == "region \"x\": radius must be greater than 0 m (got 0)")
     }
 }

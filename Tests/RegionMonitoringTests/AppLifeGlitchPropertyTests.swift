@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 /// One random walk over app states, power cycles, authorisation (always ↔ when in use),
@@ -33,18 +34,19 @@ struct AppLifeWalk {
         var rng = SplitMix64(seed: seed)
         var lastWasGlitch = false
         for _ in 0..<count {
-            var step: Step = switch Int.random(in: 0..<14, using: &rng) {
-            case 0: .foreground
-            case 1: .background
-            case 2: .suspended
-            case 3: .terminated
-            case 4: .reboot
-            case 5: .unlock
-            case 6: .authorization(Bool.random(using: &rng) ? .authorizedAlways : .authorizedWhenInUse)
-            case 7: .reRegister(assuming: Bool.random(using: &rng) ? .satisfied : .unsatisfied)
-            case 8, 9: .glitch
-            default: .stay(inside: Bool.random(using: &rng))
-            }
+            var step: Step =
+                switch Int.random(in: 0..<14, using: &rng) {
+                case 0: .foreground
+                case 1: .background
+                case 2: .suspended
+                case 3: .terminated
+                case 4: .reboot
+                case 5: .unlock
+                case 6: .authorization(Bool.random(using: &rng) ? .authorizedAlways : .authorizedWhenInUse)
+                case 7: .reRegister(assuming: Bool.random(using: &rng) ? .satisfied : .unsatisfied)
+                case 8, 9: .glitch
+                default: .stay(inside: Bool.random(using: &rng))
+                }
             if case .glitch = step, lastWasGlitch { step = .stay(inside: Bool.random(using: &rng)) }
             if case .glitch = step { lastWasGlitch = true } else { lastWasGlitch = false }
             steps.append(step)
@@ -82,8 +84,14 @@ struct WalkModel {
 
     mutating func stay(inside: Bool) {
         guard watching else { return }
-        if told == nil { told = inside; return }
-        if told != inside { expected.append(inside); told = inside }
+        if told == nil {
+            told = inside
+            return
+        }
+        if told != inside {
+            expected.append(inside)
+            told = inside
+        }
     }
 }
 
@@ -105,20 +113,35 @@ struct AppLifeGlitchPropertyTests {
         var glitches = 0
         for step in walk.steps {
             switch step {
-            case .foreground: await device.setAppState(.foreground); model.appState = .foreground
-            case .background: await device.setAppState(.background); model.appState = .background
-            case .suspended: await device.setAppState(.suspended); model.appState = .suspended
-            case .terminated: await device.setAppState(.terminated); model.appState = .terminated; current = nil
-            case .reboot: await device.reboot(); model.locked = true; model.appState = .terminated; current = nil
-            case .unlock: await device.unlock(); model.locked = false
+            case .foreground:
+                await device.setAppState(.foreground)
+                model.appState = .foreground
+            case .background:
+                await device.setAppState(.background)
+                model.appState = .background
+            case .suspended:
+                await device.setAppState(.suspended)
+                model.appState = .suspended
+            case .terminated:
+                await device.setAppState(.terminated)
+                model.appState = .terminated
+                current = nil
+            case .reboot:
+                await device.reboot()
+                model.locked = true
+                model.appState = .terminated
+                current = nil
+            case .unlock:
+                await device.unlock()
+                model.locked = false
             case .authorization(let status):
                 await device.update { $0.authorization = status }
                 model.always = status == .authorizedAlways
             case .reRegister(let assumed):
-                guard let monitor = current else { continue }               // only a running app registers
+                guard let monitor = current else { continue } // only a running app registers
                 await monitor.add(circle, identifier: "shop", assuming: assumed)
                 model.told = assumed == .satisfied
-                try await device.feed(track.glitch())                       // a glitch at registration
+                try await device.feed(track.glitch()) // a glitch at registration
                 glitches += 1
             case .glitch:
                 try await device.feed(track.glitch())
@@ -129,7 +152,7 @@ struct AppLifeGlitchPropertyTests {
             }
             let s = await device.settings.appState
             if current == nil, s == .foreground || s == .background {
-                current = try await Monitor("m", device: device)           // the app's launch code
+                current = try await Monitor("m", device: device) // the app's launch code
                 instances.append(current!)
             }
         }
@@ -139,14 +162,16 @@ struct AppLifeGlitchPropertyTests {
         #expect(!model.expected.isEmpty && glitches > 0, "the walk exercised crossings and glitches")
     }
 
-    @Test("LocationManager: every crossing outside the documented silences reaches a delegate exactly once", arguments: seeds)
+    @Test(
+        "LocationManager: every crossing outside the documented silences reaches a delegate exactly once",
+        arguments: seeds)
     func managerWalk(seed: UInt64) async throws {
         let walk = AppLifeWalk(seed: seed, count: 120)
         let device = makeDevice()
         var recorders: [Recorder] = []
         var managers: [LocationManager] = []
         func launch() async {
-            let (m, r) = await manager(on: device)                         // the app's launch code
+            let (m, r) = await manager(on: device) // the app's launch code
             managers.append(m)
             recorders.append(r)
         }
@@ -157,18 +182,33 @@ struct AppLifeGlitchPropertyTests {
         var track = WalkTrack()
         for step in walk.steps {
             switch step {
-            case .foreground: await device.setAppState(.foreground); model.appState = .foreground
-            case .background: await device.setAppState(.background); model.appState = .background
-            case .suspended: await device.setAppState(.suspended); model.appState = .suspended
-            case .terminated: await device.setAppState(.terminated); model.appState = .terminated; running = false
-            case .reboot: await device.reboot(); model.locked = true; model.appState = .terminated; running = false
-            case .unlock: await device.unlock(); model.locked = false
+            case .foreground:
+                await device.setAppState(.foreground)
+                model.appState = .foreground
+            case .background:
+                await device.setAppState(.background)
+                model.appState = .background
+            case .suspended:
+                await device.setAppState(.suspended)
+                model.appState = .suspended
+            case .terminated:
+                await device.setAppState(.terminated)
+                model.appState = .terminated
+                running = false
+            case .reboot:
+                await device.reboot()
+                model.locked = true
+                model.appState = .terminated
+                running = false
+            case .unlock:
+                await device.unlock()
+                model.locked = false
             case .authorization(let status):
                 await device.update { $0.authorization = status }
                 model.always = status == .authorizedAlways
             case .reRegister:
                 guard running, let manager = managers.last else { continue }
-                await manager.startMonitoring(for: region("shop"))         // replaces: starts afresh
+                await manager.startMonitoring(for: region("shop")) // replaces: starts afresh
                 model.told = nil
                 try await device.feed(track.glitch())
             case .glitch:

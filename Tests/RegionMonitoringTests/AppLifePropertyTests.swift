@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
-@testable import RegionMonitoring
+import Testing
 
+@testable import RegionMonitoring
 
 @Suite("App life: random sequences")
 struct AppLifePropertyTests {
@@ -11,7 +11,9 @@ struct AppLifePropertyTests {
     /// (iOS). The model: a stay seen while the device is on changes the reported state when it
     /// differs from the last one reported; stays while locked after boot are silent. Every
     /// app instance's events, concatenated, must equal the model's: nothing lost, nothing twice.
-    @Test("every crossing outside the documented silences is delivered exactly once", arguments: [1, 2, 3, 42, 2026] as [UInt64])
+    @Test(
+        "every crossing outside the documented silences is delivered exactly once",
+        arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomSequences(seed: UInt64) async throws {
         var rng = SplitMix64(seed: seed)
         let device = makeDevice()
@@ -28,9 +30,16 @@ struct AppLifePropertyTests {
             case 0: await device.setAppState(.foreground)
             case 1: await device.setAppState(.background)
             case 2: await device.setAppState(.suspended)
-            case 3: await device.setAppState(.terminated); current = nil
-            case 4: await device.reboot(); current = nil; locked = true
-            case 5: await device.unlock(); locked = false
+            case 3:
+                await device.setAppState(.terminated)
+                current = nil
+            case 4:
+                await device.reboot()
+                current = nil
+                locked = true
+            case 5:
+                await device.unlock()
+                locked = false
             default:
                 let inside = Bool.random(using: &rng)
                 let place = inside ? paris : offset(1_000)
@@ -44,7 +53,7 @@ struct AppLifePropertyTests {
             }
             let s = await device.settings.appState
             if current == nil, s == .foreground || s == .background {
-                current = try await Monitor("m", device: device)   // the app's launch code
+                current = try await Monitor("m", device: device) // the app's launch code
                 instances.append(current!)
             }
         }
@@ -60,14 +69,16 @@ struct ManagerAppLifePropertyTests {
     /// The same random walk as above for the classic API: a manager region, its delegate
     /// recreated by the app's launch code whenever the process starts. Every delegate's calls,
     /// concatenated, must equal the model's: nothing lost, nothing twice.
-    @Test("every crossing outside the documented silences reaches a delegate exactly once", arguments: [1, 2, 3, 42, 2026] as [UInt64])
+    @Test(
+        "every crossing outside the documented silences reaches a delegate exactly once",
+        arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomSequences(seed: UInt64) async throws {
         var rng = SplitMix64(seed: seed)
         let device = makeDevice()
         var recorders: [Recorder] = []
         var managers: [LocationManager] = []
         func launch() async {
-            let (m, r) = await manager(on: device)                    // the app's launch code
+            let (m, r) = await manager(on: device) // the app's launch code
             managers.append(m)
             recorders.append(r)
         }
@@ -85,12 +96,20 @@ struct ManagerAppLifePropertyTests {
             case 0: await device.setAppState(.foreground)
             case 1: await device.setAppState(.background)
             case 2: await device.setAppState(.suspended)
-            case 3: await device.setAppState(.terminated); running = false
-            case 4: await device.reboot(); running = false; locked = true
-            case 5: await device.unlock(); locked = false
+            case 3:
+                await device.setAppState(.terminated)
+                running = false
+            case 4:
+                await device.reboot()
+                running = false
+                locked = true
+            case 5:
+                await device.unlock()
+                locked = false
             default:
                 let inside = Bool.random(using: &rng)
-                try await device.feed(stride(from: time, through: time + 40, by: 5).map { fix($0, inside ? paris : offset(1_000)) })
+                try await device.feed(
+                    stride(from: time, through: time + 40, by: 5).map { fix($0, inside ? paris : offset(1_000)) })
                 time += 45
                 let state: RegionState = inside ? .inside : .outside
                 if !locked, state != lastReported {

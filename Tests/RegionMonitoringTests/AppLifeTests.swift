@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 /// Records launch reasons from the device's launch handler.
@@ -23,7 +24,7 @@ struct AppLifeTests {
         var it = monitor.events.makeAsyncIterator()
         await monitor.add(circle, identifier: "shop", assuming: .unsatisfied)
         await device.setAppState(.suspended)
-        try await device.feed(Array(walkIn().dropLast()))          // entry confirmed at 30 s; last fix 35 s
+        try await device.feed(Array(walkIn().dropLast())) // entry confirmed at 30 s; last fix 35 s
         let event = try #require(await take(1, from: &it).first)
         #expect(event.state == .satisfied)
         #expect(await device.settings.appState == .background)
@@ -38,7 +39,14 @@ struct AppLifeTests {
         #expect(await device.backgroundWindowEnd == nil)
         #expect(await device.requestMoreBackgroundTime(5) == nil, "no window to extend once suspended")
         #expect(await device.launches.isEmpty, "waking is not a launch")
-        #expect(await device.activity == { var a = DeviceActivity(); a.fixes = 12; a.wakeUps = 1; return a }())
+        #expect(
+            await device.activity
+                == {
+                    var a = DeviceActivity()
+                    a.fixes = 12
+                    a.wakeUps = 1
+                    return a
+                }())
     }
 
     @Test("the wake window is configurable")
@@ -47,7 +55,7 @@ struct AppLifeTests {
         let monitor = try await Monitor("m", device: device)
         await monitor.add(circle, identifier: "shop", assuming: .unsatisfied)
         await device.setAppState(.suspended)
-        try await device.feed(Array(walkIn().prefix(11)))           // up to the 30 s fix
+        try await device.feed(Array(walkIn().prefix(11))) // up to the 30 s fix
         #expect(await device.backgroundWindowEnd == t0.addingTimeInterval(33))
         try await device.receive(.tick(t0.addingTimeInterval(33)))
         #expect(await device.settings.appState == .suspended)
@@ -120,7 +128,7 @@ struct AppLifeTests {
         await old.add(circle, identifier: "shop")
         await old.close()
         #expect(store.storedNames() == ["old"])
-        let device = makeDevice(store: store)                         // "old" not opened here
+        let device = makeDevice(store: store) // "old" not opened here
         await device.setAppState(.removed)
         #expect(store.storedNames().isEmpty)
     }
@@ -133,7 +141,7 @@ struct AppLifeTests {
         await device.reboot()
         #expect(await device.power == .lockedAfterBoot)
         #expect(await drain(monitor).isEmpty)
-        try await device.feed(walkIn())                              // entered while locked
+        try await device.feed(walkIn()) // entered while locked
         #expect(await device.launches.isEmpty, "nothing happens before the first unlock")
         #expect(await device.activity.fixes == 0, "no positions are evaluated while locked after boot")
         await device.unlock()

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("Authorisation and device settings")
@@ -16,7 +17,10 @@ struct AuthorizationTests {
 
     @Test("a region added while notDetermined starts producing events the moment it becomes authorizedAlways")
     func registeredBeforeAuthorization() async throws {
-        let device = makeDevice { $0.authorization = .notDetermined; $0.promptResponse = .allowAlways }
+        let device = makeDevice {
+            $0.authorization = .notDetermined
+            $0.promptResponse = .allowAlways
+        }
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("later"))
         #expect(rec.starts.isEmpty)
@@ -32,7 +36,10 @@ struct AuthorizationTests {
 
     @Test("authorizedWhenInUse delivers no region events while the app is in the background")
     func whenInUseBackground() async throws {
-        let device = makeDevice { $0.authorization = .authorizedWhenInUse; $0.appState = .background }
+        let device = makeDevice {
+            $0.authorization = .authorizedWhenInUse
+            $0.appState = .background
+        }
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("shop"))
         try await device.feed(walkIn() + walkOut())
@@ -109,7 +116,10 @@ struct AuthorizationTests {
 
     @Test("background refresh off: no events in the background, events in the foreground")
     func backgroundRefreshOff() async throws {
-        let device = makeDevice { $0.backgroundRefreshEnabled = false; $0.appState = .background }
+        let device = makeDevice {
+            $0.backgroundRefreshEnabled = false
+            $0.appState = .background
+        }
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
         try await device.feed(walkIn() + walkOut())
@@ -130,7 +140,10 @@ struct AuthorizationTests {
 
     @Test("requestWhenInUseAuthorization works only when not determined and grants when-in-use")
     func whenInUsePrompt() async {
-        let device = makeDevice { $0.authorization = .notDetermined; $0.promptResponse = .allowAlways }
+        let device = makeDevice {
+            $0.authorization = .notDetermined
+            $0.promptResponse = .allowAlways
+        }
         let (m, _) = await manager(on: device)
         await m.requestWhenInUseAuthorization()
         #expect(await m.authorizationStatus == .authorizedWhenInUse)
@@ -141,7 +154,10 @@ struct AuthorizationTests {
 
     @Test("the upgrade from when-in-use to always is asked once")
     func upgradeOnce() async {
-        let device = makeDevice { $0.authorization = .authorizedWhenInUse; $0.promptResponse = .deny }
+        let device = makeDevice {
+            $0.authorization = .authorizedWhenInUse
+            $0.promptResponse = .deny
+        }
         let (m, _) = await manager(on: device)
         await m.requestAlwaysAuthorization()
         #expect(await m.authorizationStatus == .authorizedWhenInUse)
@@ -152,11 +168,17 @@ struct AuthorizationTests {
 
     @Test("no prompt while the app is in the background; a denial sticks")
     func promptNeedsForeground() async {
-        let device = makeDevice { $0.authorization = .notDetermined; $0.appState = .background }
+        let device = makeDevice {
+            $0.authorization = .notDetermined
+            $0.appState = .background
+        }
         let (m, _) = await manager(on: device)
         await m.requestAlwaysAuthorization()
         #expect(await m.authorizationStatus == .notDetermined)
-        await device.update { $0.appState = .foreground; $0.promptResponse = .deny }
+        await device.update {
+            $0.appState = .foreground
+            $0.promptResponse = .deny
+        }
         await m.requestAlwaysAuthorization()
         #expect(await m.authorizationStatus == .denied)
         await device.update { $0.promptResponse = .allowAlways }

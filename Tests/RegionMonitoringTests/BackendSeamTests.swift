@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionPlanner
+import Testing
+
 @testable import RegionMonitoring
 
 /// The simulated device as a backend: what `LocationManagerBackend` adds to it.
@@ -16,7 +17,9 @@ struct BackendSeamTests {
         func locationManager(_ m: LocationManager, didUpdateLocations fixes: [LocationFix]) {
             lock.withLock { log += fixes.map { "fix \(Int($0.timestamp.timeIntervalSince(t0)))" } }
         }
-        func locationManager(_ m: LocationManager, didEnterRegion r: MonitoredRegion) { lock.withLock { log.append("enter \(r.identifier)") } }
+        func locationManager(_ m: LocationManager, didEnterRegion r: MonitoredRegion) {
+            lock.withLock { log.append("enter \(r.identifier)") }
+        }
     }
 
     @Test("location updates reach the delegates only while on, each before the region events it causes")
@@ -26,9 +29,9 @@ struct BackendSeamTests {
         let log = Log()
         await manager.setDelegate(log)
         await manager.startMonitoring(for: region("home"))
-        try await device.feed(Array(walkIn().prefix(6)))                   // −20 … +5: not reported
+        try await device.feed(Array(walkIn().prefix(6))) // −20 … +5: not reported
         await manager.startUpdatingLocation()
-        try await device.feed(Array(walkIn().dropFirst(6)))           // +10 … +40
+        try await device.feed(Array(walkIn().dropFirst(6))) // +10 … +40
         await manager.stopUpdatingLocation()
         try await device.feed(stay(at: paris, from: 45, through: 50))
         #expect(log.entries == ["fix 10", "fix 15", "fix 20", "fix 25", "fix 30", "enter home", "fix 35", "fix 40"])
@@ -48,7 +51,9 @@ struct BackendSeamTests {
         #expect(manager.device === device)
     }
 
-    @Test("LocationManagerSlotMonitor on the simulated device: the re-plan circle's initial exit comes from the state answer")
+    @Test(
+        "LocationManagerSlotMonitor on the simulated device: the re-plan circle's initial exit comes from the state answer"
+    )
     func slotMonitorInitialExit() async throws {
         let device = makeDevice()
         let slots = await LocationManagerSlotMonitor(manager: await LocationManager(device: device))

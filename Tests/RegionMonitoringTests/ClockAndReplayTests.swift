@@ -1,8 +1,9 @@
 import Foundation
-import Testing
+import GeoFormats
 import Geodesy
 import Geofencing
-import GeoFormats
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("Manual clock")
@@ -12,8 +13,14 @@ struct ManualClockTests {
         let clock = ManualClock()
         let order = OrderLog()
         let start = clock.now
-        let a = Task { try await clock.sleep(until: start.advanced(by: .seconds(10))); order.add("a") }
-        let b = Task { try await clock.sleep(until: start.advanced(by: .seconds(5))); order.add("b") }
+        let a = Task {
+            try await clock.sleep(until: start.advanced(by: .seconds(10)))
+            order.add("a")
+        }
+        let b = Task {
+            try await clock.sleep(until: start.advanced(by: .seconds(5)))
+            order.add("b")
+        }
         await clock.waitForSleepers(atLeast: 2)
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 2)
@@ -34,12 +41,13 @@ struct ManualClockTests {
         #expect(clock.sleeperCount == 0)
     }
 
-    @Test("a task already cancelled when it sleeps throws at once, without waiting for the clock",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "a task already cancelled when it sleeps throws at once, without waiting for the clock",
+        .timeLimit(.minutes(1)))
     func cancelledBeforeRegistering() async throws {
         let clock = ManualClock()
         let t = Task {
-            withUnsafeCurrentTask { $0?.cancel() }   // cancelled before its sleeper exists
+            withUnsafeCurrentTask { $0?.cancel() } // cancelled before its sleeper exists
             try await clock.sleep(until: clock.now.advanced(by: .seconds(60)))
         }
         await #expect(throws: CancellationError.self) { try await t.value }
@@ -84,8 +92,10 @@ struct TrackReplayTests {
 
     @Test("at 10× and at real time the schedule scales accordingly")
     func otherSpeeds() async throws {
-        for (speed, expected) in [(TrackReplay<ManualClock>.Speed.scaled(10), Duration.milliseconds(2_500)),
-                                  (.realTime, .seconds(25))] {
+        for (speed, expected) in [
+            (TrackReplay<ManualClock>.Speed.scaled(10), Duration.milliseconds(2_500)),
+            (.realTime, .seconds(25)),
+        ] {
             let clock = ManualClock(advancesOnSleep: true)
             let start = clock.now
             for try await _ in TrackReplay(fixes, clock: clock, speed: speed, tickInterval: nil) {}
@@ -95,7 +105,7 @@ struct TrackReplayTests {
 
     @Test("as fast as possible never touches the clock")
     func fastest() async throws {
-        let clock = ManualClock()            // would block forever if slept on
+        let clock = ManualClock() // would block forever if slept on
         var n = 0
         for try await _ in TrackReplay(fixes, clock: clock, speed: .asFastAsPossible, tickInterval: 1) { n += 1 }
         #expect(n == 3 + 9 + 14, "3 fixes, ticks at 1…9 and 11…24")
@@ -126,8 +136,12 @@ struct TrackReplayTests {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
-        let short = stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(12, paris), fix(13, paris), fix(15, paris)]
-        try await device.run(TrackReplay(short, clock: ManualClock(advancesOnSleep: true), speed: .scaled(100), trailingDuration: 30))
+        let short =
+            stay(at: offset(1_000), from: -20, through: 0) + [
+                fix(10, paris), fix(12, paris), fix(13, paris), fix(15, paris),
+            ]
+        try await device.run(
+            TrackReplay(short, clock: ManualClock(advancesOnSleep: true), speed: .scaled(100), trailingDuration: 30))
         #expect(rec.enters == ["a"])
     }
 
@@ -142,7 +156,8 @@ struct TrackReplayTests {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
-        try await device.run(TrackReplay(points: points, clock: ManualClock(advancesOnSleep: true), speed: .scaled(100)))
+        try await device.run(
+            TrackReplay(points: points, clock: ManualClock(advancesOnSleep: true), speed: .scaled(100)))
         #expect(rec.enters == ["a"])
     }
 }
@@ -158,11 +173,13 @@ final class Counter: @unchecked Sendable {
 struct ScriptedRouteTests {
     let start = paris
     var route: ScriptedRoute {
-        ScriptedRoute(start: t0, waypoints: [
-            .init(paris, speed: 10),
-            .init(offset(1_000), speed: 5, pause: 60),
-            .init(offset(1_000, 500)),
-        ])
+        ScriptedRoute(
+            start: t0,
+            waypoints: [
+                .init(paris, speed: 10),
+                .init(offset(1_000), speed: 5, pause: 60),
+                .init(offset(1_000, 500)),
+            ])
     }
 
     @Test("the true position follows waypoints, speeds and pauses")
@@ -186,7 +203,8 @@ struct ScriptedRouteTests {
         #expect(fixes.count == Int(route.duration / 2) + 1)
         #expect(fixes.count >= 130)
         for f in fixes {
-            #expect(Geodesic.wgs84.inverse(f.coordinate, route.truePosition(at: f.timestamp).coordinate).distance < 0.01)
+            #expect(
+                Geodesic.wgs84.inverse(f.coordinate, route.truePosition(at: f.timestamp).coordinate).distance < 0.01)
         }
         #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
     }
@@ -208,13 +226,16 @@ struct ScriptedRouteTests {
         // Correlated: consecutive errors are much closer to each other than to a random pair.
         let fixes = route.fixes(every: 1, errors: .gpsOnly, seed: 3)
         let steps = zip(fixes, fixes.dropFirst()).map { a, b in
-            let ta = route.truePosition(at: a.timestamp).coordinate, tb = route.truePosition(at: b.timestamp).coordinate
-            let ea = LocalProjection(origin: ta).project(a.coordinate), eb = LocalProjection(origin: tb).project(b.coordinate)
+            let ta = route.truePosition(at: a.timestamp).coordinate
+            let tb = route.truePosition(at: b.timestamp).coordinate
+            let ea = LocalProjection(origin: ta).project(a.coordinate)
+            let eb = LocalProjection(origin: tb).project(b.coordinate)
             return hypot(ea.east - eb.east, ea.north - eb.north)
         }
         #expect(steps.reduce(0, +) / Double(steps.count) < 0.5 * rms(gps))
         #expect(GPSErrorModel.forDevice(DeviceSettings()) == .wifiAssisted)
-        var off = DeviceSettings(); off.wifiEnabled = false
+        var off = DeviceSettings()
+        off.wifiEnabled = false
         #expect(GPSErrorModel.forDevice(off) == .gpsOnly)
     }
 
@@ -224,7 +245,9 @@ struct ScriptedRouteTests {
         model.jumpProbability = 0.1
         model.lyingProbability = 0.5
         let fixes = route.fixes(every: 1, errors: model, seed: 9)
-        let offsets = fixes.map { Geodesic.wgs84.inverse($0.coordinate, route.truePosition(at: $0.timestamp).coordinate).distance }
+        let offsets = fixes.map {
+            Geodesic.wgs84.inverse($0.coordinate, route.truePosition(at: $0.timestamp).coordinate).distance
+        }
         let jumped = offsets.filter { $0 > 50 }
         #expect(jumped.count > 10 && jumped.count < 50)
         #expect(jumped.allSatisfy { $0 >= 99 && $0 <= 501 })

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 /// The rules of issue #25 (docs/monitoring.md rules 5, 9, 15, 22 and 35–37): each test failed
@@ -13,8 +14,9 @@ struct CoreLocationRulesTests {
     /// `n` conditions far from `paris`, 3 km apart.
     func fill(_ monitor: Monitor, _ n: Int, prefix: String = "c") async {
         for i in 0..<n {
-            await monitor.add(.circular(center: offset(10_000 + Double(i) * 3_000), radius: 300), identifier: "\(prefix)\(i)",
-                              assuming: .unsatisfied)
+            await monitor.add(
+                .circular(center: offset(10_000 + Double(i) * 3_000), radius: 300), identifier: "\(prefix)\(i)",
+                assuming: .unsatisfied)
         }
     }
 
@@ -55,7 +57,9 @@ struct CoreLocationRulesTests {
     func refusedConditionWithManagerRegions() async throws {
         let device = makeDevice()
         let (manager, recorder) = await manager(on: device)
-        for i in 0..<19 { await manager.startMonitoring(for: region("r\(i)", at: offset(20_000 + Double(i) * 3_000), radius: 300)) }
+        for i in 0..<19 {
+            await manager.startMonitoring(for: region("r\(i)", at: offset(20_000 + Double(i) * 3_000), radius: 300))
+        }
         let monitor = try await Monitor("m", device: device)
         await fill(monitor, 2)
         #expect(await monitor.record(for: "c1")?.lastEvent.conditionLimitExceeded == true)
@@ -65,7 +69,9 @@ struct CoreLocationRulesTests {
         #expect(recorder.failures == [.fail("late", .regionMonitoringFailure(.limitExceeded(limit: 20)))])
     }
 
-    @Test("a stored monitor reopened under a lower limit keeps the first conditions and refuses the rest, by the same slot count")
+    @Test(
+        "a stored monitor reopened under a lower limit keeps the first conditions and refuses the rest, by the same slot count"
+    )
     func storedMonitorOverLowerLimit() async throws {
         let store = MonitorStore(directory: temporaryDirectory())
         let before = makeDevice(store: store)
@@ -81,9 +87,11 @@ struct CoreLocationRulesTests {
 
     // MARK: 2. Identifiers are data
 
-    @Test("events reach regions whose identifiers contain U+001F, look like internal keys, or are huge", arguments: [
-        "a\u{1F}b", "M\u{1F}m\u{1F}shop", "L\u{1F}x", "\u{1F}", String(repeating: "é🚲", count: 5_000),
-    ])
+    @Test(
+        "events reach regions whose identifiers contain U+001F, look like internal keys, or are huge",
+        arguments: [
+            "a\u{1F}b", "M\u{1F}m\u{1F}shop", "L\u{1F}x", "\u{1F}", String(repeating: "é🚲", count: 5_000),
+        ])
     func identifiersAreData(identifier: String) async throws {
         let device = makeDevice()
         let (manager, recorder) = await manager(on: device)
@@ -146,16 +154,18 @@ struct CoreLocationRulesTests {
         #expect(await device.settings.appState == .suspended)
     }
 
-    @Test("when-in-use: back in the foreground, the app is told the state it is in now, once, not the crossings it missed")
+    @Test(
+        "when-in-use: back in the foreground, the app is told the state it is in now, once, not the crossings it missed"
+    )
     func whenInUseResumes() async throws {
         let device = makeDevice { $0.authorization = .authorizedWhenInUse }
         let (manager, recorder) = await manager(on: device)
         await manager.startMonitoring(for: region("shop"))
         let monitor = try await Monitor("m", device: device)
         await monitor.add(.circular(center: paris, radius: 500), identifier: "shop", assuming: .unsatisfied)
-        try await device.feed(stay(at: farAway, from: 0, through: 25))        // outside, known
+        try await device.feed(stay(at: farAway, from: 0, through: 25)) // outside, known
         await device.setAppState(.background)
-        try await device.feed(stay(at: paris, from: 30, through: 90))         // in, unseen
+        try await device.feed(stay(at: paris, from: 30, through: 90)) // in, unseen
         await device.setAppState(.foreground)
         try await device.feed(stay(at: paris, from: 95, through: 130))
         #expect(recorder.enters == ["shop"])
@@ -177,7 +187,9 @@ struct CoreLocationRulesTests {
         #expect(recorder.states == [.state("shop", .outside)])
     }
 
-    @Test("one glitch at registration: a monitor assuming unsatisfied hears nothing; one assuming unknown hears unsatisfied once")
+    @Test(
+        "one glitch at registration: a monitor assuming unsatisfied hears nothing; one assuming unknown hears unsatisfied once"
+    )
     func glitchAtRegistrationMonitor() async throws {
         let device = makeDevice()
         let monitor = try await Monitor("m", device: device)
@@ -304,9 +316,11 @@ struct CoreLocationRulesTests {
         #expect(store.storedNames().isEmpty)
     }
 
-    @Test("monitor names follow Apple's rule: letters and digits, not starting with an underscore", arguments: [
-        "", "_hidden", "a/b", ".x", "two words", "shop-list", "tab\tname", "nul\u{0}",
-    ])
+    @Test(
+        "monitor names follow Apple's rule: letters and digits, not starting with an underscore",
+        arguments: [
+            "", "_hidden", "a/b", ".x", "two words", "shop-list", "tab\tname", "nul\u{0}",
+        ])
     func invalidNames(name: String) async throws {
         await #expect(throws: MonitoringError.self) { _ = try await Monitor(name, device: makeDevice()) }
     }

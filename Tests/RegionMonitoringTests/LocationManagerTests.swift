@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("LocationManager")
@@ -70,8 +71,9 @@ struct LocationManagerTests {
         #expect(rec.states == before, "replacement starts afresh: its state is not known yet")
         try await device.feed(walkIn(start: 100, origin: elsewhere))
         #expect(rec.enters == ["spot", "spot"])
-        #expect(rec.states.suffix(2) == [.state("spot", .outside), .state("spot", .inside)],
-                "the request is answered once the new region's state is known, then the entry")
+        #expect(
+            rec.states.suffix(2) == [.state("spot", .outside), .state("spot", .inside)],
+            "the request is answered once the new region's state is known, then the entry")
     }
 
     @Test("stopMonitoring means no more events; stopping an unknown region does nothing")
@@ -145,7 +147,8 @@ struct LocationManagerTests {
         #expect(await m.maximumRegionMonitoringDistance == 10_000)
         await m.startMonitoring(for: region("huge", radius: 10_001))
         await m.startMonitoring(for: region("ok", radius: 10_000))
-        #expect(rec.failures == [.fail("huge", .regionMonitoringFailure(.radiusTooLarge(radius: 10_001, maximum: 10_000)))])
+        #expect(
+            rec.failures == [.fail("huge", .regionMonitoringFailure(.radiusTooLarge(radius: 10_001, maximum: 10_000)))])
         #expect(await m.monitoredRegions.map(\.identifier) == ["ok"])
     }
 
@@ -163,7 +166,10 @@ struct LocationManagerTests {
         let device = makeDevice()
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("neg", radius: -5))
-        guard case .fail("neg", .regionMonitoringFailure(.invalidRegion(.invalidRegion(_, let field, _)))) = rec.failures.first else {
+        guard
+            case .fail("neg", .regionMonitoringFailure(.invalidRegion(.invalidRegion(_, let field, _)))) = rec.failures
+                .first
+        else {
             Issue.record("expected an invalid-region failure, got \(rec.calls)")
             return
         }
@@ -177,7 +183,8 @@ struct LocationManagerTests {
         let (m, rec) = await manager(on: device)
         let ring = [offset(-600, -600), offset(-600, 600), offset(600, 600), offset(600, -600)]
         await m.startMonitoring(for: PolygonRegion(exterior: ring, identifier: "square"))
-        try await device.feed(walkIn(start: 0) + walkOut().map { fix($0.timestamp.timeIntervalSince(t0), offset(1_500)) })
+        try await device.feed(
+            walkIn(start: 0) + walkOut().map { fix($0.timestamp.timeIntervalSince(t0), offset(1_500)) })
         #expect(rec.enters == ["square"])
         #expect(rec.exits == ["square"])
     }
@@ -200,7 +207,10 @@ struct LocationManagerTests {
         let (m, rec) = await manager(on: device)
         await m.startMonitoring(for: region("a"))
         // Four deciding fixes from t = 10 (coreLocation: 20 s) confirm at t = 30.
-        try await device.feed(stay(at: offset(1_000), from: -20, through: 0) + [fix(10, paris), fix(12, paris), fix(13, paris), fix(15, paris)])
+        try await device.feed(
+            stay(at: offset(1_000), from: -20, through: 0) + [
+                fix(10, paris), fix(12, paris), fix(13, paris), fix(15, paris),
+            ])
         #expect(rec.enters.isEmpty)
         try await device.receive(.tick(t0.addingTimeInterval(29)))
         #expect(rec.enters.isEmpty)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 /// The app-life rules (docs/monitoring.md 27–33) for the classic API: a `LocationManager`
@@ -14,7 +15,7 @@ struct ManagerAppLifeTests {
         let (manager, recorder) = await manager(on: device)
         await manager.startMonitoring(for: region("shop"))
         await device.setAppState(.suspended)
-        try await device.feed(Array(walkIn().dropLast()))             // entry confirmed at 30 s; last fix 35 s
+        try await device.feed(Array(walkIn().dropLast())) // entry confirmed at 30 s; last fix 35 s
         #expect(recorder.enters == ["shop"])
         #expect(await device.activity.wakeUps == 1)
         #expect(await device.backgroundWindowEnd == t0.addingTimeInterval(40))
@@ -23,7 +24,9 @@ struct ManagerAppLifeTests {
         #expect(await device.launches.isEmpty)
     }
 
-    @Test("terminated: relaunched with .location; the dead process's delegate gets nothing; the new one gets the event once")
+    @Test(
+        "terminated: relaunched with .location; the dead process's delegate gets nothing; the new one gets the event once"
+    )
     func terminated() async throws {
         let device = makeDevice()
         let log = LaunchLog()
@@ -53,7 +56,7 @@ struct ManagerAppLifeTests {
         await manager.startMonitoring(for: region("shop"))
         await device.setAppState(.removed)
         try await device.feed(walkIn())
-        await device.setAppState(.foreground)                        // reinstalled
+        await device.setAppState(.foreground) // reinstalled
         let (fresh, freshRecorder) = await RegionMonitoringTests.manager(on: device)
         #expect(recorder.enters.isEmpty && freshRecorder.enters.isEmpty)
         #expect(await device.launches.map(\.reason) == [.user])
@@ -65,9 +68,9 @@ struct ManagerAppLifeTests {
         let device = makeDevice()
         let (manager, _) = await manager(on: device)
         await manager.startMonitoring(for: region("shop"))
-        try await device.feed(stride(from: 0.0, through: 35, by: 5).map { fix($0, offset(1_000)) })   // outside
+        try await device.feed(stride(from: 0.0, through: 35, by: 5).map { fix($0, offset(1_000)) }) // outside
         await device.reboot()
-        try await device.feed(walkIn(start: 40))                      // entered while locked
+        try await device.feed(walkIn(start: 40)) // entered while locked
         #expect(await device.launches.isEmpty)
         await device.unlock()
         try await device.feed(stride(from: 100.0, through: 140, by: 5).map { fix($0, paris) })
@@ -96,7 +99,7 @@ struct ManagerAppLifeTests {
         let device = makeDevice { $0.platform = .macOS }
         let (manager, recorder) = await manager(on: device)
         await manager.startMonitoring(for: region("shop"))
-        try await device.feed(stride(from: 0.0, through: 35, by: 5).map { fix($0, offset(1_000)) })   // outside
+        try await device.feed(stride(from: 0.0, through: 35, by: 5).map { fix($0, offset(1_000)) }) // outside
         await device.sleep()
         try await device.feed(walkIn(start: 40))
         #expect(recorder.enters.isEmpty)

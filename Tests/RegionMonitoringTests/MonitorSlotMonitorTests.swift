@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
 import RegionPlanner
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("MonitorSlotMonitor: RegionPlanner on a Monitor")
@@ -17,7 +18,7 @@ struct MonitorSlotMonitorTests {
     func limit() async throws {
         let device = makeDevice { $0.regionLimit = 3 }
         let (manager, _) = await manager(on: device)
-        await manager.startMonitoring(for: region("home"))           // one slot used elsewhere
+        await manager.startMonitoring(for: region("home")) // one slot used elsewhere
         let monitor = try await Monitor("catalogue", device: device)
         let slots = await MonitorSlotMonitor(monitor: monitor)
         #expect(slots.slotCapacity == 2)
@@ -28,7 +29,7 @@ struct MonitorSlotMonitorTests {
         }
         #expect(await monitor.identifiers == ["a", "b"], "the refused condition is not kept")
         #expect(await slots.registeredIdentifiers == ["a", "b"])
-        try await slots.register(circle("a", north: 500))            // replacing needs no new slot
+        try await slots.register(circle("a", north: 500)) // replacing needs no new slot
         await slots.unregister(identifier: "b")
         try await slots.register(circle("c", north: 2_000))
         #expect(await monitor.identifiers == ["a", "c"])
@@ -38,7 +39,9 @@ struct MonitorSlotMonitorTests {
     func rejected() async throws {
         let device = makeDevice { $0.maximumRegionMonitoringDistance = 1_000 }
         let slots = await MonitorSlotMonitor(monitor: try await Monitor("m", device: device))
-        await #expect(throws: SlotMonitorError.self) { try await slots.register(circle("huge", north: 0, radius: 5_000)) }
+        await #expect(throws: SlotMonitorError.self) {
+            try await slots.register(circle("huge", north: 0, radius: 5_000))
+        }
         let square = Polygon(exterior: [offset(0, 0), offset(0, 10), offset(10, 10), offset(10, 0)])
         let multi = Region(identifier: "multi", shape: .multiPolygon([square]))
         await #expect(throws: SlotMonitorError.self) { try await slots.register(multi) }
@@ -71,15 +74,16 @@ struct MonitorSlotMonitorTests {
         let slots = await MonitorSlotMonitor(monitor: monitor)
         let regions = (0..<40).map { circle("shop-\($0)", north: 1_000 + Double($0) * 1_000, radius: 300) }
         let source = PlannerSource(prefix: "s.", catalogue: try Catalogue(regions.map { CatalogueEntry(region: $0) }))
-        let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
+        let sizing = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
         try await planner.start(at: fix(0, paris))
         var entered: [String] = []
         var most = 0
         var probes = 0
-        for s in 0...4_200 {                                       // 10 m/s due north for 42 km
+        for s in 0...4_200 { // 10 m/s due north for 42 km
             let f = fix(Double(s), offset(Double(s) * 10))
-            if slots.locationUpdatesRequested {                    // a re-plan waits for this fix
+            if slots.locationUpdatesRequested { // a re-plan waits for this fix
                 probes += 1
                 entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier)
             }

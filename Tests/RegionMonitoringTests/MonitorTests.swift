@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("Monitor")
@@ -94,14 +95,22 @@ struct MonitorTests {
     func streamEnds() async throws {
         let device = makeDevice()
         let m1 = try await Monitor("one", device: device)
-        let consumer = Task { var n = 0; for await _ in m1.events { n += 1 }; return n }
+        let consumer = Task {
+            var n = 0
+            for await _ in m1.events { n += 1 }
+            return n
+        }
         await m1.add(circle, identifier: "a", assuming: .unsatisfied)
         try await device.feed(walkIn())
         await m1.close()
         #expect(await consumer.value == 1)
 
         let m2 = try await Monitor("two", device: device)
-        let consumer2 = Task { var n = 0; for await _ in m2.events { n += 1 }; return n }
+        let consumer2 = Task {
+            var n = 0
+            for await _ in m2.events { n += 1 }
+            return n
+        }
         await m2.invalidate()
         #expect(await consumer2.value == 0)
         #expect(await device.monitoredRegionCount == 1, "only monitor one's condition remains")
@@ -111,7 +120,9 @@ struct MonitorTests {
     func oneInstancePerName() async throws {
         let device = makeDevice()
         let first = try await Monitor("fleet", device: device)
-        await #expect(throws: MonitoringError.monitorAlreadyOpen(name: "fleet")) { _ = try await Monitor("fleet", device: device) }
+        await #expect(throws: MonitoringError.monitorAlreadyOpen(name: "fleet")) {
+            _ = try await Monitor("fleet", device: device)
+        }
         await first.close()
         _ = try await Monitor("fleet", device: device)
         await #expect(throws: MonitoringError.invalidName("a/b")) { _ = try await Monitor("a/b", device: device) }
@@ -139,9 +150,9 @@ struct MonitorTests {
         let app = try await Monitor("fleet", device: device)
         await app.add(circle, identifier: "depot", assuming: .unsatisfied)
         await app.add(.circular(center: offset(3_000), radius: 500), identifier: "yard", assuming: .unsatisfied)
-        await app.close()                                         // the app is terminated
-        try await device.feed(walkIn() + walkOut())               // depot: enter, exit
-        try await device.feed(walkIn(start: 100, origin: offset(3_000)))   // yard: enter
+        await app.close() // the app is terminated
+        try await device.feed(walkIn() + walkOut()) // depot: enter, exit
+        try await device.feed(walkIn(start: 100, origin: offset(3_000))) // yard: enter
 
         let relaunched = try await Monitor("fleet", device: device)
         let missed = await drain(relaunched)
@@ -160,7 +171,9 @@ struct MonitorTests {
         let monitor = try await Monitor("m", device: device)
         var it = monitor.events.makeAsyncIterator()
         for i in 0..<20 {
-            await monitor.add(.circular(center: offset(Double(i) * 5_000, 20_000), radius: 500), identifier: "c\(i)", assuming: .unsatisfied)
+            await monitor.add(
+                .circular(center: offset(Double(i) * 5_000, 20_000), radius: 500), identifier: "c\(i)",
+                assuming: .unsatisfied)
         }
         await monitor.add(circle, identifier: "c20", assuming: .unsatisfied)
         let over = await take(1, from: &it)
@@ -168,8 +181,8 @@ struct MonitorTests {
         #expect(over.first?.state == .unmonitored)
         #expect(over.first?.conditionLimitExceeded == true)
         #expect(await monitor.record(for: "c20")?.lastEvent.state == .unmonitored)
-        try await device.feed(walkIn())                                         // c20 is not watched
-        try await device.feed(walkIn(start: 100, origin: offset(0, 20_000)))    // c0 is
+        try await device.feed(walkIn()) // c20 is not watched
+        try await device.feed(walkIn(start: 100, origin: offset(0, 20_000))) // c0 is
         let next = await take(1, from: &it)
         #expect(next.map(\.identifier) == ["c0"])
     }

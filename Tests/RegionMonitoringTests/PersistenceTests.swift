@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("Persistence")
@@ -59,7 +60,10 @@ struct PersistenceTests {
             _ = try await Monitor("fleet", device: device)
             Issue.record("expected storeCorrupt")
         } catch {
-            guard case let .storeCorrupt(name, path, reason) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .storeCorrupt(let name, let path, let reason) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(name == "fleet")
             #expect(path == url.path)
             #expect(reason.contains("JSON"))
@@ -72,7 +76,8 @@ struct PersistenceTests {
     @Test("a store whose records do not match is corrupt, naming what is wrong")
     func inconsistentStore() async throws {
         let store = MonitorStore(directory: temporaryDirectory())
-        try Data(#"{"version":1,"name":"fleet","order":["a"],"records":{},"pending":[]}"#.utf8).write(to: store.url(for: "fleet"))
+        try Data(#"{"version":1,"name":"fleet","order":["a"],"records":{},"pending":[]}"#.utf8).write(
+            to: store.url(for: "fleet"))
         await #expect(throws: MonitoringError.self) { _ = try await Monitor("fleet", device: makeDevice(store: store)) }
         try Data(#"{"version":1,"name":"fleet","order":[],"pending":[]}"#.utf8).write(to: store.url(for: "fleet"))
         do { _ = try await Monitor("fleet", device: makeDevice(store: store)) } catch {
@@ -85,7 +90,7 @@ struct PersistenceTests {
         let dir = temporaryDirectory()
         let blocker = dir.appendingPathComponent("file")
         try Data("x".utf8).write(to: blocker)
-        let store = MonitorStore(directory: blocker)            // a file where the directory should be
+        let store = MonitorStore(directory: blocker) // a file where the directory should be
         let device = makeDevice(store: store)
         let m = try await Monitor("fleet", device: device)
         await m.add(circle, identifier: "a", assuming: .unsatisfied)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Geodesy
 import Geofencing
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("Power model")
@@ -12,7 +13,8 @@ struct PowerModelTests {
         model.monitoringBaselineWatts = 0.01
         let usage = PowerUsage(gpsFixes: 7, networkFixes: 3, wakeUps: 5, uploads: 2, durationSeconds: 1_800)
         let c = model.unitCosts()
-        let expected = 7 * c.gpsFixJoules + 3 * c.networkFixJoules + 5 * c.wakeUpJoules + 2 * c.uploadJoules + 0.01 * 1_800
+        let expected =
+            7 * c.gpsFixJoules + 3 * c.networkFixJoules + 5 * c.wakeUpJoules + 2 * c.uploadJoules + 0.01 * 1_800
         let e = model.estimate(usage)
         #expect(abs(e.joules - expected) < 1e-9)
         #expect(abs(e.milliampHours - expected / 3.85 / 3.6) < 1e-9)
@@ -34,7 +36,9 @@ struct PowerModelTests {
 
     /// 20 circles of 300 m, 2 km apart due north; 10 m/s for 40 km.
     func scenario() -> PowerScenario {
-        let regions = (0..<20).map { Region.circle(identifier: "p\($0)", center: offset(1_000 + Double($0) * 2_000), radius: 300) }
+        let regions = (0..<20).map {
+            Region.circle(identifier: "p\($0)", center: offset(1_000 + Double($0) * 2_000), radius: 300)
+        }
         let fixes = (0...4_000).map { fix(Double($0), offset(Double($0) * 10)) }
         return PowerScenario(name: "line", fixes: fixes, regions: regions, maximumSpeed: 12)
     }
@@ -61,11 +65,13 @@ struct PowerModelTests {
         #expect(nearest.usage.networkFixes == 4_000 / 120)
         // A re-plan's new regions report their first state once it has been held (20 s,
         // docs/monitoring.md rule 36), after the re-plan's 10 s wake window: one more wake-up.
-        #expect(nearest.usage.wakeUps >= 40 && nearest.usage.wakeUps <= 40 + 2 * nearest.replans,
-                "one per event, re-plan or re-plan's first determinations, fewer when they share a wake window")
+        #expect(
+            nearest.usage.wakeUps >= 40 && nearest.usage.wakeUps <= 40 + 2 * nearest.replans,
+            "one per event, re-plan or re-plan's first determinations, fewer when they share a wake window")
         let c = PowerModel().unitCosts()
         let u = nearest.usage
-        let recomputed = Double(u.gpsFixes) * c.gpsFixJoules + Double(u.networkFixes) * c.networkFixJoules
+        let recomputed =
+            Double(u.gpsFixes) * c.gpsFixJoules + Double(u.networkFixes) * c.networkFixJoules
             + Double(u.wakeUps) * c.wakeUpJoules + Double(u.uploads) * c.uploadJoules
         #expect(abs(nearest.estimate.joules - recomputed) < 1e-6)
         #expect(nearest.estimate.joules < continuous.estimate.joules / 3)
@@ -76,16 +82,18 @@ struct PowerModelTests {
 
     @Test("tiers: parents cover their children with a margin")
     func parents() {
-        let regions = [Region.circle(identifier: "a", center: paris, radius: 100),
-                       Region.circle(identifier: "b", center: offset(1_000), radius: 50),
-                       Region.circle(identifier: "far", center: offset(20_000), radius: 50)]
+        let regions = [
+            Region.circle(identifier: "a", center: paris, radius: 100),
+            Region.circle(identifier: "b", center: offset(1_000), radius: 50),
+            Region.circle(identifier: "far", center: offset(20_000), radius: 50),
+        ]
         let (parents, children) = PowerStrategyRunner.tiers(of: regions, clusterMeters: 3_000, margin: 300)
         #expect(parents.count == 2)
         #expect(children["parent-1"]?.map(\.identifier) == ["a", "b"])
         #expect(children["parent-2"]?.map(\.identifier) == ["far"])
         for p in parents {
             for child in children[p.identifier] ?? [] {
-                guard case let .circle(c, r) = child.region.shape else { continue }
+                guard case .circle(let c, let r) = child.region.shape else { continue }
                 #expect(p.region.signedDistance(to: c) <= -(r + 300 - 1), "child \(child.identifier) well inside")
             }
         }

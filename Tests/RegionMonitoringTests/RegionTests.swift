@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Geodesy
+import Testing
+
 @testable import RegionMonitoring
 
 @Suite("Regions")
@@ -32,8 +33,9 @@ struct RegionTests {
         var s = DeviceSettings()
         s.locationServicesEnabled = false
         s.authorization = .denied
-        #expect(LocationManager.isMonitoringAvailable(for: CircularRegion.self, on: s),
-                "availability ignores permissions and switches")
+        #expect(
+            LocationManager.isMonitoringAvailable(for: CircularRegion.self, on: s),
+            "availability ignores permissions and switches")
         s.hasLocationHardware = false
         #expect(!LocationManager.isMonitoringAvailable(for: CircularRegion.self, on: s))
     }

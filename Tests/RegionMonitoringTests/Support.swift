@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import RegionMonitoring
 
 let t0 = Date(timeIntervalSince1970: 1_700_000_000)
@@ -13,7 +14,8 @@ func offset(_ north: Double, _ east: Double = 0, from origin: Coordinate = paris
 }
 
 func fix(_ seconds: Double, _ c: Coordinate, accuracy: Double = 5) -> LocationFix {
-    LocationFix(subject: "device", coordinate: c, horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(seconds))
+    LocationFix(
+        subject: "device", coordinate: c, horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(seconds))
 }
 
 /// Fixes every 5 s: outside (1 km north of `origin`) from `start − 20` through `start + 5`,
@@ -35,8 +37,10 @@ func walkOut(start: Double = 45, origin: Coordinate = paris) -> [LocationFix] {
     stride(from: start, through: start + 35, by: 5).map { fix($0, offset(1_000, from: origin)) }
 }
 
-func region(_ id: String, at c: Coordinate = paris, radius: Double = 500,
-            entry: Bool = true, exit: Bool = true) -> CircularRegion {
+func region(
+    _ id: String, at c: Coordinate = paris, radius: Double = 500,
+    entry: Bool = true, exit: Bool = true
+) -> CircularRegion {
     CircularRegion(center: c, radius: radius, identifier: id, notifyOnEntry: entry, notifyOnExit: exit)
 }
 
@@ -56,8 +60,12 @@ extension SimulatedDevice {
 /// A delegate that records every call, in order.
 final class Recorder: LocationManagerDelegate, @unchecked Sendable {
     enum Call: Equatable {
-        case enter(String), exit(String), state(String, RegionState), start(String)
-        case fail(String?, RegionMonitoringError), auth(AuthorizationStatus)
+        case enter(String)
+        case exit(String)
+        case state(String, RegionState)
+        case start(String)
+        case fail(String?, RegionMonitoringError)
+        case auth(AuthorizationStatus)
     }
     private let lock = NSLock()
     private var log: [Call] = []
@@ -73,9 +81,13 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
 
     func locationManager(_ m: LocationManager, didEnterRegion r: MonitoredRegion) { add(.enter(r.identifier)) }
     func locationManager(_ m: LocationManager, didExitRegion r: MonitoredRegion) { add(.exit(r.identifier)) }
-    func locationManager(_ m: LocationManager, didDetermineState s: RegionState, for r: MonitoredRegion) { add(.state(r.identifier, s)) }
+    func locationManager(_ m: LocationManager, didDetermineState s: RegionState, for r: MonitoredRegion) {
+        add(.state(r.identifier, s))
+    }
     func locationManager(_ m: LocationManager, didStartMonitoringFor r: MonitoredRegion) { add(.start(r.identifier)) }
-    func locationManager(_ m: LocationManager, monitoringDidFailFor r: MonitoredRegion?, withError e: RegionMonitoringError) {
+    func locationManager(
+        _ m: LocationManager, monitoringDidFailFor r: MonitoredRegion?, withError e: RegionMonitoringError
+    ) {
         add(.fail(r?.identifier, e))
     }
     func locationManager(_ m: LocationManager, didChangeAuthorization s: AuthorizationStatus) { add(.auth(s)) }
@@ -113,7 +125,9 @@ func temporaryDirectory() -> URL {
 /// The end of an app-life property run over `Monitor`s: the user unlocks and opens the app
 /// (launching it when it is not running), which collects what is still waiting; returns every
 /// instance's events in order, having checked that none was delivered twice or out of order.
-func finishAppLifeRun(device: SimulatedDevice, current: Monitor?, instances: [Monitor], seed: UInt64) async throws -> [MonitorEvent] {
+func finishAppLifeRun(
+    device: SimulatedDevice, current: Monitor?, instances: [Monitor], seed: UInt64
+) async throws -> [MonitorEvent] {
     var instances = instances
     await device.unlock()
     await device.setAppState(.foreground)

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import RegionPlanner
 
 extension Region {
@@ -18,7 +19,8 @@ extension Region {
     static func mixedRegions(count: Int, seed: UInt64) -> [Region] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
-            let lat = rng.uniform(-85, 85), lon = rng.uniform(-180, 180)
+            let lat = rng.uniform(-85, 85)
+            let lon = rng.uniform(-180, 180)
             let c = Coordinate(uncheckedLatitude: lat, longitude: lon)
             if i % 4 == 0 {
                 // A small quadrilateral (possibly across the antimeridian).
@@ -44,7 +46,7 @@ extension Region {
         var rng = SplitMix64(seed: 9)
         for trial in 0..<100 {
             let q: Coordinate
-            if trial % 3 == 0 {   // right next to / inside a region
+            if trial % 3 == 0 { // right next to / inside a region
                 let r = regions[Int(rng.next() % UInt64(regions.count))]
                 q = r.boundingCircle.center
             } else {
@@ -59,7 +61,7 @@ extension Region {
                 if case .circle = n.entry.region.shape {
                     #expect(n.distance == exact)
                 } else if n.distance < 20_000 {
-                    #expect(n.distance == exact)   // near polygons: their own distance
+                    #expect(n.distance == exact) // near polygons: their own distance
                 } else {
                     // far polygons: a lower bound of the geodesic distance to the polygon
                     let corner = n.entry.region.shapeVertices
@@ -73,8 +75,9 @@ extension Region {
     @Test("a dense city catalogue: nearest-20 equals brute force at every point of a walk")
     func denseNearest() throws {
         let frame = Frame(latitude: 48.85, longitude: 2.35)
-        let regions = Scenario.circles(count: 20_000, frame: frame, width: 10_000, height: 10_000,
-                                       radii: 20...300, seed: 1)
+        let regions = Scenario.circles(
+            count: 20_000, frame: frame, width: 10_000, height: 10_000,
+            radii: 20...300, seed: 1)
         let catalogue = try Catalogue(regions.map { CatalogueEntry(region: $0) })
         for i in 0..<20 {
             let q = frame.coordinate(Double(i) * 500, Double(i) * 400)
@@ -85,8 +88,9 @@ extension Region {
     @Test("insert, replace and remove while running change the answers, and compact keeps them")
     func mutations() throws {
         let frame = Frame(latitude: 10, longitude: 10)
-        let regions = Scenario.circles(count: 2_000, frame: frame, width: 20_000, height: 20_000,
-                                       radii: 50...100, seed: 2)
+        let regions = Scenario.circles(
+            count: 2_000, frame: frame, width: 20_000, height: 20_000,
+            radii: 50...100, seed: 2)
         var catalogue = try Catalogue(regions.map { CatalogueEntry(region: $0) })
         let q = frame.coordinate(5_000, 5_000)
         let nearestBefore = catalogue.nearest(1, to: q)[0]
@@ -95,8 +99,9 @@ extension Region {
         #expect(catalogue.nearest(1, to: q)[0].entry.identifier == "new")
         #expect(catalogue.count == 2_001)
         // Replacing the old nearest by a far-away copy moves it out of the answer.
-        let moved = Region.circle(identifier: nearestBefore.entry.identifier,
-                                  center: frame.coordinate(19_000, 19_000), radius: 50)
+        let moved = Region.circle(
+            identifier: nearestBefore.entry.identifier,
+            center: frame.coordinate(19_000, 19_000), radius: 50)
         try catalogue.insert(CatalogueEntry(region: moved))
         #expect(catalogue.count == 2_001)
         #expect(!catalogue.nearest(2, to: q).map(\.entry.identifier).contains(nearestBefore.entry.identifier))
@@ -118,23 +123,31 @@ extension Region {
     @Test("a duplicate identifier is refused, naming the entry's position")
     func duplicate() {
         let c = Coordinate(uncheckedLatitude: 0, longitude: 0)
-        let entries = [CatalogueEntry(region: .circle(identifier: "a", center: c, radius: 10)),
-                       CatalogueEntry(region: .circle(identifier: "b", center: c, radius: 10)),
-                       CatalogueEntry(region: .circle(identifier: "a", center: c, radius: 20))]
+        let entries = [
+            CatalogueEntry(region: .circle(identifier: "a", center: c, radius: 10)),
+            CatalogueEntry(region: .circle(identifier: "b", center: c, radius: 10)),
+            CatalogueEntry(region: .circle(identifier: "a", center: c, radius: 20)),
+        ]
         #expect(throws: PlannerError.duplicateIdentifier("a", index: 2)) { try Catalogue(entries) }
     }
 
     @Test("an invalid region is refused with its position and the engine's reason; nothing is half-added")
     func invalid() throws {
         let c = Coordinate(uncheckedLatitude: 0, longitude: 0)
-        let bad = [CatalogueEntry(region: .circle(identifier: "ok", center: c, radius: 10)),
-                   CatalogueEntry(region: .circle(identifier: "neg", center: c, radius: -5))]
+        let bad = [
+            CatalogueEntry(region: .circle(identifier: "ok", center: c, radius: 10)),
+            CatalogueEntry(region: .circle(identifier: "neg", center: c, radius: -5)),
+        ]
         do {
             _ = try Catalogue(bad)
             Issue.record("expected an error")
         } catch {
-            guard case let .invalidEntry(index, id, underlying) = error,
-                  case let .invalidRegion(_, field, _) = underlying else { Issue.record("\(error)"); return }
+            guard case .invalidEntry(let index, let id, let underlying) = error,
+                case .invalidRegion(_, let field, _) = underlying
+            else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(index == 1 && id == "neg" && field == "radius")
         }
         var catalogue = try Catalogue([bad[0]])

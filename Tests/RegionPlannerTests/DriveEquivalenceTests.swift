@@ -3,6 +3,7 @@ import Geodesy
 import Geofencing
 import RegionMonitoring
 import Testing
+
 @testable import RegionPlanner
 
 /// The guarantee on the 400 km drive through 200,000 circles: the planner with 20 slots (a
@@ -12,10 +13,11 @@ import Testing
 /// power model's energy per hour (`swift test --filter DriveEquivalenceTests 2>&1 | grep scenario`).
 @Suite struct DriveEquivalenceTests {
     static func summary(_ name: String, _ r: PlannerHarness.Result) -> String {
-        let usage = PowerUsage(gpsFixes: r.probeFixes,
-                               networkFixes: Int(r.durationSeconds / PowerModel().regionMonitoringFixInterval),
-                               wakeUps: r.wakeUps, uploads: r.planned.count, durationSeconds: r.durationSeconds,
-                               continuousSeconds: r.statistics.hybridSeconds)
+        let usage = PowerUsage(
+            gpsFixes: r.probeFixes,
+            networkFixes: Int(r.durationSeconds / PowerModel().regionMonitoringFixInterval),
+            wakeUps: r.wakeUps, uploads: r.planned.count, durationSeconds: r.durationSeconds,
+            continuousSeconds: r.statistics.hybridSeconds)
         let e = PowerModel().estimate(usage)
         let s = r.statistics
         return "[scenario] \(name): \(String(format: "%.0f", r.kilometres)) km, \(r.reference.count) events, "
@@ -41,9 +43,10 @@ import Testing
 
     @Test("clustered catalogue, a fix every second: exactly the whole-catalogue engine's events")
     func clusteredEverySecond() async throws {
-        let r = try await PlannerHarness.run(regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
-                                             fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s)
+        let r = try await PlannerHarness.run(
+            regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
+            fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s)
         print(Self.summary("clustered, 1 s, events only", r))
         Self.exact(r)
         #expect(r.statistics.hybridEntries >= 10, "the city centres need hybrid mode")
@@ -52,9 +55,10 @@ import Testing
 
     @Test("uniform catalogue, a fix every second: exactly the whole-catalogue engine's events")
     func uniformEverySecond() async throws {
-        let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                             fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s)
+        let r = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s)
         print(Self.summary("uniform, 1 s, events only", r))
         Self.exact(r)
     }
@@ -62,9 +66,10 @@ import Testing
     @Test("clustered catalogue, a fix every 60 s: exactly the whole-catalogue engine's events")
     func clusteredEveryMinute() async throws {
         let route = Drive.route(interval: 60)
-        let r = try await PlannerHarness.run(regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
-                                             fixes: route.fixes, kilometres: route.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing60s)
+        let r = try await PlannerHarness.run(
+            regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing60s)
         print(Self.summary("clustered, 60 s, events only", r))
         Self.exact(r, minimumEvents: 20)
     }
@@ -72,11 +77,14 @@ import Testing
     @Test("fixes every 60 s while the sizing states 1 s: the planner says so, adapts, and never stalls")
     func statedIntervalTooShort() async throws {
         let route = Drive.route(interval: 60)
-        let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                             fixes: route.fixes, kilometres: route.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s, options: .init(delivery: .everyFix))
+        let r = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s, options: .init(delivery: .everyFix))
         print(Self.summary("uniform, 60 s, stated 1 s, every fix", r))
-        #expect(r.notices.contains { if case .conditionBroken(.fixIntervalExceeded(60, 1), _) = $0 { true } else { false } })
+        #expect(
+            r.notices.contains { if case .conditionBroken(.fixIntervalExceeded(60, 1), _) = $0 { true } else { false } }
+        )
         #expect(!r.stalledAtEnd)
         #expect(r.missed.count + r.extra.count <= 2, "only the first interval is under-sized")
     }
@@ -84,9 +92,10 @@ import Testing
     @Test("a 10-minute gap: with the fixes delivered, exactly the whole-catalogue engine's events")
     func gapWithFixes() async throws {
         let route = Drive.withGap(Self.route1s)
-        let r = try await PlannerHarness.run(regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
-                                             fixes: route.fixes, kilometres: route.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s, options: .init(delivery: .everyFix))
+        let r = try await PlannerHarness.run(
+            regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s, options: .init(delivery: .everyFix))
         print(Self.summary("clustered, 1 s, 10 min gap, every fix", r))
         Self.exact(r)
         #expect(r.notices.contains { if case .conditionBroken(.gap, _) = $0 { true } else { false } })
@@ -95,9 +104,10 @@ import Testing
     @Test("a 10-minute gap with region events only: planning resumes at the newest fix and the breach is reported")
     func gapEventsOnly() async throws {
         let route = Drive.withGap(Self.route1s)
-        let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                             fixes: route.fixes, kilometres: route.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s)
+        let r = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s)
         print(Self.summary("uniform, 1 s, 10 min gap, events only", r))
         #expect(!r.stalledAtEnd)
         #expect(r.notices.contains { if case .conditionBroken(.planOvertaken, _) = $0 { true } else { false } })
@@ -107,19 +117,23 @@ import Testing
         #expect(r.extra.filter { $0.time > resume }.isEmpty)
     }
 
-    @Test("5 km glitches, on fixes that confirm a re-plan exit and elsewhere: exactly the whole-catalogue engine's events")
+    @Test(
+        "5 km glitches, on fixes that confirm a re-plan exit and elsewhere: exactly the whole-catalogue engine's events"
+    )
     func glitches() async throws {
-        let clean = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                                 fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
-                                                 policy: .coreLocation, sizing: Drive.sizing1s)
+        let clean = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s)
         let confirming = stride(from: 2, to: clean.replanExitIndices.count, by: 7).map { clean.replanExitIndices[$0] }
         try #require(confirming.count >= 5)
         var rng = SplitMix64(seed: 41)
         let random = (0..<30).map { _ in Int(rng.next() % UInt64(Self.route1s.fixes.count)) }
         let route = Drive.withGlitches(Self.route1s, at: confirming + random)
-        let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                             fixes: route.fixes, kilometres: route.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s)
+        let r = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s)
         print(Self.summary("uniform, 1 s, 5 km glitches (\(confirming.count) on re-plan exits), events only", r))
         Self.exact(r)
         #expect(Set(r.replanExitIndices).intersection(confirming).count >= 3, "glitches did land on confirming fixes")
@@ -131,15 +145,20 @@ import Testing
         let n = Self.route1s.fixes.count
         var options = PlannerHarness.Options()
         options.relaunchInSlotMode = [n / 5, n / 2, 4 * n / 5]
-        let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                             fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s, options: options)
-        print(Self.summary("uniform, 1 s, three relaunches, events only", r) + ", relaunched before \(r.relaunchedBefore)")
+        let r = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s, options: options)
+        print(
+            Self.summary("uniform, 1 s, three relaunches, events only", r) + ", relaunched before \(r.relaunchedBefore)"
+        )
         #expect(r.relaunchedBefore.count == 3)
         Self.exact(r)
     }
 
-    @Test("regions added just ahead, around the subject, replaced, and removed while inside: the same events as an engine given the same edits")
+    @Test(
+        "regions added just ahead, around the subject, replaced, and removed while inside: the same events as an engine given the same edits"
+    )
     func liveEdits() async throws {
         let fixes = Self.route1s.fixes
         func ahead(_ i: Int, _ id: String, radius: Double, trigger: InitialTrigger = []) -> Region {
@@ -150,29 +169,35 @@ import Testing
         var options = PlannerHarness.Options()
         var edits: [Int: [PlannerHarness.Edit]] = [:]
         for (k, i) in stride(from: 600, to: fixes.count - 400, by: 1_100).enumerated() {
-            edits[i, default: []].append(.add([
-                ahead(i + 40, "ahead-1k-\(k)", radius: 150),             // ~1 km ahead
-                ahead(i + 110, "ahead-3k-\(k)", radius: 400),            // ~3 km ahead
-                ahead(i, "around-\(k)", radius: 600),                    // around the subject: silent
-                ahead(i, "around-told-\(k)", radius: 600, trigger: .enter),   // around, asking for the entry
-                ahead(i + 200, "big-\(k)", radius: 1_500),               // entered, then removed while inside
-            ]))
-            edits[i + 30, default: []].append(.add([ahead(i + 40, "ahead-1k-\(k)", radius: 250)]))   // replaced
-            edits[i + 35, default: []].append(.add([ahead(i + 40, "ahead-1k-\(k)", radius: 250)]))   // unchanged
+            edits[i, default: []].append(
+                .add([
+                    ahead(i + 40, "ahead-1k-\(k)", radius: 150), // ~1 km ahead
+                    ahead(i + 110, "ahead-3k-\(k)", radius: 400), // ~3 km ahead
+                    ahead(i, "around-\(k)", radius: 600), // around the subject: silent
+                    ahead(i, "around-told-\(k)", radius: 600, trigger: .enter), // around, asking for the entry
+                    ahead(i + 200, "big-\(k)", radius: 1_500), // entered, then removed while inside
+                ]))
+            edits[i + 30, default: []].append(.add([ahead(i + 40, "ahead-1k-\(k)", radius: 250)])) // replaced
+            edits[i + 35, default: []].append(.add([ahead(i + 40, "ahead-1k-\(k)", radius: 250)])) // unchanged
             edits[i + 230, default: []].append(.remove(["big-\(k)"]))
         }
         edits[fixes.count / 2, default: []].append(.removePrefix("u19"))
         options.edits = edits
-        let r = try await PlannerHarness.run(regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-                                             fixes: fixes, kilometres: Self.route1s.kilometres,
-                                             policy: .coreLocation, sizing: Drive.sizing1s, options: options)
+        let r = try await PlannerHarness.run(
+            regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
+            fixes: fixes, kilometres: Self.route1s.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s, options: options)
         print(Self.summary("uniform, 1 s, live edits, events only", r))
         Self.exact(r)
         let added = r.reference.filter { $0.region.hasPrefix("ahead-") || $0.region.hasPrefix("around-told-") }
         #expect(added.count >= 10, "the added regions were crossed")
         #expect(r.reference.contains { $0.region.hasPrefix("around-told-") && $0.kind == .enter })
-        #expect(!r.reference.contains { $0.region.hasPrefix("around-") && !$0.region.hasPrefix("around-told-") && $0.kind == .enter })
-        #expect(!r.reference.contains { $0.region.hasPrefix("big-") && $0.kind == .exit }, "removed while inside: no exit")
+        #expect(
+            !r.reference.contains {
+                $0.region.hasPrefix("around-") && !$0.region.hasPrefix("around-told-") && $0.kind == .enter
+            })
+        #expect(
+            !r.reference.contains { $0.region.hasPrefix("big-") && $0.kind == .exit }, "removed while inside: no exit")
         #expect(r.reference.contains { $0.region.hasPrefix("big-") && $0.kind == .enter })
     }
 }

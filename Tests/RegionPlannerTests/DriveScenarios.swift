@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Geofencing
+
 @testable import RegionPlanner
 
 /// The 400 km drive data set (fixed seeds): catalogues of 200,000 circles and a route through
@@ -27,21 +28,27 @@ enum Drive {
                 let d = core ? rng.uniform(0, 150) : 6_000 * rng.uniform(0, 1).squareRoot()
                 let a = rng.uniform(0, 2 * .pi)
                 let radius = core ? rng.uniform(300, 2_000) : 50 + 1_950 * pow(rng.uniform(0, 1), 3)
-                out.append(.circle(identifier: "c\(c)-\(j)", center: frame.coordinate(ce + d * sin(a), cn + d * cos(a)),
-                                   radius: radius))
+                out.append(
+                    .circle(
+                        identifier: "c\(c)-\(j)", center: frame.coordinate(ce + d * sin(a), cn + d * cos(a)),
+                        radius: radius))
             }
         }
         for i in 0..<170_000 {
-            out.append(.circle(identifier: "u\(i)", center: frame.coordinate(rng.uniform(-100_000, 900_000), rng.uniform(0, 600_000)),
-                               radius: rng.uniform(50, 2_000)))
+            out.append(
+                .circle(
+                    identifier: "u\(i)",
+                    center: frame.coordinate(rng.uniform(-100_000, 900_000), rng.uniform(0, 600_000)),
+                    radius: rng.uniform(50, 2_000)))
         }
         return out
     }()
     static let clusteredCatalogue = try! Catalogue(clustered.map { CatalogueEntry(region: $0) })
 
     /// 200,000 circles of 50–2,000 m spread evenly over 1,000 km × 600 km.
-    static let uniform: [Region] = Scenario.circles(count: 200_000, frame: frame, width: 1_000_000, height: 600_000,
-                                                    radii: 50...2_000, seed: 77)
+    static let uniform: [Region] = Scenario.circles(
+        count: 200_000, frame: frame, width: 1_000_000, height: 600_000,
+        radii: 50...2_000, seed: 77)
     static let uniformCatalogue = try! Catalogue(uniform.map { CatalogueEntry(region: $0) })
 
     struct Route {
@@ -56,27 +63,37 @@ enum Drive {
         let points = [(0.0, 300_000.0)] + cities
         var fixes: [LocationFix] = []
         let start = Date(timeIntervalSince1970: 1_760_000_000)
-        var t = 0.0, travelled = 0.0
-        var ex = 0.0, ey = 0.0
+        var t = 0.0
+        var travelled = 0.0
+        var ex = 0.0
+        var ey = 0.0
         let rho = 0.95
         for (a, b) in zip(points, points.dropFirst()) {
             let leg = hypot(b.0 - a.0, b.1 - a.1)
             var s = 0.0
             while s < leg {
                 let f = s / leg
-                let x = a.0 + (b.0 - a.0) * f, y = a.1 + (b.1 - a.1) * f
+                let x = a.0 + (b.0 - a.0) * f
+                let y = a.1 + (b.1 - a.1) * f
                 ex = rho * ex + (1 - rho * rho).squareRoot() * 8 * rng.nextGaussian()
                 ey = rho * ey + (1 - rho * rho).squareRoot() * 8 * rng.nextGaussian()
-                fixes.append(LocationFix(subject: subject, coordinate: frame.coordinate(x + ex, y + ey),
-                                         horizontalAccuracy: max(5, hypot(ex, ey) * 1.3), timestamp: start.addingTimeInterval(t)))
+                fixes.append(
+                    LocationFix(
+                        subject: subject, coordinate: frame.coordinate(x + ex, y + ey),
+                        horizontalAccuracy: max(5, hypot(ex, ey) * 1.3), timestamp: start.addingTimeInterval(t)))
                 let v = min(36, 28 * rng.uniform(0.75, 1.25))
                 s += v * interval
                 travelled += v * interval
                 t += interval
             }
         }
-        return Route(fixes: fixes, kilometres: min(travelled, points.dropFirst().indices.reduce(0) { acc, i in
-            acc + hypot(points[i].0 - points[i - 1].0, points[i].1 - points[i - 1].1) }) / 1_000)
+        return Route(
+            fixes: fixes,
+            kilometres: min(
+                travelled,
+                points.dropFirst().indices.reduce(0) { acc, i in
+                    acc + hypot(points[i].0 - points[i - 1].0, points[i].1 - points[i - 1].1)
+                }) / 1_000)
     }
 
     /// The route with a 10-minute gap (a tunnel) starting at `fraction` of the fixes.
@@ -94,17 +111,20 @@ enum Drive {
         for i in indices where i > 0 && i < r.fixes.count {
             let a = rng.uniform(0, 360)
             let f = r.fixes[i]
-            out.fixes[i] = LocationFix(subject: f.subject,
-                                       coordinate: Geodesic.wgs84.direct(from: f.coordinate, azimuth: a, distance: distance).coordinate,
-                                       horizontalAccuracy: 10, timestamp: f.timestamp)
+            out.fixes[i] = LocationFix(
+                subject: f.subject,
+                coordinate: Geodesic.wgs84.direct(from: f.coordinate, azimuth: a, distance: distance).coordinate,
+                horizontalAccuracy: 10, timestamp: f.timestamp)
         }
         return out
     }
 
     // The drive's fixes claim at most ±45 m (1.3 × an error of σ = 8 m per axis); ±90 m is
     // the coarsest fix whose noise margin (20 m + 2 × 90 m) stays within the 200 m cushion.
-    static let sizing1s = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40,
-                                       maximumFixInterval: 1, maximumAccuracy: 90, glitchAllowance: 250)
-    static let sizing60s = ReplanSizing(policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40,
-                                        maximumFixInterval: 60, maximumAccuracy: 90, glitchAllowance: 250)
+    static let sizing1s = ReplanSizing(
+        policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40,
+        maximumFixInterval: 1, maximumAccuracy: 90, glitchAllowance: 250)
+    static let sizing60s = ReplanSizing(
+        policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40,
+        maximumFixInterval: 60, maximumAccuracy: 90, glitchAllowance: 250)
 }

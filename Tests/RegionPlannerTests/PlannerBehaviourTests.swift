@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import RegionPlanner
 
 /// A slot monitor that records every call, throws past its capacity, and reports the
@@ -48,12 +49,16 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
 
 @Suite struct PlannerBehaviourTests {
     static let frame = Frame(latitude: 52.52, longitude: 13.40)
-    static let sizing = ReplanSizing(policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 15,
-                                     maximumFixInterval: 1, maximumAccuracy: 5)
+    static let sizing = ReplanSizing(
+        policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 15,
+        maximumFixInterval: 1, maximumAccuracy: 5)
 
     static func shops(_ n: Int, seed: UInt64) throws -> Catalogue {
-        try Catalogue(Scenario.circles(count: n, frame: frame, width: 30_000, height: 30_000,
-                                       radii: 50...300, seed: seed, prefix: "shop-").map { CatalogueEntry(region: $0) })
+        try Catalogue(
+            Scenario.circles(
+                count: n, frame: frame, width: 30_000, height: 30_000,
+                radii: 50...300, seed: seed, prefix: "shop-"
+            ).map { CatalogueEntry(region: $0) })
     }
 
     static func fix(_ c: Coordinate, at t: Double = 0) -> LocationFix {
@@ -62,25 +67,32 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
 
     static func exitEvent(_ id: String, at c: Coordinate) -> TransitionEvent {
         let fix = Self.fix(c, at: 100)
-        return TransitionEvent(kind: .exit, regionID: id, subject: "me", fix: fix, time: fix.timestamp,
-                               crossedAt: fix.timestamp, isInitial: false)
+        return TransitionEvent(
+            kind: .exit, regionID: id, subject: "me", fix: fix, time: fix.timestamp,
+            crossedAt: fix.timestamp, isInitial: false)
     }
 
     @Test("the first plan registers the 19 nearest entries and a re-plan circle sized from the 20th")
     func firstPlan() async throws {
         let catalogue = try Self.shops(5_000, seed: 1)
         let monitor = RecordingMonitor()
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
-                                        sizing: Self.sizing)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
+            sizing: Self.sizing)
         let here = Self.frame.coordinate(15_000, 15_000)
         try await planner.start(at: Self.fix(here))
         let nearest = catalogue.nearest(20, to: here)
-        #expect(Set(monitor.regions.keys) == Set(nearest.prefix(19).map { "a." + $0.entry.identifier })
-            .union([RegionPlanner<RecordingMonitor>.replanIdentifier]))
+        #expect(
+            Set(monitor.regions.keys)
+                == Set(nearest.prefix(19).map { "a." + $0.entry.identifier })
+                .union([RegionPlanner<RecordingMonitor>.replanIdentifier]))
         let plan = try #require(await planner.plan)
         #expect(plan.nearestUnregistered == nearest[19].distance)
         #expect(plan.radius == Self.sizing.radius(nearestUnregistered: nearest[19].distance))
-        guard case let .circle(center, radius)? = monitor.replanCircle?.shape else { Issue.record("no circle"); return }
+        guard case .circle(let center, let radius)? = monitor.replanCircle?.shape else {
+            Issue.record("no circle")
+            return
+        }
         #expect(center == here && radius == plan.radius)
         #expect(monitor.replanCircle?.notifyOnEntry == false)
         let statistics = await planner.statistics
@@ -91,8 +103,9 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     func replanKeepsStayingRegions() async throws {
         let catalogue = try Self.shops(5_000, seed: 2)
         let monitor = RecordingMonitor()
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
-                                        sizing: Self.sizing)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
+            sizing: Self.sizing)
         let here = Self.frame.coordinate(15_000, 15_000)
         try await planner.start(at: Self.fix(here))
         let before = Set(monitor.regions.keys)
@@ -116,8 +129,9 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     func insideRegionsArePinned() async throws {
         let catalogue = try Self.shops(5_000, seed: 3)
         let monitor = RecordingMonitor()
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
-                                        sizing: Self.sizing, allowsHybrid: false)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: catalogue)],
+            sizing: Self.sizing, allowsHybrid: false)
         try await planner.start(at: Self.fix(Self.frame.coordinate(15_000, 15_000)))
         let pinned = try #require(monitor.regions.keys.first { $0.hasPrefix("a.") })
         monitor.states[pinned] = .inside
@@ -132,22 +146,30 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     @Test("two sources share the slots under their prefixes: the same identifier in both never clashes")
     func prefixes() async throws {
         let here = Self.frame.coordinate(15_000, 15_000)
-        let a = try Catalogue([CatalogueEntry(region: .circle(identifier: "shop-1", center: here, radius: 100))]
-                              + Self.shops(300, seed: 4).entries.filter { $0.identifier != "shop-1" })
-        let b = try Catalogue([CatalogueEntry(region: .circle(identifier: "shop-1", center: here, radius: 200))]
-                              + Self.shops(300, seed: 5).entries.filter { $0.identifier != "shop-1" })
+        let a = try Catalogue(
+            [CatalogueEntry(region: .circle(identifier: "shop-1", center: here, radius: 100))]
+                + Self.shops(300, seed: 4).entries.filter { $0.identifier != "shop-1" })
+        let b = try Catalogue(
+            [CatalogueEntry(region: .circle(identifier: "shop-1", center: here, radius: 200))]
+                + Self.shops(300, seed: 5).entries.filter { $0.identifier != "shop-1" })
         let monitor = RecordingMonitor()
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "acme.", catalogue: a),
-                                                                    PlannerSource(prefix: "bolt.", catalogue: b)],
-                                        sizing: Self.sizing)
+        let planner = try RegionPlanner(
+            monitor: monitor,
+            sources: [
+                PlannerSource(prefix: "acme.", catalogue: a),
+                PlannerSource(prefix: "bolt.", catalogue: b),
+            ],
+            sizing: Self.sizing)
         try await planner.start(at: Self.fix(here))
         #expect(monitor.regions["acme.shop-1"] != nil && monitor.regions["bolt.shop-1"] != nil)
         #expect(monitor.regions.count == 20)
         // The nearest 19 over both catalogues together.
-        let merged = (a.nearest(19, to: here).map { ("acme." + $0.entry.identifier, $0.distance) }
+        let merged =
+            (a.nearest(19, to: here).map { ("acme." + $0.entry.identifier, $0.distance) }
             + b.nearest(19, to: here).map { ("bolt." + $0.entry.identifier, $0.distance) })
             .sorted { $0.1 < $1.1 }.prefix(19).map(\.0)
-        #expect(Set(monitor.regions.keys).subtracting([RegionPlanner<RecordingMonitor>.replanIdentifier]) == Set(merged))
+        #expect(
+            Set(monitor.regions.keys).subtracting([RegionPlanner<RecordingMonitor>.replanIdentifier]) == Set(merged))
         let events = try await planner.handle(Self.exitEvent("bolt.shop-1", at: here))
         #expect(events.map(\.source) == ["bolt."] && events.map(\.identifier) == ["shop-1"])
         // Events for regions that are not the planner's are not reported.
@@ -159,13 +181,18 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
         let monitor = RecordingMonitor()
         let empty = Catalogue()
         #expect(throws: PlannerError.prefixClash("acme.", "acme.eu.")) {
-            try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "acme.", catalogue: empty),
-                                                          PlannerSource(prefix: "acme.eu.", catalogue: empty)],
-                              sizing: Self.sizing)
+            try RegionPlanner(
+                monitor: monitor,
+                sources: [
+                    PlannerSource(prefix: "acme.", catalogue: empty),
+                    PlannerSource(prefix: "acme.eu.", catalogue: empty),
+                ],
+                sizing: Self.sizing)
         }
         #expect(throws: PlannerError.prefixClash("_planner.x", "_planner.")) {
-            try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "_planner.x", catalogue: empty)],
-                              sizing: Self.sizing)
+            try RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "_planner.x", catalogue: empty)],
+                sizing: Self.sizing)
         }
         #expect(throws: PlannerError.self) {
             try RegionPlanner(monitor: monitor, sources: [], sizing: Self.sizing, slots: 21)
@@ -178,8 +205,9 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     @Test("the global switch unregisters every slot and silences events; switching on plans again")
     func globalSwitch() async throws {
         let monitor = RecordingMonitor()
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(1_000, seed: 6))],
-                                        sizing: Self.sizing)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(1_000, seed: 6))],
+            sizing: Self.sizing)
         let here = Self.frame.coordinate(15_000, 15_000)
         try await planner.start(at: Self.fix(here))
         #expect(monitor.regions.count == 20)
@@ -198,8 +226,9 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     @Test("fewer entries than slots: all registered, no re-plan circle needed")
     func smallCatalogue() async throws {
         let monitor = RecordingMonitor()
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(7, seed: 7))],
-                                        sizing: Self.sizing)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(7, seed: 7))],
+            sizing: Self.sizing)
         try await planner.start(at: Self.fix(Self.frame.coordinate(1_000, 1_000)))
         #expect(monitor.regions.count == 7)
         #expect(monitor.replanCircle == nil)
@@ -210,9 +239,10 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     func foreignRegionsAtStart() async throws {
         let monitor = RecordingMonitor(slotCapacity: 20)
         try monitor.register(.circle(identifier: "foreign", center: Self.frame.origin, radius: 100))
-        try monitor.register(.circle(identifier: "a.stale", center: Self.frame.origin, radius: 100))   // an earlier run's
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
-                                        sizing: Self.sizing)
+        try monitor.register(.circle(identifier: "a.stale", center: Self.frame.origin, radius: 100)) // an earlier run's
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
+            sizing: Self.sizing)
         try await planner.start(at: Self.fix(Self.frame.coordinate(5_000, 5_000)))
         #expect(monitor.regions["foreign"] != nil)
         #expect(monitor.regions["a.stale"] == nil, "a planner-owned region nobody knows is removed")
@@ -222,16 +252,21 @@ final class RecordingMonitor: SlotMonitor, @unchecked Sendable {
     @Test("a monitor that refuses a registration surfaces a typed error naming the region and keeping the cause")
     func monitorRefusal() async throws {
         let monitor = RecordingMonitor(slotCapacity: 20)
-        let planner = try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
-                                        sizing: Self.sizing, allowsHybrid: false)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try Self.shops(100, seed: 8))],
+            sizing: Self.sizing, allowsHybrid: false)
         try await planner.start(at: Self.fix(Self.frame.coordinate(5_000, 5_000)))
         monitor.refuseAll = true
         do {
             _ = try await planner.observe(Self.fix(Self.frame.coordinate(20_000, 20_000), at: 3_000))
             Issue.record("expected a registration to fail")
         } catch {
-            guard case let .registrationFailed(id, underlying) = error,
-                  case .rejected(let refused, let reason) = underlying else { Issue.record("\(error)"); return }
+            guard case .registrationFailed(let id, let underlying) = error,
+                case .rejected(let refused, let reason) = underlying
+            else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(id == refused && id.hasPrefix("a.") && reason == "refused by the test")
         }
         #expect(monitor.regions.count <= 20)

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Geofencing
+
 @testable import RegionPlanner
 
 /// Runs one engine holding the whole catalogue and a 20-slot planner side by side on the same
@@ -67,8 +68,10 @@ struct PlannerHarness {
         (a.time, a.region, a.kind.rawValue) < (b.time, b.region, b.kind.rawValue)
     }
 
-    static func run(regions: [Region], catalogue: Catalogue? = nil, fixes: [LocationFix], kilometres: Double,
-                    policy: HysteresisPolicy, sizing: ReplanSizing, options: Options = Options()) async throws -> Result {
+    static func run(
+        regions: [Region], catalogue: Catalogue? = nil, fixes: [LocationFix], kilometres: Double,
+        policy: HysteresisPolicy, sizing: ReplanSizing, options: Options = Options()
+    ) async throws -> Result {
         var reference = Engine(policy: policy)
         try reference.add(contentsOf: regions)
         let catalogue = try catalogue ?? Catalogue(regions.map { CatalogueEntry(region: $0) })
@@ -77,15 +80,19 @@ struct PlannerHarness {
         // The source's catalogue is part of the app's data (it survives a relaunch, edits included).
         var appCatalogue = catalogue
         func makePlanner() throws -> RegionPlanner<EngineSlotMonitor> {
-            try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "biz.", catalogue: appCatalogue)],
-                              sizing: sizing, policy: policy, allowsHybrid: options.allowsHybrid, store: store)
+            try RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "biz.", catalogue: appCatalogue)],
+                sizing: sizing, policy: policy, allowsHybrid: options.allowsHybrid, store: store)
         }
         var planner = try makePlanner()
         try await planner.start(at: fixes[0])
-        var expected: [EventKey] = [], got: [EventKey] = []
-        var crossed: [EventKey: Date] = [:], gotCrossed: [EventKey: Date] = [:]
+        var expected: [EventKey] = []
+        var got: [EventKey] = []
+        var crossed: [EventKey: Date] = [:]
+        var gotCrossed: [EventKey: Date] = [:]
         var notices: [PlannerNotice] = []
-        var wakeUps = 0, probeFixes = 0
+        var wakeUps = 0
+        var probeFixes = 0
         var replanExits: [Int] = []
         var pendingSlotRelaunches = options.relaunchInSlotMode.sorted()
         var relaunched: [Int] = []
@@ -104,7 +111,10 @@ struct PlannerHarness {
                     try await planner.add(added.map { CatalogueEntry(region: $0) }, to: "biz.")
                     for r in added { try appCatalogue.insert(CatalogueEntry(region: r)) }
                 case .remove(let ids):
-                    for id in ids { _ = reference.remove(identifier: id) ; appCatalogue.remove(id) }
+                    for id in ids {
+                        _ = reference.remove(identifier: id)
+                        appCatalogue.remove(id)
+                    }
                     try await planner.remove(ids, from: "biz.")
                 case .removePrefix(let start):
                     for id in reference.regionIdentifiers where id.hasPrefix(start) {
@@ -153,13 +163,15 @@ struct PlannerHarness {
         let status = await planner.status
         let plan = await planner.plan
         let duration = fixes.last!.timestamp.timeIntervalSince(fixes[0].timestamp)
-        return Result(reference: expected.sorted(by: order), planned: got.sorted(by: order),
-                      crossedAtDifferences: differences, statistics: statistics,
-                      maximumRegistered: monitor.maximumRegistered, notices: notices,
-                      kilometres: kilometres, durationSeconds: duration, wakeUps: wakeUps, probeFixes: probeFixes,
-                      stalledAtEnd: plan == nil || (status.mode == .slots && !status.locationUpdatesRequested
-                                                    && plan!.radius.isFinite
-                                                    && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
-                      relaunchedBefore: relaunched, replanExitIndices: replanExits)
+        return Result(
+            reference: expected.sorted(by: order), planned: got.sorted(by: order),
+            crossedAtDifferences: differences, statistics: statistics,
+            maximumRegistered: monitor.maximumRegistered, notices: notices,
+            kilometres: kilometres, durationSeconds: duration, wakeUps: wakeUps, probeFixes: probeFixes,
+            stalledAtEnd: plan == nil
+                || (status.mode == .slots && !status.locationUpdatesRequested
+                    && plan!.radius.isFinite
+                    && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
+            relaunchedBefore: relaunched, replanExitIndices: replanExits)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import RegionPlanner
 
 /// The slot limit, wakes, glitches, edits and the saved state, one rule per test.
@@ -11,15 +12,18 @@ import Testing
     typealias Planner = RegionPlanner<RecordingMonitor>
 
     static func planner(_ monitor: RecordingMonitor, store: (any PlannerStateStore)? = nil) throws -> Planner {
-        try RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "a.", catalogue: try PlannerBehaviourTests.shops(3_000, seed: 21))],
-                          sizing: Self.sizing, allowsHybrid: false, store: store)
+        try RegionPlanner(
+            monitor: monitor,
+            sources: [PlannerSource(prefix: "a.", catalogue: try PlannerBehaviourTests.shops(3_000, seed: 21))],
+            sizing: Self.sizing, allowsHybrid: false, store: store)
     }
 
     static func fix(_ east: Double, _ north: Double, at t: Double) -> LocationFix {
         PlannerBehaviourTests.fix(frame.coordinate(east, north), at: t)
     }
 
-    @Test("EngineSlotMonitor throws on the 21st registration, replaces without a new slot, and keeps the engine's error")
+    @Test(
+        "EngineSlotMonitor throws on the 21st registration, replaces without a new slot, and keeps the engine's error")
     func engineMonitorLimit() throws {
         let monitor = EngineSlotMonitor(subject: "me", policy: .coreLocation)
         for i in 0..<20 { try monitor.register(.circle(identifier: "r\(i)", center: Self.frame.origin, radius: 100)) }
@@ -32,8 +36,10 @@ import Testing
             try monitor.register(.circle(identifier: "bad", center: Self.frame.origin, radius: -1))
             Issue.record("expected a refusal")
         } catch {
-            guard case let .invalidRegion(id, underlying) = error, case .invalidRegion(_, "radius", _) = underlying else {
-                Issue.record("\(error)"); return
+            guard case .invalidRegion(let id, let underlying) = error, case .invalidRegion(_, "radius", _) = underlying
+            else {
+                Issue.record("\(error)")
+                return
             }
             #expect(id == "bad")
         }
@@ -61,8 +67,9 @@ import Testing
         let monitor = RecordingMonitor()
         let planner = try Self.planner(monitor)
         try await planner.start(at: Self.fix(15_000, 15_000, at: 0))
-        _ = try await planner.handle(PlannerBehaviourTests.exitEvent(Planner.replanIdentifier, at: Self.frame.coordinate(15_500, 15_000)))
-        _ = try await planner.observe(Self.fix(20_500, 15_000, at: 101))    // 5 km off, 1 s later
+        _ = try await planner.handle(
+            PlannerBehaviourTests.exitEvent(Planner.replanIdentifier, at: Self.frame.coordinate(15_500, 15_000)))
+        _ = try await planner.observe(Self.fix(20_500, 15_000, at: 101)) // 5 km off, 1 s later
         #expect(await planner.plan?.center == Self.frame.coordinate(15_000, 15_000), "the glitch moved nothing")
         #expect(monitor.updates, "still waiting for a trusted fix")
         _ = try await planner.observe(Self.fix(15_520, 15_000, at: 102))
@@ -72,7 +79,8 @@ import Testing
         #expect(await planner.statistics.glitchesRejected == 1)
     }
 
-    @Test("an unchanged entry keeps its registration; a changed one is replaced in place; a removed one is unregistered")
+    @Test(
+        "an unchanged entry keeps its registration; a changed one is replaced in place; a removed one is unregistered")
     func edits() async throws {
         let monitor = RecordingMonitor()
         let planner = try Self.planner(monitor)
@@ -103,17 +111,20 @@ import Testing
         let first = try Self.planner(monitor, store: store)
         try await first.start(at: Self.fix(15_000, 15_000, at: 0))
         let plan = try #require(await first.plan)
-        for id in plan.registered.sorted().prefix(2) { monitor.unregister(identifier: id) }            // gone meanwhile
-        try monitor.register(.circle(identifier: "a.leftover", center: Self.frame.origin, radius: 50))   // unknown to the state
+        for id in plan.registered.sorted().prefix(2) { monitor.unregister(identifier: id) } // gone meanwhile
+        // Unknown to the state.
+        try monitor.register(.circle(identifier: "a.leftover", center: Self.frame.origin, radius: 50))
         try monitor.register(.circle(identifier: "other-app", center: Self.frame.origin, radius: 50))
         let second = try Self.planner(monitor, store: store)
         #expect(try await second.restore())
         #expect(await second.plan?.center == plan.center)
         #expect(monitor.regions["a.leftover"] == nil && monitor.regions["other-app"] != nil)
-        #expect(await second.plan.map { Set($0.registered) } == plan.registered)   // the plan as saved
-        _ = try await second.observe(Self.fix(40_000, 40_000, at: 10_000))        // far: re-plan
+        #expect(await second.plan.map { Set($0.registered) } == plan.registered) // the plan as saved
+        _ = try await second.observe(Self.fix(40_000, 40_000, at: 10_000)) // far: re-plan
         #expect(monitor.regions.count <= 20 && monitor.regions["other-app"] != nil)
-        #expect(monitor.regions.keys.filter { $0.hasPrefix("a.") }.count == 18, "19 slots left: 18 regions and the re-plan circle")
+        #expect(
+            monitor.regions.keys.filter { $0.hasPrefix("a.") }.count == 18,
+            "19 slots left: 18 regions and the re-plan circle")
         let nothing = try Self.planner(RecordingMonitor(), store: MemoryPlannerStore())
         #expect(try await !nothing.restore())
     }
@@ -132,8 +143,10 @@ import Testing
         #expect(saved.plan == (await planner.plan) && saved.mode == .slots && saved.registered.count == 19)
         // Every entry registered: an infinite radius and distance survive the round trip.
         let small = FilePlannerStore(directory: dir, monitorName: "small")
-        let few = try RegionPlanner(monitor: RecordingMonitor(), sources: [PlannerSource(prefix: "a.", catalogue: try PlannerBehaviourTests.shops(7, seed: 7))],
-                                    sizing: Self.sizing, store: small)
+        let few = try RegionPlanner(
+            monitor: RecordingMonitor(),
+            sources: [PlannerSource(prefix: "a.", catalogue: try PlannerBehaviourTests.shops(7, seed: 7))],
+            sizing: Self.sizing, store: small)
         try await few.start(at: Self.fix(1_000, 1_000, at: 0))
         #expect(try small.load()?.plan?.radius == .infinity)
         #expect(await few.storeErrors.isEmpty)
@@ -147,11 +160,12 @@ import Testing
         let monitor = RecordingMonitor()
         let planner = try Self.planner(monitor)
         try await planner.start(at: Self.fix(15_000, 15_000, at: 0))
-        _ = try await planner.observe(Self.fix(15_400, 15_000, at: 200))           // the app knows this fix
+        _ = try await planner.observe(Self.fix(15_400, 15_000, at: 200)) // the app knows this fix
         // The re-plan region's exit, delivered late, carries a fix from before it.
-        _ = try await planner.handle(PlannerBehaviourTests.exitEvent(Planner.replanIdentifier, at: Self.frame.coordinate(15_300, 15_000)))
+        _ = try await planner.handle(
+            PlannerBehaviourTests.exitEvent(Planner.replanIdentifier, at: Self.frame.coordinate(15_300, 15_000)))
         #expect(monitor.updates, "asks for the next fix")
-        _ = try await planner.observe(Self.fix(15_410, 15_000, at: 201))            // 10 m/s: within the 15 m/s bound
+        _ = try await planner.observe(Self.fix(15_410, 15_000, at: 201)) // 10 m/s: within the 15 m/s bound
         let center = await planner.plan?.center
         let statistics = await planner.statistics
         #expect(center == Self.frame.coordinate(15_410, 15_000), "\(String(describing: center)) \(statistics)")
@@ -174,7 +188,10 @@ import Testing
                 _ = try await planner.observe(bad)
                 Issue.record("accepted \(bad.timestamp)")
             } catch {
-                guard case let .invalidFix(.invalidFix(_, field, _)) = error else { Issue.record("\(error)"); continue }
+                guard case .invalidFix(.invalidFix(_, let field, _)) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
                 #expect(["latitude", "timestamp", "horizontalAccuracy"].contains(field))
             }
         }

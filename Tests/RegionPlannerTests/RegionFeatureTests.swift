@@ -6,7 +6,8 @@ import Testing
 
 @Suite("GeoJSON regions in the planner")
 struct RegionFeatureTests {
-    let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[120.2,30.3]},"properties":{"id":"hz","radius":9000,"parent":"zj","source":"gov","initialTrigger":["exit","enter"],"notifyOnExit":false,"dwell":30,"name":"Hangzhou","rank":2}}]}"#
+    let text =
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[120.2,30.3]},"properties":{"id":"hz","radius":9000,"parent":"zj","source":"gov","initialTrigger":["exit","enter"],"notifyOnExit":false,"dwell":30,"name":"Hangzhou","rank":2}}]}"#
 
     @Test("Region(feature:) carries the shape, flags, dwell, initial trigger, tier parent and source")
     func conversion() throws {

@@ -1,13 +1,17 @@
 import Foundation
 import Geofencing
 import Testing
+
 @testable import RegionPlanner
 
 @Suite struct ReplanSizingTests {
-    let drive = ReplanSizing(policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
-                             maximumFixInterval: 1, maximumAccuracy: 90)
+    let drive = ReplanSizing(
+        policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
+        maximumFixInterval: 1, maximumAccuracy: 90)
 
-    @Test("Core Location numbers: fixes up to ±90 m keep the 200 m margin; 20 s, 40 m/s give 920 m of travel and 240 m of clearance")
+    @Test(
+        "Core Location numbers: fixes up to ±90 m keep the 200 m margin; 20 s, 40 m/s give 920 m of travel and 240 m of clearance"
+    )
     func coreLocationBounds() {
         #expect(drive.exitMarginCap == 200, "20 m + 2 × 90 m is within the 200 m cushion")
         #expect(drive.exitMarginFraction == 0.5)
@@ -19,14 +23,16 @@ import Testing
         // coarse to decide "inside" a 500 m region, such a fix still decides "outside" 2,020 m
         // out, so that is what a region needs to be ruled out; and the re-plan circle is kept
         // large enough (4,040 m) for the fix to decide it.
-        let coarse = ReplanSizing(policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
-                                  maximumFixInterval: 1)
+        let coarse = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
+            maximumFixInterval: 1)
         #expect(coarse.exitMarginCap == 20 + 2 * 1_000)
         #expect(coarse.catalogueMarginCeiling == 20 + 2 * 1_000)
         #expect(coarse.minimumRadius == (20 + 2 * 1_000) / 0.5)
         // Small catalogue regions cap the fixed margin at half their size.
-        let small = ReplanSizing(policy: .coreLocation, largestRegionSize: 100, maximumSpeed: 40,
-                                 maximumFixInterval: 1, maximumAccuracy: 10)
+        let small = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 100, maximumSpeed: 40,
+            maximumFixInterval: 1, maximumAccuracy: 10)
         #expect(small.catalogueMarginCeiling == 50)
     }
 
@@ -37,14 +43,17 @@ import Testing
             let used = r + drive.exitMargin(radius: r) + drive.travelAllowance + drive.registrationClearance
             #expect(used <= d)
             let bigger = r + 1
-            #expect(bigger + drive.exitMargin(radius: bigger) + drive.travelAllowance + drive.registrationClearance > d - 1)
+            #expect(
+                bigger + drive.exitMargin(radius: bigger) + drive.travelAllowance + drive.registrationClearance > d - 1)
         }
     }
 
     @Test("too close an unregistered region gives no guaranteed radius; nothing unregistered gives infinity")
     func limits() {
         #expect(drive.radius(nearestUnregistered: 900) == nil)
-        #expect(drive.radius(nearestUnregistered: 1_200) == nil, "920 + 240 leave 39 m: less than the 400 m minimum radius plus its margin")
+        #expect(
+            drive.radius(nearestUnregistered: 1_200) == nil,
+            "920 + 240 leave 39 m: less than the 400 m minimum radius plus its margin")
         #expect(drive.minimumRadius == 400, "a ±90 m fix's 200 m noise margin fits in half the radius")
         #expect(drive.radius(nearestUnregistered: -50) == nil)
         #expect(drive.radius(nearestUnregistered: .infinity) == .infinity)
@@ -56,8 +65,9 @@ import Testing
         let r = drive.minimumRadius
         #expect(r - drive.exitMargin(radius: r) >= step)
         // precise: fixes worse than the circle's size decide nothing, so it is at least that big.
-        let walk = ReplanSizing(policy: .precise, largestRegionSize: 150, maximumSpeed: 3,
-                                maximumFixInterval: 1, maximumAccuracy: 40)
+        let walk = ReplanSizing(
+            policy: .precise, largestRegionSize: 150, maximumSpeed: 3,
+            maximumFixInterval: 1, maximumAccuracy: 40)
         #expect(walk.minimumRadius >= 40)
         #expect(walk.catalogueMarginCeiling == 20 + 2 * 40)
         #expect(walk.exitMargin(radius: 60) == 0.8 * 60)
@@ -78,12 +88,14 @@ import Testing
         #expect(sparse.radius(nearestUnregistered: 12_000) == nil)
     }
 
-    @Test("the exit margin bounds the policy's own margin for every fix that decides for the circle",
-          arguments: [HysteresisPolicy.coreLocation, .precise])
+    @Test(
+        "the exit margin bounds the policy's own margin for every fix that decides for the circle",
+        arguments: [HysteresisPolicy.coreLocation, .precise])
     func exitMarginIsThePolicyMargin(policy: HysteresisPolicy) {
         for limit in [5.0, 65, 200, 1_000] {
-            let sizing = ReplanSizing(policy: policy, largestRegionSize: 2_000, maximumSpeed: 14,
-                                      maximumFixInterval: 1, maximumAccuracy: limit)
+            let sizing = ReplanSizing(
+                policy: policy, largestRegionSize: 2_000, maximumSpeed: 14,
+                maximumFixInterval: 1, maximumAccuracy: limit)
             for r in [30.0, 80, 150, 400, 1_000, 5_000, 50_000] {
                 let bound = sizing.exitMargin(radius: r)
                 for a in stride(from: 0.0, through: limit, by: limit / 20) {

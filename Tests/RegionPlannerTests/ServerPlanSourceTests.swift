@@ -24,27 +24,40 @@ final class ScriptedTransport: PlanTransport, @unchecked Sendable {
 }
 
 private func ok(_ body: String, etag: String = "\"e1\"", maxAge: Int = 60) -> Result<PlanHTTPResponse, any Error> {
-    .success(PlanHTTPResponse(status: 200, headers: ["etag": etag, "cache-control": "private, max-age=\(maxAge)"], body: Array(body.utf8)))
+    .success(
+        PlanHTTPResponse(
+            status: 200, headers: ["etag": etag, "cache-control": "private, max-age=\(maxAge)"], body: Array(body.utf8))
+    )
 }
 
 private func plan(regions: String = "", enabled: Bool = true, radius: String = "5000") -> String {
     let center = enabled ? #"{"latitude":30.5,"longitude":120.5}"# : "null"
-    return #"{"device":"p","center":\#(center),"slots":20,"monitoringEnabled":\#(enabled),"maxAgeSeconds":60,"regions":[\#(regions)],"replanRadiusMeters":\#(enabled ? radius : "null"),"guaranteed":true}"#
+    return
+        #"{"device":"p","center":\#(center),"slots":20,"monitoringEnabled":\#(enabled),"maxAgeSeconds":60,"regions":[\#(regions)],"replanRadiusMeters":\#(enabled ? radius : "null"),"guaranteed":true}"#
 }
 
-private let shop = #"{"type":"Feature","id":"s1","geometry":{"type":"Point","coordinates":[120.51,30.5]},"properties":{"id":"s1","radius":200,"source":"acme","initialTrigger":["enter"]},"distanceMeters":700,"hasChildren":false}"#
+private let shop =
+    #"{"type":"Feature","id":"s1","geometry":{"type":"Point","coordinates":[120.51,30.5]},"properties":{"id":"s1","radius":200,"source":"acme","initialTrigger":["enter"]},"distanceMeters":700,"hasChildren":false}"#
 
 @Suite("ServerPlanSource: plans over HTTP with ETag and max-age")
 struct ServerPlanSourceTests {
     let here = Coordinate(uncheckedLatitude: 30.5, longitude: 120.5)
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("a plan is read with its regions' trigger strategy, kept for max-age, then revalidated at the same URL with its ETag")
+    @Test(
+        "a plan is read with its regions' trigger strategy, kept for max-age, then revalidated at the same URL with its ETag"
+    )
     func revalidation() async throws {
-        let transport = ScriptedTransport([ok(plan(regions: shop)),
-                                           .success(PlanHTTPResponse(status: 304, headers: ["cache-control": "max-age=120"], body: []))])
-        let source = ServerPlanSource(server: "http://h:1/", key: "k", device: "my phone/1", slots: 5, transport: transport)
-        guard case .changed(let p) = try await source.fetch(at: here, now: t0) else { Issue.record("no plan"); return }
+        let transport = ScriptedTransport([
+            ok(plan(regions: shop)),
+            .success(PlanHTTPResponse(status: 304, headers: ["cache-control": "max-age=120"], body: [])),
+        ])
+        let source = ServerPlanSource(
+            server: "http://h:1/", key: "k", device: "my phone/1", slots: 5, transport: transport)
+        guard case .changed(let p) = try await source.fetch(at: here, now: t0) else {
+            Issue.record("no plan")
+            return
+        }
         #expect(p.regions.map(\.region.identifier) == ["s1"])
         #expect(p.regions[0].region.source == "acme" && p.regions[0].region.initialTrigger == [.enter])
         #expect(p.regions[0].region.metadata["distanceMeters"] == nil)
@@ -61,13 +74,17 @@ struct ServerPlanSourceTests {
         #expect(await source.statistics == PlanSourceStatistics(fetched: 1, notModified: 1, failures: 0))
     }
 
-    @Test("hostile or broken answers are typed errors and the plan held stays", arguments: [
-        ok("not json"), ok(#"{"monitoringEnabled":true}"#), ok(plan(regions: #"{"type":"Feature"}"#)),
-        ok(plan(radius: "-1")), ok(plan(radius: "null")), ok(plan(regions: shop).replacingOccurrences(of: #"{"latitude":30.5,"longitude":120.5}"#, with: "null")), ok(plan(regions: shop.replacingOccurrences(of: "\"radius\":200", with: "\"radius\":1e20"))),
-        .success(PlanHTTPResponse(status: 500, headers: [:], body: Array(#"{"detail":"boom"}"#.utf8))),
-        .success(PlanHTTPResponse(status: 401, headers: [:], body: [])),
-        .failure(URLError(.timedOut)),
-    ])
+    @Test(
+        "hostile or broken answers are typed errors and the plan held stays",
+        arguments: [
+            ok("not json"), ok(#"{"monitoringEnabled":true}"#), ok(plan(regions: #"{"type":"Feature"}"#)),
+            ok(plan(radius: "-1")), ok(plan(radius: "null")),
+            ok(plan(regions: shop).replacingOccurrences(of: #"{"latitude":30.5,"longitude":120.5}"#, with: "null")),
+            ok(plan(regions: shop.replacingOccurrences(of: "\"radius\":200", with: "\"radius\":1e20"))),
+            .success(PlanHTTPResponse(status: 500, headers: [:], body: Array(#"{"detail":"boom"}"#.utf8))),
+            .success(PlanHTTPResponse(status: 401, headers: [:], body: [])),
+            .failure(URLError(.timedOut)),
+        ])
     func brokenAnswers(_ answer: Result<PlanHTTPResponse, any Error>) async throws {
         let transport = ScriptedTransport([ok(plan(regions: shop)), answer])
         let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: transport)
@@ -96,10 +113,12 @@ struct ServerPlanSourceTests {
         #expect(Set(monitor.registeredIdentifiers) == ["acme.s1", RegionPlanner<EngineSlotMonitor>.replanIdentifier])
         #expect(await follower.monitoring)
         // Within max-age: nothing asked.
-        await follower.observe(LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(30)))
+        await follower.observe(
+            LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(30)))
         #expect(transport.asked.count == 1)
         // After it: revalidated; the answer is "off".
-        await follower.observe(LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(61)))
+        await follower.observe(
+            LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(61)))
         #expect(monitor.registeredIdentifiers.isEmpty)
         #expect(await !follower.monitoring)
         #expect(await follower.statistics == FollowerStatistics(plansApplied: 2, registrations: 1, removals: 1))
@@ -111,14 +130,17 @@ struct ServerPlanFollowerFailureTests {
     let here = Coordinate(uncheckedLatitude: 30.5, longitude: 120.5)
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("an unreachable server is retried with a doubling back-off, not at every fix, and the errors kept are bounded")
+    @Test(
+        "an unreachable server is retried with a doubling back-off, not at every fix, and the errors kept are bounded")
     func backOff() async {
-        let transport = ScriptedTransport([])      // every request fails
+        let transport = ScriptedTransport([]) // every request fails
         let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: transport)
         let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)
         let follower = ServerPlanFollower(monitor: monitor, source: source)
-        for i in 0..<3_600 {        // an hour of fixes, one a second
-            await follower.observe(LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(Double(i))))
+        for i in 0..<3_600 { // an hour of fixes, one a second
+            await follower.observe(
+                LocationFix(
+                    subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(Double(i))))
         }
         // Retries at 0, 1, 3, 7, 15, 31, 63, 127, 255, 511 s, then every 300 s: 20 in the hour.
         #expect(transport.asked.count == 20)
@@ -129,7 +151,8 @@ struct ServerPlanFollowerFailureTests {
 
     @Test("two regions that would register under one identifier: the first is kept, the clash reported")
     func identifierClash() async {
-        let clash = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[120.52,30.5]},"properties":{"id":"acme.s1","radius":100}}"#
+        let clash =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[120.52,30.5]},"properties":{"id":"acme.s1","radius":100}}"#
         let transport = ScriptedTransport([ok(plan(regions: shop + "," + clash))])
         let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: transport)
         let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)

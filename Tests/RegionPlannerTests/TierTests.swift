@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import RegionPlanner
 
 /// A clock the test moves by hand (the planner's tier cache reads it); the lock makes it Sendable.
@@ -20,14 +21,25 @@ actor TierLoader {
     let children: [String: [CatalogueEntry]]
 
     init() {
-        func circle(_ id: String, _ lon: Double, _ lat: Double, _ r: Double, parent: String, kids: Bool = false) -> CatalogueEntry {
-            CatalogueEntry(region: .circle(identifier: id, center: Coordinate(uncheckedLatitude: lat, longitude: lon), radius: r),
-                           parent: parent, hasChildren: kids)
+        func circle(
+            _ id: String, _ lon: Double, _ lat: Double, _ r: Double, parent: String, kids: Bool = false
+        ) -> CatalogueEntry {
+            CatalogueEntry(
+                region: .circle(identifier: id, center: Coordinate(uncheckedLatitude: lat, longitude: lon), radius: r),
+                parent: parent, hasChildren: kids)
         }
         children = [
-            "A": [circle("A1", 120.25, 30.25, 5_000, parent: "A", kids: true), circle("A2", 120.1, 30.42, 4_000, parent: "A")],
-            "A1": [circle("A1a", 120.25, 30.25, 1_000, parent: "A1"), circle("A1b", 120.29, 30.25, 1_000, parent: "A1")],
-            "B": [circle("B1", 120.75, 30.25, 5_000, parent: "B", kids: true), circle("B2", 120.9, 30.1, 4_000, parent: "B")],
+            "A": [
+                circle("A1", 120.25, 30.25, 5_000, parent: "A", kids: true),
+                circle("A2", 120.1, 30.42, 4_000, parent: "A"),
+            ],
+            "A1": [
+                circle("A1a", 120.25, 30.25, 1_000, parent: "A1"), circle("A1b", 120.29, 30.25, 1_000, parent: "A1"),
+            ],
+            "B": [
+                circle("B1", 120.75, 30.25, 5_000, parent: "B", kids: true),
+                circle("B2", 120.9, 30.1, 4_000, parent: "B"),
+            ],
             "B1": [circle("B1a", 120.75, 30.25, 1_500, parent: "B1")],
         ]
     }
@@ -43,35 +55,56 @@ actor TierLoader {
         let ring = [(west, 30.0), (west + 0.5, 30.0), (west + 0.5, 30.5), (west, 30.5)].map {
             Coordinate(uncheckedLatitude: $0.1, longitude: $0.0)
         }
-        return CatalogueEntry(region: Region(identifier: id, shape: .polygon(Polygon(exterior: ring))), hasChildren: true)
+        return CatalogueEntry(
+            region: Region(identifier: id, shape: .polygon(Polygon(exterior: ring))), hasChildren: true)
     }
 
     /// East along latitude 30.25 from 120.05° to 120.95° (province A into B), then back west to 120.27°.
     static func track() -> [LocationFix] {
-        let lat = 30.25, step = 25.0 / 96_200   // 25 m of longitude per second
+        let lat = 30.25
+        let step = 25.0 / 96_200 // 25 m of longitude per second
         var lons: [Double] = []
         var lon = 120.05
-        while lon < 120.95 { lons.append(lon); lon += step }
-        while lon > 120.27 { lons.append(lon); lon -= step }
+        while lon < 120.95 {
+            lons.append(lon)
+            lon += step
+        }
+        while lon > 120.27 {
+            lons.append(lon)
+            lon -= step
+        }
         let start = Date(timeIntervalSince1970: 1_750_000_000)
         return lons.enumerated().map { i, lon in
-            LocationFix(subject: "car", coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                        horizontalAccuracy: 8, timestamp: start.addingTimeInterval(Double(i)))
+            LocationFix(
+                subject: "car", coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                horizontalAccuracy: 8, timestamp: start.addingTimeInterval(Double(i)))
         }
     }
 
-    struct Snapshot { var lon: Double; var loaded: [String: Set<String>]; var registered: Set<String> }
+    struct Snapshot {
+        var lon: Double
+        var loaded: [String: Set<String>]
+        var registered: Set<String>
+    }
 
-    static func drive(expiry: TimeInterval) async throws
-        -> (loader: TierLoader, events: [PlannerEvent], snapshots: [Snapshot], planner: RegionPlanner<EngineSlotMonitor>) {
+    static func drive(
+        expiry: TimeInterval
+    ) async throws
+        -> (
+            loader: TierLoader, events: [PlannerEvent], snapshots: [Snapshot], planner: RegionPlanner<EngineSlotMonitor>
+        )
+    {
         let loader = TierLoader()
         let clock = ManualClock()
-        let source = PlannerSource(prefix: "gov.", catalogue: try Catalogue([province("A", west: 120.0), province("B", west: 120.5)]),
-                                   cacheExpiry: expiry, loader: { try await loader.load($0) })
+        let source = PlannerSource(
+            prefix: "gov.", catalogue: try Catalogue([province("A", west: 120.0), province("B", west: 120.5)]),
+            cacheExpiry: expiry, loader: { try await loader.load($0) })
         let monitor = EngineSlotMonitor(subject: "car", policy: .precise)
-        let sizing = ReplanSizing(policy: .precise, largestRegionSize: 30_000, maximumSpeed: 30,
-                                  maximumFixInterval: 1, maximumAccuracy: 10)
-        let planner = try RegionPlanner(monitor: monitor, sources: [source], sizing: sizing, policy: .precise, now: { clock.now })
+        let sizing = ReplanSizing(
+            policy: .precise, largestRegionSize: 30_000, maximumSpeed: 30,
+            maximumFixInterval: 1, maximumAccuracy: 10)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [source], sizing: sizing, policy: .precise, now: { clock.now })
         let fixes = track()
         clock.now = fixes[0].timestamp
         try await planner.start(at: fixes[0])
@@ -114,10 +147,12 @@ actor TierLoader {
         #expect(snaps[3].loaded["B1"] == [])
         // The story the app heard, in order.
         let story = events.map { "\($0.kind.rawValue) \($0.identifier)" }
-        let expected = ["enter A", "enter A1", "enter A1a", "exit A1a", "enter A1b", "exit A1b", "exit A1",
-                        "exit A", "enter B", "enter B1", "enter B1a", "exit B1a", "exit B1",
-                        // and back west
-                        "enter B1", "enter B1a", "exit B1a", "exit B1", "exit B", "enter A", "enter A1", "enter A1b"]
+        let expected = [
+            "enter A", "enter A1", "enter A1a", "exit A1a", "enter A1b", "exit A1b", "exit A1",
+            "exit A", "enter B", "enter B1", "enter B1a", "exit B1a", "exit B1",
+            // and back west
+            "enter B1", "enter B1a", "exit B1a", "exit B1", "exit B", "enter A", "enter A1", "enter A1b",
+        ]
         #expect(story.starts(with: expected), "\(story)")
         #expect(events.allSatisfy { $0.source == "gov." })
         // Back in A1 at the end: A's tier is in the catalogue again, B's is not.
@@ -142,12 +177,15 @@ actor TierLoader {
     @Test("a failing loader is reported and leaves the parent without children")
     func loaderFailure() async throws {
         struct Offline: Error {}
-        let source = PlannerSource(prefix: "gov.", catalogue: try Catalogue([Self.province("A", west: 120.0)]),
-                                   loader: { _ in throw Offline() })
+        let source = PlannerSource(
+            prefix: "gov.", catalogue: try Catalogue([Self.province("A", west: 120.0)]),
+            loader: { _ in throw Offline() })
         let monitor = EngineSlotMonitor(subject: "car", policy: .precise)
-        let planner = try RegionPlanner(monitor: monitor, sources: [source],
-                                        sizing: ReplanSizing(policy: .precise, largestRegionSize: 30_000,
-                                                             maximumSpeed: 30, maximumFixInterval: 1), policy: .precise)
+        let planner = try RegionPlanner(
+            monitor: monitor, sources: [source],
+            sizing: ReplanSizing(
+                policy: .precise, largestRegionSize: 30_000,
+                maximumSpeed: 30, maximumFixInterval: 1), policy: .precise)
         let fix = Self.track()[0]
         try await planner.start(at: fix)
         let events = try await monitor.process(fix).asyncFlatMap { try await planner.handle($0) }
@@ -156,7 +194,9 @@ actor TierLoader {
         #expect(errors.count == 1)
         if case .loaderFailed(let parent, let underlying)? = errors.first {
             #expect(parent == "A" && underlying.error is Offline)
-        } else { Issue.record("\(errors)") }
+        } else {
+            Issue.record("\(errors)")
+        }
         #expect(await planner.loadedChildren(of: "A", prefix: "gov.").isEmpty)
         #expect(monitor.registeredIdentifiers == ["gov.A"])
     }

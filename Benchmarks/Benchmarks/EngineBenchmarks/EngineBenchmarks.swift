@@ -11,16 +11,19 @@ enum Scenario {
     static let polygonBox = Box(sizeKm: 100)
     static func countryRegions() -> [Region] { Scenarios.circles(count: 1_000_000, in: countryBox, seed: 1) }
     static func country() -> Replay {
-        Replay(regions: countryRegions(),
-               fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: countryBox, seed: 2))
+        Replay(
+            regions: countryRegions(),
+            fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: countryBox, seed: 2))
     }
     static func city() -> Replay {
-        Replay(regions: Scenarios.circles(count: 100_000, in: cityBox, seed: 3),
-               fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: cityBox, seed: 4))
+        Replay(
+            regions: Scenarios.circles(count: 100_000, in: cityBox, seed: 3),
+            fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: cityBox, seed: 4))
     }
     static func polygons() -> Replay {
-        Replay(regions: Scenarios.polygons(count: 100_000, in: polygonBox, seed: 5),
-               fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: polygonBox, seed: 6))
+        Replay(
+            regions: Scenarios.polygons(count: 100_000, in: polygonBox, seed: 5),
+            fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: polygonBox, seed: 6))
     }
 }
 
@@ -40,7 +43,11 @@ let benchmarks: @Sendable () -> Void = {
         r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
-    } setup: { current = Scenario.country() } teardown: { current = nil }
+    } setup: {
+        current = Scenario.country()
+    } teardown: {
+        current = nil
+    }
 
     Benchmark("city: 100k circles in 50 km x 50 km", configuration: throughput) { benchmark in
         let r = current!
@@ -48,7 +55,11 @@ let benchmarks: @Sendable () -> Void = {
         r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
-    } setup: { current = Scenario.city() } teardown: { current = nil }
+    } setup: {
+        current = Scenario.city()
+    } teardown: {
+        current = nil
+    }
 
     Benchmark("polygons: 100k polygons of 8-64 vertices", configuration: throughput) { benchmark in
         let r = current!
@@ -56,19 +67,28 @@ let benchmarks: @Sendable () -> Void = {
         r.run(benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(r.events)
-    } setup: { current = Scenario.polygons() } teardown: { current = nil }
+    } setup: {
+        current = Scenario.polygons()
+    } teardown: {
+        current = nil
+    }
 
     // Index build and memory: a fresh engine per iteration from the same 1M circles.
     // Memory: `memoryLeakedBytes` = bytes allocated and still held when the measurement stops
     // (the engine is alive then), from the malloc interposer; divide by 1,000,000 for bytes per
     // region. Also reported: RSS growth per region (counts freed-but-retained build buffers too)
     // and the engine's own capacity-based estimate.
-    Benchmark("index build: 1M circles (bulk add)",
-              configuration: .init(metrics: [.wallClock, .cpuTotal, .memoryLeakedBytes, .mallocCountTotal,
-                                             .custom("RSS bytes per region", useScalingFactor: false),
-                                             .custom("engine estimate bytes per region", useScalingFactor: false)],
-                                   timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(30),
-                                   maxIterations: 3)) { benchmark in
+    Benchmark(
+        "index build: 1M circles (bulk add)",
+        configuration: .init(
+            metrics: [
+                .wallClock, .cpuTotal, .memoryLeakedBytes, .mallocCountTotal,
+                .custom("RSS bytes per region", useScalingFactor: false),
+                .custom("engine estimate bytes per region", useScalingFactor: false),
+            ],
+            timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(30),
+            maxIterations: 3)
+    ) { benchmark in
         let regions = currentRegions
         let rss0 = residentBytes()
         benchmark.startMeasurement()
@@ -77,8 +97,13 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         let rss1 = residentBytes()
         benchmark.measurement(.custom("RSS bytes per region", useScalingFactor: false), (rss1 - rss0) / regions.count)
-        benchmark.measurement(.custom("engine estimate bytes per region", useScalingFactor: false),
-                              engine.approximateRegionMemory / regions.count)
+        benchmark.measurement(
+            .custom("engine estimate bytes per region", useScalingFactor: false),
+            engine.approximateRegionMemory / regions.count)
         blackHole(engine.regionCount)
-    } setup: { currentRegions = Scenario.countryRegions() } teardown: { currentRegions = [] }
+    } setup: {
+        currentRegions = Scenario.countryRegions()
+    } teardown: {
+        currentRegions = []
+    }
 }

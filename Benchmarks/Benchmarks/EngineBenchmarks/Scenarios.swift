@@ -26,8 +26,9 @@ enum Scenarios {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let (lat, lon) = box.point(&rng)
-            return Region.circle(identifier: "c\(i)", center: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                                 radius: rng.uniform(50, 500))
+            return Region.circle(
+                identifier: "c\(i)", center: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                radius: rng.uniform(50, 500))
         }
     }
 
@@ -40,8 +41,9 @@ enum Scenarios {
             let ring = (0..<n).map { k -> Coordinate in
                 let a = Double(k) / Double(n) * 2 * .pi
                 let rr = r * rng.uniform(0.5, 1)
-                return Coordinate(uncheckedLatitude: lat + rr * cos(a) / 111_132,
-                                  longitude: lon + rr * sin(a) / (111_320 * cos(lat * .pi / 180)))
+                return Coordinate(
+                    uncheckedLatitude: lat + rr * cos(a) / 111_132,
+                    longitude: lon + rr * sin(a) / (111_320 * cos(lat * .pi / 180)))
             }
             return Region(identifier: "p\(i)", shape: .polygon(Polygon(exterior: ring)))
         }
@@ -65,12 +67,14 @@ enum Scenarios {
                 lat += step * cos(heading[s]) / 111_132
                 lon += step * sin(heading[s]) / (111_320 * cos(lat * .pi / 180))
                 if abs(lat - box.centerLat) > box.dLat || abs(lon - box.centerLon) > box.dLon {
-                    heading[s] += .pi       // bounce back into the box
+                    heading[s] += .pi // bounce back into the box
                     (lat, lon) = pos[s]
                 }
                 pos[s] = (lat, lon)
-                out.append(LocationFix(subject: names[s], coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                                       horizontalAccuracy: 10, timestamp: t0.addingTimeInterval(Double(k) * 5)))
+                out.append(
+                    LocationFix(
+                        subject: names[s], coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                        horizontalAccuracy: 10, timestamp: t0.addingTimeInterval(Double(k) * 5)))
             }
         }
         return out
@@ -110,8 +114,9 @@ final class Replay: @unchecked Sendable {
             }
             let n = min(left, 256, fixes.count - k)
             buffer.removeAll(keepingCapacity: true)
-            do { try engine.process(fixes[k..<(k + n)], subjects: handles[k..<(k + n)], into: &buffer) }
-            catch { fatalError("\(error)") }
+            do { try engine.process(fixes[k..<(k + n)], subjects: handles[k..<(k + n)], into: &buffer) } catch {
+                fatalError("\(error)")
+            }
             events &+= buffer.count
             next += n
             left -= n

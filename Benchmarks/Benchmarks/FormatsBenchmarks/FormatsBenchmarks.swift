@@ -73,7 +73,10 @@ func parse(path: String, count: some Sequence) -> Int {
     var iterator = reader.makeIterator()
     var checksum = 0
     for _ in count {
-        guard let element = iterator.next() else { iterator = reader.makeIterator(); continue }
+        guard let element = iterator.next() else {
+            iterator = reader.makeIterator()
+            continue
+        }
         switch element {
         case .success(let p): checksum &+= Int(p.coordinate.latitude)
         case .failure(let e): fatalError("unexpected error \(e)")
@@ -84,7 +87,8 @@ func parse(path: String, count: some Sequence) -> Int {
 
 let benchmarks: @Sendable () -> Void = {
     let perLine = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, .cpuUser, .peakMemoryResident, .mallocCountTotal], timeUnits: .nanoseconds, warmupIterations: 1,
+        metrics: [.throughput, .wallClock, .cpuUser, .peakMemoryResident, .mallocCountTotal], timeUnits: .nanoseconds,
+        warmupIterations: 1,
         scalingFactor: .mega, maxDuration: .seconds(10), maxIterations: 5)
 
     Benchmark("CSV track lines parsed from a file (streaming)", configuration: perLine) { benchmark in
@@ -92,7 +96,9 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         blackHole(parse(path: path, count: benchmark.scaledIterations))
         benchmark.stopMeasurement()
-    } setup: { _ = Files.csv }
+    } setup: {
+        _ = Files.csv
+    }
 
     // A million elements per iteration, so that opening the file (and the 1 MiB first
     // read, twice: detection, then iteration) is amortised.
@@ -105,12 +111,16 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         blackHole(parse(path: path, count: benchmark.scaledIterations))
         benchmark.stopMeasurement()
-    } setup: { _ = Files.nmea }
+    } setup: {
+        _ = Files.nmea
+    }
 
     Benchmark("GPX track points parsed from a file", configuration: perKilo) { benchmark in
         let path = Files.gpx
         benchmark.startMeasurement()
         blackHole(parse(path: path, count: benchmark.scaledIterations))
         benchmark.stopMeasurement()
-    } setup: { _ = Files.gpx }
+    } setup: {
+        _ = Files.gpx
+    }
 }

@@ -4,6 +4,7 @@
 // throughput is in thousands of operations per second.
 import Benchmark
 import Geodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,9 +21,10 @@ extension SplitMix64 {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.throughput, .wallClock, .instructions],
-                                           scalingFactor: .kilo,
-                                           maxDuration: .seconds(3), maxIterations: 1_000_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock, .instructions],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(3), maxIterations: 1_000_000)
     let geodesic = Geodesic.wgs84
 
     // Random pairs over the whole globe (the mix GeodSolve -i is measured on, too).
@@ -83,8 +85,10 @@ let benchmarks: @Sendable () -> Void = {
     // Points within 1.5 radii of each circle's centre: every test passes the box and uses
     // the chord bound (and the exact fallback for points within the band).
     let nearPoints: [Coordinate] = circles.map { c in
-        geodesic.direct(from: c.center, azimuth: rng.uniform(-180, 180),
-                        distance: c.radius * rng.uniform(0, 1.5)).coordinate
+        geodesic.direct(
+            from: c.center, azimuth: rng.uniform(-180, 180),
+            distance: c.radius * rng.uniform(0, 1.5)
+        ).coordinate
     }
     Benchmark("GeodesicCircle.contains, points near the circle (0 – 1.5 r)") { benchmark in
         var k = 0

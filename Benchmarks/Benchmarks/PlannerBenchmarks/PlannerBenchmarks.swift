@@ -13,15 +13,18 @@ let projection = LocalProjection(origin: origin)
 let boxMeters = 1_000_000.0
 
 func point(_ rng: inout SplitMix64) -> Coordinate {
-    projection.unproject(east: Double.random(in: 0..<boxMeters, using: &rng),
-                         north: Double.random(in: 0..<boxMeters, using: &rng))
+    projection.unproject(
+        east: Double.random(in: 0..<boxMeters, using: &rng),
+        north: Double.random(in: 0..<boxMeters, using: &rng))
 }
 
 func countryEntries() -> [CatalogueEntry] {
     var rng = SplitMix64(seed: 2026)
     return (0..<1_000_000).map { i in
-        CatalogueEntry(region: .circle(identifier: "r\(i)", center: point(&rng),
-                                       radius: Double.random(in: 50..<500, using: &rng)))
+        CatalogueEntry(
+            region: .circle(
+                identifier: "r\(i)", center: point(&rng),
+                radius: Double.random(in: 50..<500, using: &rng)))
     }
 }
 
@@ -57,19 +60,24 @@ func fix(_ c: Coordinate, at t: Double) -> LocationFix {
 /// fix and re-plans there (``RegionPlanner/observe(_:)``).
 func exitOfReplanRegion(at c: Coordinate) -> TransitionEvent {
     let fix = fix(c, at: 60)
-    return TransitionEvent(kind: .exit, regionID: RegionPlanner<SlotSet>.replanIdentifier, subject: "phone",
-                           fix: fix, time: fix.timestamp, crossedAt: fix.timestamp, isInitial: false)
+    return TransitionEvent(
+        kind: .exit, regionID: RegionPlanner<SlotSet>.replanIdentifier, subject: "phone",
+        fix: fix, time: fix.timestamp, crossedAt: fix.timestamp, isInitial: false)
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .throughput],
-                                           timeUnits: .microseconds,
-                                           warmupIterations: 5,
-                                           maxDuration: .seconds(5), maxIterations: 5_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .microseconds,
+        warmupIterations: 5,
+        maxDuration: .seconds(5), maxIterations: 5_000)
 
-    Benchmark("Catalogue build, 1,000,000 circles",
-              configuration: .init(metrics: [.wallClock, .peakMemoryResident], timeUnits: .milliseconds,
-                                   warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 3)) { benchmark in
+    Benchmark(
+        "Catalogue build, 1,000,000 circles",
+        configuration: .init(
+            metrics: [.wallClock, .peakMemoryResident], timeUnits: .milliseconds,
+            warmupIterations: 0, maxDuration: .seconds(30), maxIterations: 3)
+    ) { benchmark in
         let entries = countryEntries()
         benchmark.startMeasurement()
         blackHole(try? Catalogue(entries))
@@ -90,11 +98,16 @@ let benchmarks: @Sendable () -> Void = {
         let catalogue = country
         var rng = SplitMix64(seed: UInt64(benchmark.currentIteration) &+ 99)
         let a = point(&rng)
-        let b = Geodesic.wgs84.direct(from: a, azimuth: Double.random(in: -180..<180, using: &rng),
-                                      distance: 1_500).coordinate
+        let b = Geodesic.wgs84.direct(
+            from: a, azimuth: Double.random(in: -180..<180, using: &rng),
+            distance: 1_500
+        ).coordinate
         let monitor = SlotSet()
-        guard let planner = try? RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],
-                                               sizing: sizing, allowsHybrid: false) else { fatalError("planner") }
+        guard
+            let planner = try? RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],
+                sizing: sizing, allowsHybrid: false)
+        else { fatalError("planner") }
         try? await planner.start(at: fix(a, at: 0))
         benchmark.startMeasurement()
         blackHole(try? await planner.handle(exitOfReplanRegion(at: b)))
@@ -106,10 +119,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Re-plan after a far jump (all 19 swapped), 1,000,000 regions") { benchmark in
         let catalogue = country
         var rng = SplitMix64(seed: UInt64(benchmark.currentIteration) &+ 555)
-        let a = point(&rng), b = point(&rng)   // far apart: the fixes are a day apart, not a glitch
+        let a = point(&rng)
+        let b = point(&rng) // far apart: the fixes are a day apart, not a glitch
         let monitor = SlotSet()
-        guard let planner = try? RegionPlanner(monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],
-                                               sizing: sizing, allowsHybrid: false) else { fatalError("planner") }
+        guard
+            let planner = try? RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "c.", catalogue: catalogue)],
+                sizing: sizing, allowsHybrid: false)
+        else { fatalError("planner") }
         try? await planner.start(at: fix(a, at: 0))
         benchmark.startMeasurement()
         blackHole(try? await planner.handle(exitOfReplanRegion(at: b)))

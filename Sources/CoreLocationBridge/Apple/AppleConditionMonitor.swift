@@ -4,7 +4,7 @@ import Foundation
 import Geodesy
 import RegionMonitoring
 #if APPLE_TYPECHECK
-import CoreLocationBridge  // Tests/AppleTypeCheck compiles this file in a module of its own
+import CoreLocationBridge // Tests/AppleTypeCheck compiles this file in a module of its own
 #endif
 
 /// Core Location's `CLMonitor`s as a ``SystemMonitorService`` (iOS 17, macOS 14):
@@ -64,8 +64,9 @@ public final class AppleConditionMonitor: SystemConditionMonitor {
 
     public func add(_ condition: SystemCondition, identifier: String, assuming state: MonitorState) async {
         let center = CLLocationCoordinate2D(latitude: condition.center.latitude, longitude: condition.center.longitude)
-        await monitor.add(CLMonitor.CircularGeographicCondition(center: center, radius: condition.radius),
-                          identifier: identifier, assuming: CLMonitor.Event.State(state))
+        await monitor.add(
+            CLMonitor.CircularGeographicCondition(center: center, radius: condition.radius),
+            identifier: identifier, assuming: CLMonitor.Event.State(state))
     }
 
     public func remove(_ identifier: String) async { await monitor.remove(identifier) }
@@ -76,7 +77,9 @@ public final class AppleConditionMonitor: SystemConditionMonitor {
         guard let record = await monitor.record(for: identifier) else { return nil }
         let circle = record.condition as? CLMonitor.CircularGeographicCondition
         let condition = circle.flatMap { c in
-            (try? Coordinate(latitude: c.center.latitude, longitude: c.center.longitude)).map { SystemCondition(center: $0, radius: c.radius) }
+            (try? Coordinate(latitude: c.center.latitude, longitude: c.center.longitude)).map {
+                SystemCondition(center: $0, radius: c.radius)
+            }
         }
         return SystemMonitorRecord(condition: condition, lastEvent: SystemMonitorEvent(record.lastEvent))
     }

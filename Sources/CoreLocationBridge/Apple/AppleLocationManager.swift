@@ -4,7 +4,7 @@ import Foundation
 import Geofencing
 import RegionMonitoring
 #if APPLE_TYPECHECK
-import CoreLocationBridge  // Tests/AppleTypeCheck compiles this file in a module of its own
+import CoreLocationBridge // Tests/AppleTypeCheck compiles this file in a module of its own
 #endif
 
 /// Core Location's `CLLocationManager` as a ``SystemLocationManager``: each method is the one
@@ -40,11 +40,15 @@ public final class AppleLocationManager: SystemLocationManager {
     }
 
     public func stopMonitoring(identifier: String) {
-        for region in manager.monitoredRegions where region.identifier == identifier { manager.stopMonitoring(for: region) }
+        for region in manager.monitoredRegions where region.identifier == identifier {
+            manager.stopMonitoring(for: region)
+        }
     }
 
     public func requestState(identifier: String) {
-        for region in manager.monitoredRegions where region.identifier == identifier { manager.requestState(for: region) }
+        for region in manager.monitoredRegions where region.identifier == identifier {
+            manager.requestState(for: region)
+        }
     }
 
     public var monitoredRegions: [SystemRegion] {
@@ -112,7 +116,9 @@ final class DelegateRelay: NSObject, CLLocationManagerDelegate, @unchecked Senda
         send(.didStartMonitoring(identifier: region.identifier))
     }
 
-    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
+    ) {
         send(.monitoringDidFail(identifier: region?.identifier, SystemError(code: (error as NSError).code)))
     }
 

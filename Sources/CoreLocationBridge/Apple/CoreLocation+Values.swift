@@ -4,7 +4,7 @@ import Geodesy
 import Geofencing
 import RegionMonitoring
 #if APPLE_TYPECHECK
-import CoreLocationBridge  // Tests/AppleTypeCheck compiles this file in a module of its own
+import CoreLocationBridge // Tests/AppleTypeCheck compiles this file in a module of its own
 #endif
 
 // Core Location's values, turned into the package's: one initialiser each, nothing else.
@@ -41,14 +41,16 @@ extension SystemRegion {
         guard let center = try? Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude) else {
             return nil
         }
-        self.init(identifier: circle.identifier, center: center, radius: circle.radius,
-                  notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
+        self.init(
+            identifier: circle.identifier, center: center, radius: circle.radius,
+            notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
     }
 
     /// The `CLCircularRegion` for this region.
     public var circularRegion: CLCircularRegion {
-        let circle = CLCircularRegion(center: CLLocationCoordinate2D(latitude: center.latitude, longitude: center.longitude),
-                                      radius: radius, identifier: identifier)
+        let circle = CLCircularRegion(
+            center: CLLocationCoordinate2D(latitude: center.latitude, longitude: center.longitude),
+            radius: radius, identifier: identifier)
         circle.notifyOnEntry = notifyOnEntry
         circle.notifyOnExit = notifyOnExit
         return circle

@@ -9,12 +9,12 @@ extension CoreLocationManagerBackend {
         case .didEnterRegion, .didExitRegion:
             let live = liveDelegates()
             if live.isEmpty { pendingEvents.append(callback) } else { deliverRegionEvent(callback, to: live) }
-        case let .didDetermineState(state, id):
+        case .didDetermineState(let state, let id):
             answerState(state, for: id)
         case .didStartMonitoring(let id):
             guard let region = regions[id] else { break }
             for (m, d) in registrantOrAll(id) { d.locationManager(m, didStartMonitoringFor: region) }
-        case let .monitoringDidFail(id, error):
+        case .monitoringDidFail(let id, let error):
             await reportFailure(of: id, error)
         case .didFailWithError:
             answerLocation(nil)
@@ -35,7 +35,8 @@ extension CoreLocationManagerBackend {
 
     /// Calls `didEnterRegion` / `didExitRegion` (the system applies the notify flags), or the
     /// `didDetermineState` that followed one.
-    func deliverRegionEvent(_ callback: SystemCallback, to delegates: [(LocationManager, any LocationManagerDelegate)]) {
+    func deliverRegionEvent(_ callback: SystemCallback, to delegates: [(LocationManager, any LocationManagerDelegate)])
+    {
         switch callback {
         case .didEnterRegion(let id):
             guard let region = regions[id] else { return }
@@ -43,7 +44,7 @@ extension CoreLocationManagerBackend {
         case .didExitRegion(let id):
             guard let region = regions[id] else { return }
             for (m, d) in delegates { d.locationManager(m, didExitRegion: region) }
-        case let .didDetermineState(state, id):
+        case .didDetermineState(let state, let id):
             guard let region = regions[id] else { return }
             for (m, d) in delegates { d.locationManager(m, didDetermineState: state, for: region) }
         default:
@@ -82,10 +83,11 @@ extension CoreLocationManagerBackend {
 
     func reportFailure(of id: String?, _ error: SystemError) async {
         let region = id.flatMap { regions[$0] }
-        let mapped: RegionMonitoringError = switch error {
-        case .regionMonitoringDenied, .denied: .regionMonitoringDenied(await system.authorizationStatus)
-        default: .regionMonitoringFailure(.reportedBySystem(code: error.code))
-        }
+        let mapped: RegionMonitoringError =
+            switch error {
+            case .regionMonitoringDenied, .denied: .regionMonitoringDenied(await system.authorizationStatus)
+            default: .regionMonitoringFailure(.reportedBySystem(code: error.code))
+            }
         let targets = id.map(registrantOrAll) ?? liveDelegates()
         // A refused region is not monitored; a denied one stays registered until permission
         // comes. Either way no state answer is coming for it now.

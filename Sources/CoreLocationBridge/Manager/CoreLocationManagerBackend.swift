@@ -78,8 +78,10 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     ///   - locationFreshness: seconds the last location stays good for re-planning (60 s:
     ///     the planner's re-plan circle is sized for fixes that recent; docs/ios.md).
     ///   - now: the clock for ``locationFreshness``.
-    public init(system: any SystemLocationManager, subject: String = "device", regionLimit: Int = 20,
-                locationFreshness: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) async {
+    public init(
+        system: any SystemLocationManager, subject: String = "device", regionLimit: Int = 20,
+        locationFreshness: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
+    ) async {
         self.system = system
         self.subject = subject
         self.limit = regionLimit
@@ -141,7 +143,9 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         // interleave at each await): a 21st never reaches the system, however calls overlap.
         let held = Set(await system.monitoredRegions.map(\.identifier)).union(regions.keys)
         let replacing = held.contains(region.identifier)
-        if let problem = Self.problem(with: region, maximumDistance: maximum, held: replacing ? 0 : held.count, limit: limit) {
+        if let problem = Self.problem(
+            with: region, maximumDistance: maximum, held: replacing ? 0 : held.count, limit: limit)
+        {
             if let d = managers[ObjectIdentifier(manager)]?.delegate {
                 d.locationManager(manager, monitoringDidFailFor: region, withError: .regionMonitoringFailure(problem))
             }
@@ -172,7 +176,8 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     public func requestState(_ region: MonitoredRegion, by manager: LocationManager) async {
         let id = region.identifier
         guard await system.monitoredRegions.contains(where: { $0.identifier == id }) else {
-            managers[ObjectIdentifier(manager)]?.delegate?.locationManager(manager, didDetermineState: .unknown, for: region)
+            managers[ObjectIdentifier(manager)]?.delegate?.locationManager(
+                manager, didDetermineState: .unknown, for: region)
             return
         }
         let key = ObjectIdentifier(manager)
@@ -183,7 +188,8 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     public func determineState(of identifier: String) async -> RegionState {
         // Without authorisation the system may never answer: nothing to wait for.
         guard await system.authorizationStatus.isAuthorized,
-              await system.monitoredRegions.contains(where: { $0.identifier == identifier }) else { return .unknown }
+            await system.monitoredRegions.contains(where: { $0.identifier == identifier })
+        else { return .unknown }
         let before = stateAnswers[identifier]?.serial ?? 0
         await system.requestState(identifier: identifier)
         // The answer may have been handled while this call waited on the system.
@@ -212,7 +218,8 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     public func currentLocation() async -> LocationFix? {
         guard await system.authorizationStatus.isAuthorized else { return nil }
         if let sample = await system.location, let fix = sample.locationFix(subject: subject),
-           now().timeIntervalSince(fix.timestamp) <= locationFreshness {
+            now().timeIntervalSince(fix.timestamp) <= locationFreshness
+        {
             return fix
         }
         let before = locationAnswers.serial
@@ -225,20 +232,26 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
 
     /// Why Core Location would refuse `region`, checked here so that the refusal is immediate
     /// and typed; `nil` when it may be registered.
-    static func problem(with region: MonitoredRegion, maximumDistance: Double, held: Int, limit: Int)
+    static func problem(
+        with region: MonitoredRegion, maximumDistance: Double, held: Int, limit: Int
+    )
         -> RegionMonitoringError.FailureReason?
     {
         let id = region.identifier
         guard maximumDistance >= 0 else { return .unavailable }
         guard case .circle(let circle) = region else {
-            return .invalidRegion(.invalidRegion(identifier: id, field: "shape", reason: "Core Location monitors circles only"))
+            return .invalidRegion(
+                .invalidRegion(identifier: id, field: "shape", reason: "Core Location monitors circles only"))
         }
         if id.isEmpty { return .invalidRegion(.invalidRegion(identifier: id, field: "identifier", reason: "is empty")) }
         guard (try? Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude)) != nil else {
             return .invalidRegion(.invalidRegion(identifier: id, field: "center", reason: "is not a valid coordinate"))
         }
         guard circle.radius.isFinite, circle.radius > 0 else {
-            return .invalidRegion(.invalidRegion(identifier: id, field: "radius", reason: "must be a positive number of metres (got \(circle.radius))"))
+            return .invalidRegion(
+                .invalidRegion(
+                    identifier: id, field: "radius",
+                    reason: "must be a positive number of metres (got \(circle.radius))"))
         }
         if circle.radius > maximumDistance { return .radiusTooLarge(radius: circle.radius, maximum: maximumDistance) }
         if held >= limit { return .limitExceeded(limit: limit) }

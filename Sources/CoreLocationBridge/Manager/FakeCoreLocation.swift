@@ -64,8 +64,10 @@ public actor FakeCoreLocation: SystemLocationManager {
     private var alwaysUpgradeAsked = false
     private static let subject = "system"
 
-    public init(authorization: AuthorizationStatus = .notDetermined, promptAnswer: AuthorizationStatus? = .authorizedAlways,
-                regionLimit: Int = 20, maximumRegionMonitoringDistance: Double = 400_000, isMonitoringAvailable: Bool = true) {
+    public init(
+        authorization: AuthorizationStatus = .notDetermined, promptAnswer: AuthorizationStatus? = .authorizedAlways,
+        regionLimit: Int = 20, maximumRegionMonitoringDistance: Double = 400_000, isMonitoringAvailable: Bool = true
+    ) {
         self.authorizationStatus = authorization
         self.promptAnswer = promptAnswer
         self.regionLimit = regionLimit
@@ -87,7 +89,8 @@ public actor FakeCoreLocation: SystemLocationManager {
         let id = region.identifier
         let fits = regions[id] != nil || regions.count < regionLimit
         guard isMonitoringAvailable, fits, region.radius.isFinite, region.radius > 0,
-              region.radius <= maximumRegionMonitoringDistance else {
+            region.radius <= maximumRegionMonitoringDistance
+        else {
             return post(.monitoringDidFail(identifier: id, .regionMonitoringFailure))
         }
         if regions[id] == nil { order.append(id) }
@@ -122,7 +125,7 @@ public actor FakeCoreLocation: SystemLocationManager {
         case .notDetermined:
             if let answer = promptAnswer { setAuthorization(answer) }
         case .authorizedWhenInUse where !alwaysUpgradeAsked:
-            alwaysUpgradeAsked = true                     // one upgrade prompt per app
+            alwaysUpgradeAsked = true // one upgrade prompt per app
             if promptAnswer == .authorizedAlways { setAuthorization(.authorizedAlways) }
         default:
             return
@@ -164,11 +167,12 @@ public actor FakeCoreLocation: SystemLocationManager {
         var f = fix
         f.subject = Self.subject
         let events = try engine.process(f)
-        location = LocationSample(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
-                                  horizontalAccuracy: fix.horizontalAccuracy ?? 0,
-                                  speed: fix.speed ?? -1, speedAccuracy: fix.speed == nil ? -1 : 0,
-                                  course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 0,
-                                  timestamp: fix.timestamp)
+        location = LocationSample(
+            latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
+            horizontalAccuracy: fix.horizontalAccuracy ?? 0,
+            speed: fix.speed ?? -1, speedAccuracy: fix.speed == nil ? -1 : 0,
+            course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 0,
+            timestamp: fix.timestamp)
         if isUpdatingLocation, authorizationStatus.isAuthorized, let location { post(.didUpdateLocations([location])) }
         report(events)
     }
@@ -205,7 +209,7 @@ public actor FakeCoreLocation: SystemLocationManager {
             guard let r = regions[e.regionID], started.contains(e.regionID) else { continue }
             let state: RegionState = e.kind == .enter ? .inside : .outside
             states[e.regionID] = state
-            if e.isInitial { continue }                     // the first state is silent
+            if e.isInitial { continue } // the first state is silent
             if e.kind == .enter, r.notifyOnEntry { post(.didEnterRegion(identifier: e.regionID)) }
             if e.kind == .exit, r.notifyOnExit { post(.didExitRegion(identifier: e.regionID)) }
             post(.didDetermineState(state, identifier: e.regionID))

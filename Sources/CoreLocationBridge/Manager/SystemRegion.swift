@@ -11,7 +11,9 @@ public struct SystemRegion: Sendable, Hashable {
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
 
-    public init(identifier: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    public init(
+        identifier: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true
+    ) {
         self.identifier = identifier
         self.center = center
         self.radius = radius
@@ -21,13 +23,16 @@ public struct SystemRegion: Sendable, Hashable {
 
     /// The system region for `circle`.
     public init(_ circle: CircularRegion) {
-        self.init(identifier: circle.identifier, center: circle.center, radius: circle.radius,
-                  notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
+        self.init(
+            identifier: circle.identifier, center: circle.center, radius: circle.radius,
+            notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
     }
 
     /// The package's region for this one.
     public var monitoredRegion: MonitoredRegion {
-        .circle(CircularRegion(center: center, radius: radius, identifier: identifier,
-                               notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit))
+        .circle(
+            CircularRegion(
+                center: center, radius: radius, identifier: identifier,
+                notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit))
     }
 }

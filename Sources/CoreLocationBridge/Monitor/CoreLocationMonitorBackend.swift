@@ -57,16 +57,20 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     ///   - locationSource: the fix given with each transition to a planner's tap (for example
     ///     a ``CoreLocationManagerBackend``'s `currentLocation()`); without one, no transitions.
     ///   - now: the date of the events that report a refusal.
-    public init(service: any SystemMonitorService, limit: Int = 20,
-                locationSource: (@Sendable () async -> LocationFix?)? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        service: any SystemMonitorService, limit: Int = 20,
+        locationSource: (@Sendable () async -> LocationFix?)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.service = service
         self.limit = limit
         self.locationSource = locationSource
         self.now = now
     }
 
-    public func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) async throws(MonitoringError) -> UInt64 {
+    public func openMonitor(
+        _ name: String, continuation: AsyncStream<MonitorEvent>.Continuation
+    ) async throws(MonitoringError) -> UInt64 {
         try MonitorName.validate(name)
         if monitors[name]?.continuation != nil { throw .monitorAlreadyOpen(name: name) }
         if monitors[name] == nil {
@@ -92,12 +96,15 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         return nextToken
     }
 
-    public func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
-                             monitor name: String, token: UInt64) async {
+    public func addCondition(
+        _ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
+        monitor name: String, token: UInt64
+    ) async {
         guard owns(name, token), let system = monitors[name]?.system else { return }
         let replacing = await system.identifiers.contains(id)
-        guard case let .circular(center, radius) = condition, !id.isEmpty, radius.isFinite, radius > 0,
-              (try? Coordinate(latitude: center.latitude, longitude: center.longitude)) != nil else {
+        guard case .circular(let center, let radius) = condition, !id.isEmpty, radius.isFinite, radius > 0,
+            (try? Coordinate(latitude: center.latitude, longitude: center.longitude)) != nil
+        else {
             if replacing { await system.remove(id) }
             return refuse(condition, id, in: name, because: .conditionUnsupported)
         }
@@ -130,8 +137,9 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         if let refused = slot.refused[id] { return refused }
         guard let r = await slot.system.record(for: id), let c = r.condition else { return nil }
         let e = r.lastEvent
-        return MonitorRecord(condition: .circular(center: c.center, radius: c.radius),
-                             lastEvent: MonitorEvent(identifier: e.identifier, state: e.state, date: e.date, diagnostics: e.diagnostics))
+        return MonitorRecord(
+            condition: .circular(center: c.center, radius: c.radius),
+            lastEvent: MonitorEvent(identifier: e.identifier, state: e.state, date: e.date, diagnostics: e.diagnostics))
     }
 
     public func closeMonitor(_ name: String, token: UInt64) {
@@ -179,19 +187,25 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     /// One event from the system: to the open ``Monitor`` (or kept for the next one), and to
     /// the planner's tap as a transition with the location source's fix.
     func receive(_ e: SystemMonitorEvent, monitor name: String) async {
-        guard monitors[name] != nil else { receivedCount += 1; return }
+        guard monitors[name] != nil else {
+            receivedCount += 1
+            return
+        }
         let event = MonitorEvent(identifier: e.identifier, state: e.state, date: e.date, diagnostics: e.diagnostics)
         let first = (monitors[name]?.lastStates[e.identifier] ?? .unknown) == .unknown
         monitors[name]?.lastStates[e.identifier] = e.state
         // The tap first: once the app sees the event, the planner's transition is waiting.
-        let kind: TransitionEvent.Kind? = switch e.state {
-        case .satisfied: .enter
-        case .unsatisfied: .exit
-        default: nil
-        }
+        let kind: TransitionEvent.Kind? =
+            switch e.state {
+            case .satisfied: .enter
+            case .unsatisfied: .exit
+            default: nil
+            }
         if let kind, monitors[name]?.tap != nil, let source = locationSource, let fix = await source() {
-            monitors[name]?.tap?(TransitionEvent(kind: kind, regionID: e.identifier, subject: fix.subject, fix: fix,
-                                                 time: e.date, crossedAt: e.date, isInitial: first))
+            monitors[name]?.tap?(
+                TransitionEvent(
+                    kind: kind, regionID: e.identifier, subject: fix.subject, fix: fix,
+                    time: e.date, crossedAt: e.date, isInitial: first))
         }
         if let c = monitors[name]?.continuation { c.yield(event) } else { monitors[name]?.pending.append(event) }
         receivedCount += 1

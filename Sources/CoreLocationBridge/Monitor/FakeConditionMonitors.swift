@@ -88,13 +88,17 @@ public actor FakeConditionMonitors: SystemMonitorService {
         book.engine.remove(identifier: id)
         let date = lastFix?.timestamp ?? Date(timeIntervalSince1970: 0)
         if !replacing, monitoredCount >= conditionLimit {
-            let event = SystemMonitorEvent(identifier: id, state: .unmonitored, date: date, diagnostics: .conditionLimitExceeded)
+            let event = SystemMonitorEvent(
+                identifier: id, state: .unmonitored, date: date, diagnostics: .conditionLimitExceeded)
             book.records[id] = SystemMonitorRecord(condition: condition, lastEvent: event)
             monitors[name] = book
             return send(event, in: name)
         }
-        book.records[id] = SystemMonitorRecord(condition: condition, lastEvent: SystemMonitorEvent(identifier: id, state: state, date: date))
-        try? book.engine.add(.circle(identifier: id, center: condition.center, radius: condition.radius, initialTrigger: [.enter, .exit]))
+        book.records[id] = SystemMonitorRecord(
+            condition: condition, lastEvent: SystemMonitorEvent(identifier: id, state: state, date: date))
+        try? book.engine.add(
+            .circle(
+                identifier: id, center: condition.center, radius: condition.radius, initialTrigger: [.enter, .exit]))
         monitors[name] = book
     }
 
@@ -113,7 +117,7 @@ public actor FakeConditionMonitors: SystemMonitorService {
         let state: MonitorState = e.kind == .enter ? .satisfied : .unsatisfied
         let event = SystemMonitorEvent(identifier: e.regionID, state: state, date: e.time)
         monitors[name]?.records[e.regionID]?.lastEvent = event
-        if e.isInitial, record.lastEvent.state == state { return }      // as assumed: not news
+        if e.isInitial, record.lastEvent.state == state { return } // as assumed: not news
         send(event, in: name)
     }
 
@@ -143,5 +147,7 @@ public final class FakeConditionMonitor: SystemConditionMonitor {
 
     public var identifiers: [String] { get async { await system.identifiers(of: name) } }
 
-    public func record(for identifier: String) async -> SystemMonitorRecord? { await system.record(identifier, of: name) }
+    public func record(for identifier: String) async -> SystemMonitorRecord? {
+        await system.record(identifier, of: name)
+    }
 }

@@ -66,9 +66,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default:
             let c = bytes[i]
@@ -89,7 +95,9 @@ struct JSONParser {
     private mutating func number() throws(SyntaxError) -> Double {
         let start = i
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) else { throw fail("invalid number", at: start) }
+        guard i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) else {
+            throw fail("invalid number", at: start)
+        }
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
         } else {
@@ -153,17 +161,24 @@ struct JSONParser {
                     let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<i])
                     i += 1
                     if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
-                    guard let s = String(validating: raw, as: UTF8.self) else { throw fail("string is not valid UTF-8", at: open) }
+                    guard let s = String(validating: raw, as: UTF8.self) else {
+                        throw fail("string is not valid UTF-8", at: open)
+                    }
                     return s
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
                 i += 1
                 if high < 0x80 { return String(decoding: out, as: UTF8.self) }
-                guard let s = String(validating: out, as: UTF8.self) else { throw fail("string is not valid UTF-8", at: open) }
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    throw fail("string is not valid UTF-8", at: open)
+                }
                 return s
             }
             if b < 0x20 { throw fail("control character in a string") }
-            if b != UInt8(ascii: "\\") { i += 1; continue }
+            if b != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
             i += 1
             guard i < bytes.count else { throw fail("unterminated string", at: open) }
@@ -190,7 +205,9 @@ struct JSONParser {
                     }
                     i += 2
                     let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw fail("lone high surrogate in a \\u escape", at: escape) }
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw fail("lone high surrogate in a \\u escape", at: escape)
+                    }
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape", at: escape) }
@@ -212,14 +229,25 @@ struct JSONParser {
         i += 1
         var items: [JSONValue] = []
         skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            depth -= 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             items.append(try value())
             skipWhitespace()
             guard i < bytes.count else { throw fail("unexpected end of input in an array") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                depth -= 1
+                return .array(items)
+            }
             throw fail("expected ',' or ']' in an array")
         }
     }
@@ -229,7 +257,11 @@ struct JSONParser {
         i += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            depth -= 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
             guard i < bytes.count else { throw fail("unexpected end of input in an object") }
@@ -242,8 +274,15 @@ struct JSONParser {
             members[key] = try value()
             skipWhitespace()
             guard i < bytes.count else { throw fail("unexpected end of input in an object") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                depth -= 1
+                return .object(members)
+            }
             throw fail("expected ',' or '}' in an object")
         }
     }

@@ -28,9 +28,15 @@ enum JSONWriter {
     /// Integral values below 2^53 print without a fraction; non-finite values (not JSON)
     /// print as `null`; others use Swift's shortest round-trip form.
     static func writeNumber(_ n: Double, to out: inout String) {
-        if !n.isFinite { out += "null"; return }
+        if !n.isFinite {
+            out += "null"
+            return
+        }
         if n == n.rounded(), abs(n) < 9_007_199_254_740_992 {
-            if n == 0 { out += "0"; return }
+            if n == 0 {
+                out += "0"
+                return
+            }
             out += String(Int64(n))
             return
         }

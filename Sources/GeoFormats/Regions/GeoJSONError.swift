@@ -65,7 +65,8 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
             switch self {
             case .notAFeature(let t): "type is \(t), expected \"Feature\""
             case .missingGeometry: "no geometry"
-            case .unsupportedGeometry(let t): "geometry type '\(t)' is not supported (Point with radius, Polygon, MultiPolygon)"
+            case .unsupportedGeometry(let t):
+                "geometry type '\(t)' is not supported (Point with radius, Polygon, MultiPolygon)"
             case .missingID: "no properties.id"
             case .invalidID(let t): "id is a \(t), expected a string"
             case .emptyID: "id is empty"
@@ -78,7 +79,8 @@ public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
             case .invalidParent(let why): "parent \(why)"
             case .invalidSource(let why): "source \(why)"
             case .invalidCoordinates(let p, let r): "\(p): \(r)"
-            case .coordinateOutOfRange(let p, let lat, let lon): "\(p): position (longitude \(lon), latitude \(lat)) is out of range"
+            case .coordinateOutOfRange(let p, let lat, let lon):
+                "\(p): position (longitude \(lon), latitude \(lat)) is out of range"
             case .ringNotClosed(let p): "\(p): ring is not closed (last position must equal the first)"
             case .ringTooShort(let p, let n): "\(p): ring has \(n) positions, at least 4 needed"
             }

@@ -1,6 +1,6 @@
-import struct Foundation.URL
-
 import Geodesy
+
+import struct Foundation.URL
 
 /// Reads regions from a GeoJSON (RFC 7946) FeatureCollection, or a single Feature.
 ///
@@ -64,14 +64,18 @@ public enum GeoJSONRegionReader {
         let features: [JSONValue]
         switch root["type"] {
         case .string("FeatureCollection")?:
-            guard let list = root["features"]?.arrayValue else { throw .invalidDocument("'features' is missing or not an array") }
+            guard let list = root["features"]?.arrayValue else {
+                throw .invalidDocument("'features' is missing or not an array")
+            }
             features = list
         case .string("Feature")?:
             features = [root]
         case let other?:
             throw .invalidDocument("top-level type is \(other), expected \"FeatureCollection\" or \"Feature\"")
         case nil:
-            throw .invalidDocument(root.objectValue == nil ? "the top-level value is a \(root.typeName), not an object" : "no top-level 'type'")
+            throw .invalidDocument(
+                root.objectValue == nil
+                    ? "the top-level value is a \(root.typeName), not an object" : "no top-level 'type'")
         }
         var out: [RegionFeature] = []
         out.reserveCapacity(features.count)
@@ -99,11 +103,15 @@ public enum GeoJSONRegionReader {
         switch f["properties"] {
         case nil, .null?: properties = [:]
         case .object(let o)?: properties = o
-        case let other?: _ = other; throw .invalidProperty(name: "properties", expected: "object")
+        case let other?:
+            _ = other
+            throw .invalidProperty(name: "properties", expected: "object")
         }
         let id = try identifier(properties["id"] ?? f["id"])
         guard let geometry = f["geometry"], geometry.objectValue != nil else { throw .missingGeometry }
-        guard let type = geometry["type"]?.stringValue else { throw .unsupportedGeometry(geometry["type"]?.description ?? "missing") }
+        guard let type = geometry["type"]?.stringValue else {
+            throw .unsupportedGeometry(geometry["type"]?.description ?? "missing")
+        }
         let coordinates = geometry["coordinates"] ?? .null
         let shape: RegionGeometry
         switch type {
@@ -118,7 +126,8 @@ public enum GeoJSONRegionReader {
             shape = .polygon(try polygon(coordinates, path: "coordinates"))
         case "MultiPolygon":
             guard let polys = coordinates.arrayValue, !polys.isEmpty else {
-                throw .invalidCoordinates(path: "coordinates", reason: "a MultiPolygon needs a non-empty array of polygons")
+                throw .invalidCoordinates(
+                    path: "coordinates", reason: "a MultiPolygon needs a non-empty array of polygons")
             }
             var list: [RegionPolygon] = []
             for (i, p) in polys.enumerated() { list.append(try polygon(p, path: "coordinates[\(i)]")) }
@@ -141,8 +150,9 @@ public enum GeoJSONRegionReader {
         let source = try source(properties[RegionTier.sourceProperty])
         var metadata = properties
         for key in RegionFeature.reservedProperties { metadata[key] = nil }
-        return RegionFeature(id: id, geometry: shape, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
-                             dwell: dwell, initialTrigger: triggers, parent: parent, source: source, metadata: metadata)
+        return RegionFeature(
+            id: id, geometry: shape, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit,
+            dwell: dwell, initialTrigger: triggers, parent: parent, source: source, metadata: metadata)
     }
 
     private static func initialTrigger(_ v: JSONValue?) throws(Problem) -> Set<RegionTrigger> {
@@ -152,16 +162,19 @@ public enum GeoJSONRegionReader {
             var out: Set<RegionTrigger> = []
             for item in items {
                 guard let name = item.stringValue else {
-                    throw .invalidProperty(name: RegionTier.initialTriggerProperty, expected: "array of \"enter\", \"exit\", \"dwell\"")
+                    throw .invalidProperty(
+                        name: RegionTier.initialTriggerProperty, expected: "array of \"enter\", \"exit\", \"dwell\"")
                 }
                 guard let t = RegionTrigger(rawValue: name) else {
-                    throw .invalidInitialTrigger("names \"\(name.prefix(40))\", expected \"enter\", \"exit\" or \"dwell\"")
+                    throw .invalidInitialTrigger(
+                        "names \"\(name.prefix(40))\", expected \"enter\", \"exit\" or \"dwell\"")
                 }
                 guard out.insert(t).inserted else { throw .invalidInitialTrigger("names \"\(name)\" twice") }
             }
             return out
         default:
-            throw .invalidProperty(name: RegionTier.initialTriggerProperty, expected: "array of \"enter\", \"exit\", \"dwell\"")
+            throw .invalidProperty(
+                name: RegionTier.initialTriggerProperty, expected: "array of \"enter\", \"exit\", \"dwell\"")
         }
     }
 
@@ -217,13 +230,17 @@ public enum GeoJSONRegionReader {
     }
 
     private static func ring(_ v: JSONValue, path: String) throws(Problem) -> [Coordinate] {
-        guard let positions = v.arrayValue else { throw .invalidCoordinates(path: path, reason: "a ring must be an array of positions") }
+        guard let positions = v.arrayValue else {
+            throw .invalidCoordinates(path: path, reason: "a ring must be an array of positions")
+        }
         var ring: [Coordinate] = []
         ring.reserveCapacity(positions.count)
         for (i, p) in positions.enumerated() { ring.append(try position(p, path: "\(path)[\(i)]")) }
         guard ring.count >= 4 else { throw .ringTooShort(path: path, count: ring.count) }
         // Compare the raw numbers: the closing position must repeat the first exactly.
-        guard positions.first?.arrayValue?.prefix(2) == positions.last?.arrayValue?.prefix(2) else { throw .ringNotClosed(path: path) }
+        guard positions.first?.arrayValue?.prefix(2) == positions.last?.arrayValue?.prefix(2) else {
+            throw .ringNotClosed(path: path)
+        }
         return ring
     }
 

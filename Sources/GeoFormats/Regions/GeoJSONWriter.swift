@@ -46,7 +46,8 @@ public enum GeoJSONWriter {
         properties["notifyOnEntry"] = region.notifyOnEntry ? nil : .bool(false)
         properties["notifyOnExit"] = region.notifyOnExit ? nil : .bool(false)
         properties["dwell"] = region.dwell.map(JSONValue.number)
-        properties[RegionTier.initialTriggerProperty] = region.initialTrigger.isEmpty
+        properties[RegionTier.initialTriggerProperty] =
+            region.initialTrigger.isEmpty
             ? nil : .array(region.initialTrigger.sorted().map { .string($0.rawValue) })
         properties[RegionTier.parentProperty] = region.parent.map(JSONValue.string)
         properties[RegionTier.sourceProperty] = region.source.map(JSONValue.string)
@@ -68,8 +69,10 @@ public enum GeoJSONWriter {
 
     /// A `Point` Feature at `coordinate` with `properties` (for events and other output).
     public static func pointFeature(at coordinate: Coordinate, properties: [String: JSONValue]) -> JSONValue {
-        ["type": "Feature", "geometry": ["type": "Point", "coordinates": position(coordinate)],
-         "properties": .object(properties)]
+        [
+            "type": "Feature", "geometry": ["type": "Point", "coordinates": position(coordinate)],
+            "properties": .object(properties),
+        ]
     }
 
     /// Compact JSON text of any value (keys sorted).

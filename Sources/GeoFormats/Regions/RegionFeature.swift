@@ -56,9 +56,11 @@ public struct RegionFeature: Hashable, Sendable {
     /// Every other property of the feature, unchanged.
     public var metadata: [String: JSONValue]
 
-    public init(id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-                dwell: Double? = nil, initialTrigger: Set<RegionTrigger> = [], parent: String? = nil,
-                source: String? = nil, metadata: [String: JSONValue] = [:]) {
+    public init(
+        id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
+        dwell: Double? = nil, initialTrigger: Set<RegionTrigger> = [], parent: String? = nil,
+        source: String? = nil, metadata: [String: JSONValue] = [:]
+    ) {
         self.id = id
         self.geometry = geometry
         self.notifyOnEntry = notifyOnEntry

@@ -98,8 +98,15 @@ final class ByteSource {
         }
         while true {
             let n = read(fd, storage + end, min(capacity - end, ByteSource.chunkSize))
-            if n > 0 { end += n; bytesRead += n; return true }
-            if n == 0 { atEOF = true; return false }
+            if n > 0 {
+                end += n
+                bytesRead += n
+                return true
+            }
+            if n == 0 {
+                atEOF = true
+                return false
+            }
             if errno == EINTR { continue }
             readError = String(cString: strerror(errno))
             atEOF = true
@@ -114,8 +121,14 @@ final class ByteSource {
         while true {
             while i < end {
                 let b = storage[i]
-                if b == 0xEF, i + 2 < end, storage[i + 1] == 0xBB, storage[i + 2] == 0xBF { i += 3; continue }
-                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
+                if b == 0xEF, i + 2 < end, storage[i + 1] == 0xBB, storage[i + 2] == 0xBF {
+                    i += 3
+                    continue
+                }
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                    i += 1
+                    continue
+                }
                 return b
             }
             let offset = i - start
@@ -145,7 +158,8 @@ final class ByteSource {
         var scanFrom = start
         while true {
             if scanFrom < end,
-               let hit = memchr(storage + scanFrom, 0x0A, end - scanFrom) {
+                let hit = memchr(storage + scanFrom, 0x0A, end - scanFrom)
+            {
                 let nl = storage.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 if nl - start > ByteSource.maximumLineLength {
                     start = nl + 1
@@ -198,7 +212,11 @@ final class ByteSource {
         if start == end, !refill() { return nil }
         let b = storage[start]
         start += 1
-        if pendingNewline { lineNumber += 1; column = 0; pendingNewline = false }
+        if pendingNewline {
+            lineNumber += 1
+            column = 0
+            pendingNewline = false
+        }
         column += 1
         if b == 0x0A { pendingNewline = true }
         return b

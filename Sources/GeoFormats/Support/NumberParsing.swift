@@ -57,7 +57,12 @@ enum NumberParsing {
         var i = 0
         var negative = false
         let first = bytes[0]
-        if first == UInt8(ascii: "-") { negative = true; i = 1 } else if first == UInt8(ascii: "+") { i = 1 }
+        if first == UInt8(ascii: "-") {
+            negative = true
+            i = 1
+        } else if first == UInt8(ascii: "+") {
+            i = 1
+        }
         var mantissa: UInt64 = 0
         let intStart = i
         while i < n {
@@ -85,7 +90,12 @@ enum NumberParsing {
             guard bytes[i] | 0x20 == UInt8(ascii: "e") else { return nil }
             i += 1
             var expNegative = false
-            if i < n, bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if i < n, bytes[i] == UInt8(ascii: "+") { i += 1 }
+            if i < n, bytes[i] == UInt8(ascii: "-") {
+                expNegative = true
+                i += 1
+            } else if i < n, bytes[i] == UInt8(ascii: "+") {
+                i += 1
+            }
             var e = 0
             let expStart = i
             while i < n {
@@ -97,7 +107,7 @@ enum NumberParsing {
             if i == expStart { return nil }
             exponent += expNegative ? -e : e
         }
-        if digits > 19 { return slowParse(bytes) }   // the mantissa may have wrapped
+        if digits > 19 { return slowParse(bytes) } // the mantissa may have wrapped
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             var value = Double(mantissa)

@@ -42,17 +42,19 @@ public enum Timestamp {
     /// ISO 8601 extended format, as documented on the type.
     static func parseISO8601(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let year = digits(b, 0, 4), b[4] == UInt8(ascii: "-"),
-              let month = digits(b, 5, 2), b.count > 7, b[7] == UInt8(ascii: "-"),
-              let day = digits(b, 8, 2) else { return nil }
+            let month = digits(b, 5, 2), b.count > 7, b[7] == UInt8(ascii: "-"),
+            let day = digits(b, 8, 2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
         let seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
         var i = 10
-        if i == b.count { return seconds }   // a bare date is midnight UTC
+        if i == b.count { return seconds } // a bare date is midnight UTC
         let sep = b[i]
         guard sep == UInt8(ascii: "T") || sep == UInt8(ascii: "t") || sep == UInt8(ascii: " ") else { return nil }
         i += 1
         guard let hour = digits(b, i, 2), i + 2 < b.count, b[i + 2] == UInt8(ascii: ":"),
-              let minute = digits(b, i + 3, 2) else { return nil }
+            let minute = digits(b, i + 3, 2)
+        else { return nil }
         i += 5
         var second = 0
         if i < b.count, b[i] == UInt8(ascii: ":") {
@@ -62,7 +64,7 @@ public enum Timestamp {
         }
         guard hour <= 24, minute <= 59, second <= 60 else { return nil }
         if hour == 24, minute != 0 || second != 0 { return nil }
-        var fractionValue = 0      // the first 9 fraction digits as an integer
+        var fractionValue = 0 // the first 9 fraction digits as an integer
         var fractionDigits = 0
         if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
             i += 1
@@ -70,7 +72,10 @@ public enum Timestamp {
             while i < b.count {
                 let d = b[i] &- 0x30
                 if d > 9 { break }
-                if fractionDigits < 9 { fractionValue = fractionValue * 10 + Int(d); fractionDigits += 1 }
+                if fractionDigits < 9 {
+                    fractionValue = fractionValue * 10 + Int(d)
+                    fractionDigits += 1
+                }
                 i += 1
             }
             if i == fracStart { return nil }
@@ -155,23 +160,33 @@ public enum Timestamp {
         for _ in 0..<digits { scale *= 10 }
         let scaledTime = (t * Double(scale)).rounded()
         guard abs(scaledTime) < 9e18 else { return "invalid-date" }
-        let units = Int64(scaledTime)   // whole 1/scale seconds
+        let units = Int64(scaledTime) // whole 1/scale seconds
         let scale64 = Int64(scale)
         var secs = units / scale64
         var frac = Int(units % scale64)
-        if frac < 0 { frac += scale; secs -= 1 }
+        if frac < 0 {
+            frac += scale
+            secs -= 1
+        }
         var days = Int(secs / 86_400)
         var sod = Int(secs % 86_400)
-        if sod < 0 { sod += 86_400; days -= 1 }
+        if sod < 0 {
+            sod += 86_400
+            days -= 1
+        }
         let (y, mo, d) = civilFromDays(days)
         func pad(_ v: Int, _ w: Int) -> String {
             let s = String(v)
             return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
         }
-        var out = "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(sod / 3600, 2)):\(pad(sod / 60 % 60, 2)):\(pad(sod % 60, 2))"
+        var out =
+            "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(sod / 3600, 2)):\(pad(sod / 60 % 60, 2)):\(pad(sod % 60, 2))"
         if frac > 0 {
             var w = digits
-            while frac % 10 == 0 { frac /= 10; w -= 1 }
+            while frac % 10 == 0 {
+                frac /= 10
+                w -= 1
+            }
             out += "." + pad(frac, w)
         }
         return out + "Z"

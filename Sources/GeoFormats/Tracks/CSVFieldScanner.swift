@@ -45,9 +45,15 @@ struct CSVFieldScanner {
             i += 1
             fieldStart = i
             while true {
-                if i >= n { done = true; return .unterminatedQuote }
+                if i >= n {
+                    done = true
+                    return .unterminatedQuote
+                }
                 if line[i] == UInt8(ascii: "\"") {
-                    if i + 1 < n, line[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
+                    if i + 1 < n, line[i + 1] == UInt8(ascii: "\"") {
+                        i += 2
+                        continue
+                    }
                     break
                 }
                 i += 1
@@ -60,7 +66,7 @@ struct CSVFieldScanner {
             fieldEnd = i
             while fieldEnd > fieldStart, CSVFieldScanner.isBlank(line[fieldEnd - 1]) { fieldEnd -= 1 }
         }
-        if i >= n { done = true } else { i += 1 }   // past the comma
+        if i >= n { done = true } else { i += 1 } // past the comma
         return .field(UnsafeBufferPointer(rebasing: line[fieldStart..<fieldEnd]), column: column)
     }
 }

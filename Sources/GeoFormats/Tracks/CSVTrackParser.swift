@@ -19,7 +19,8 @@ final class CSVTrackParser {
         }
     }
     /// `roles` as a buffer the hot loop reads without array checks; owned, freed on deinit.
-    @exclusivity(unchecked) private var rolePointer = UnsafeBufferPointer<Role>(UnsafeMutableBufferPointer<Role>.allocate(capacity: 0))
+    @exclusivity(unchecked) private var rolePointer = UnsafeBufferPointer<Role>(
+        UnsafeMutableBufferPointer<Role>.allocate(capacity: 0))
     @exclusivity(unchecked) private var headerRead = false
     @exclusivity(unchecked) private var finished = false
 
@@ -57,10 +58,14 @@ final class CSVTrackParser {
         }
     }
 
-    private func fail(_ reason: TrackParseError.Reason, column: Int? = nil, fatal: Bool = false) -> Result<TrackPoint, TrackParseError> {
+    private func fail(
+        _ reason: TrackParseError.Reason, column: Int? = nil, fatal: Bool = false
+    ) -> Result<TrackPoint, TrackParseError> {
         if fatal { finished = true }
-        return .failure(TrackParseError(format: .csv, position: .line(source.lineNumber, column: column),
-                                        reason: reason, isFatal: fatal))
+        return .failure(
+            TrackParseError(
+                format: .csv, position: .line(source.lineNumber, column: column),
+                reason: reason, isFatal: fatal))
     }
 
     @inline(__always)
@@ -98,7 +103,9 @@ final class CSVTrackParser {
             case .end:
                 finished = true
                 if let e = source.readError { return fail(.unreadable(e), fatal: true) }
-                if !headerRead { return .failure(TrackParseError(format: .csv, position: .input, reason: .emptyInput, isFatal: true)) }
+                if !headerRead {
+                    return .failure(TrackParseError(format: .csv, position: .input, reason: .emptyInput, isFatal: true))
+                }
                 return nil
             case .tooLong:
                 if !headerRead { return fail(.lineTooLong, fatal: true) }
@@ -150,8 +157,9 @@ final class CSVTrackParser {
                 continue
             }
             guard let v = NumberParsing.parseDouble(field) else {
-                return fail(.invalidNumber(field: CSVTrackParser.roleName(role), text: PointValidation.excerpt(field)),
-                            column: column)
+                return fail(
+                    .invalidNumber(field: CSVTrackParser.roleName(role), text: PointValidation.excerpt(field)),
+                    column: column)
             }
             switch role {
             case .latitude: latitude = v
@@ -164,8 +172,10 @@ final class CSVTrackParser {
             }
         }
         if index != roleCount { return fail(.wrongFieldCount(expected: roleCount, found: index)) }
-        switch PointValidation.make(seconds: seconds, latitude: latitude, longitude: longitude,
-                                    elevation: elevation, accuracy: accuracy, speed: speed, course: course) {
+        switch PointValidation.make(
+            seconds: seconds, latitude: latitude, longitude: longitude,
+            elevation: elevation, accuracy: accuracy, speed: speed, course: course)
+        {
         case .success(let p): return .success(p)
         case .failure(let r): return fail(r)
         }

@@ -36,7 +36,8 @@ final class GPXTrackParser {
     /// The elements the parser cares about, by lowercased local name.
     private enum Tag: Int {
         // Captured values of a point; the raw values index `fields`.
-        case time = 0, ele, hdop, hacc, accuracy, horizontalAccuracy, speed, course
+        case time = 0
+        case ele, hdop, hacc, accuracy, horizontalAccuracy, speed, course
         case point, gpx, other
 
         static let fieldCount = 8
@@ -59,8 +60,11 @@ final class GPXTrackParser {
             case UInt8(ascii: "r"): return matches("rtept") ? .point : .other
             case UInt8(ascii: "e"): return matches("ele") ? .ele : .other
             case UInt8(ascii: "h"):
-                return matches("hdop") ? .hdop : matches("hacc") ? .hacc
-                    : matches("horizontalaccuracy") ? .horizontalAccuracy : .other
+                return matches("hdop")
+                    ? .hdop
+                    : matches("hacc")
+                        ? .hacc
+                        : matches("horizontalaccuracy") ? .horizontalAccuracy : .other
             case UInt8(ascii: "a"): return matches("accuracy") ? .accuracy : .other
             case UInt8(ascii: "s"): return matches("speed") ? .speed : .other
             case UInt8(ascii: "c"): return matches("course") ? .course : .other
@@ -106,7 +110,11 @@ final class GPXTrackParser {
         metresPerHDOP = options.metresPerHDOP
     }
 
-    private struct Fatal: Error { let reason: TrackParseError.Reason; let line: Int; let column: Int }
+    private struct Fatal: Error {
+        let reason: TrackParseError.Reason
+        let line: Int
+        let column: Int
+    }
 
     private func fatal(_ why: String) -> Fatal {
         Fatal(reason: .malformedXML(why), line: max(source.lineNumber, 1), column: max(source.column, 1))
@@ -114,13 +122,18 @@ final class GPXTrackParser {
 
     func next() -> Result<TrackPoint, TrackParseError>? {
         while true {
-            if let p = pending { pending = nil; return p }
+            if let p = pending {
+                pending = nil
+                return p
+            }
             if finished { return nil }
             do {
                 try step()
             } catch let f {
                 finished = true
-                return .failure(TrackParseError(format: .gpx, position: .line(f.line, column: f.column), reason: f.reason, isFatal: true))
+                return .failure(
+                    TrackParseError(
+                        format: .gpx, position: .line(f.line, column: f.column), reason: f.reason, isFatal: true))
             }
         }
     }
@@ -132,7 +145,9 @@ final class GPXTrackParser {
     private func step() throws(Fatal) {
         guard let b = source.next() else {
             finished = true
-            if let e = source.readError { throw Fatal(reason: .unreadable(e), line: source.lineNumber, column: source.column) }
+            if let e = source.readError {
+                throw Fatal(reason: .unreadable(e), line: source.lineNumber, column: source.column)
+            }
             if !sawRoot { throw fatal("no root element") }
             if !stackStarts.isEmpty { throw fatal("end of input inside <\(qualifiedName(stackStarts.count - 1))>") }
             return
@@ -248,7 +263,10 @@ final class GPXTrackParser {
                 if capturing != nil, text.count < GPXTrackParser.maximumTokenLength { text.append(b) }
                 if b == end[matched] {
                     matched += 1
-                    if matched == 3 { if capturing != nil { text.removeLast(min(3, text.count)) }; return }
+                    if matched == 3 {
+                        if capturing != nil { text.removeLast(min(3, text.count)) }
+                        return
+                    }
                 } else {
                     matched = b == end[0] ? 1 : 0
                 }
@@ -270,7 +288,9 @@ final class GPXTrackParser {
         name = []
         bytes.removeAll(keepingCapacity: true)
         defer { name = bytes }
-        while let b = source.peek(), !GPXTrackParser.isSpace(b), b != UInt8(ascii: ">"), b != UInt8(ascii: "/"), b != UInt8(ascii: "=") {
+        while let b = source.peek(), !GPXTrackParser.isSpace(b), b != UInt8(ascii: ">"), b != UInt8(ascii: "/"),
+            b != UInt8(ascii: "=")
+        {
             _ = source.next()
             bytes.append(b)
             if bytes.count > 1000 { throw fatal("name too long") }
@@ -303,24 +323,30 @@ final class GPXTrackParser {
             }
             // The attribute's name: only its local part matters, and only "lat" and "lon".
             var localLength = b == UInt8(ascii: ":") ? 0 : 1
-            var local: UInt32 = localLength == 0 ? 0 : UInt32(b | 0x20)   // the local part's first 3 bytes, lowercased
+            var local: UInt32 = localLength == 0 ? 0 : UInt32(b | 0x20) // the local part's first 3 bytes, lowercased
             var attributeLength = 1
             while let c = source.peek(), !GPXTrackParser.isSpace(c), c != UInt8(ascii: "="), c != UInt8(ascii: ">") {
                 _ = source.next()
                 attributeLength += 1
                 if attributeLength > 1000 { throw fatal("attribute name too long") }
-                if c == UInt8(ascii: ":") { localLength = 0; local = 0; continue }
+                if c == UInt8(ascii: ":") {
+                    localLength = 0
+                    local = 0
+                    continue
+                }
                 localLength += 1
                 if localLength <= 3 { local = local << 8 | UInt32(c | 0x20) }
             }
             skipSpaces()
-            guard source.next() == UInt8(ascii: "=") else { throw fatal("expected '=' after attribute name in <\(nameText)>") }
+            guard source.next() == UInt8(ascii: "=") else {
+                throw fatal("expected '=' after attribute name in <\(nameText)>")
+            }
             skipSpaces()
             guard let quote = source.next(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
                 throw fatal("attribute value not quoted in <\(nameText)>")
             }
-            let isLat = localLength == 3 && local == 0x6C_61_74   // "lat"
-            let isLon = localLength == 3 && local == 0x6C_6F_6E   // "lon"
+            let isLat = localLength == 3 && local == 0x6C_61_74 // "lat"
+            let isLon = localLength == 3 && local == 0x6C_6F_6E // "lon"
             let keep = keepCoordinates && (isLat || isLon)
             var value: [UInt8] = []
             var length = 0
@@ -350,7 +376,10 @@ final class GPXTrackParser {
         try readName()
         let tag = name.withUnsafeBufferPointer { Tag.of($0) }
         let startsPoint = !inPoint && tag == .point
-        if startsPoint { lat = nil; lon = nil }
+        if startsPoint {
+            lat = nil
+            lon = nil
+        }
         let selfClosing = try readAttributes(keepCoordinates: startsPoint)
         if !sawRoot {
             sawRoot = true
@@ -393,7 +422,8 @@ final class GPXTrackParser {
             return
         }
         if let field = capturing,
-           stackBytes.withUnsafeBufferPointer({ Tag.of(UnsafeBufferPointer(rebasing: $0[top...])) }) == field {
+            stackBytes.withUnsafeBufferPointer({ Tag.of(UnsafeBufferPointer(rebasing: $0[top...])) }) == field
+        {
             if !fieldSet[field.rawValue] {
                 fieldSet[field.rawValue] = true
                 var trimmed = fields[field.rawValue]
@@ -421,7 +451,8 @@ final class GPXTrackParser {
     private static func number(_ bytes: [UInt8], _ field: String) -> Result<Double?, TrackParseError.Reason> {
         if bytes.isEmpty { return .success(nil) }
         guard let v = bytes.withUnsafeBufferPointer({ NumberParsing.parseDouble($0) }) else {
-            return .failure(.invalidNumber(field: field, text: String(String(decoding: bytes, as: UTF8.self).prefix(40))))
+            return .failure(
+                .invalidNumber(field: field, text: String(String(decoding: bytes, as: UTF8.self).prefix(40))))
         }
         return .success(v)
     }
@@ -437,7 +468,8 @@ final class GPXTrackParser {
         guard let seconds = fields[timeIndex].withUnsafeBufferPointer({ Timestamp.parseSeconds($0) }) else {
             return fail(.invalidTime(String(String(decoding: fields[timeIndex], as: UTF8.self).prefix(40))))
         }
-        let latitude: Double, longitude: Double
+        let latitude: Double
+        let longitude: Double
         switch GPXTrackParser.number(latText, "latitude") {
         case .success(let v?): latitude = v
         case .success(nil): return fail(.missingAttribute("lat"))
@@ -448,8 +480,13 @@ final class GPXTrackParser {
         case .success(nil): return fail(.missingAttribute("lon"))
         case .failure(let r): return fail(r)
         }
-        var ele: Double?, hdop: Double?, hacc: Double?, accuracy: Double?, horizontalAccuracy: Double?
-        var speed: Double?, course: Double?
+        var ele: Double?
+        var hdop: Double?
+        var hacc: Double?
+        var accuracy: Double?
+        var horizontalAccuracy: Double?
+        var speed: Double?
+        var course: Double?
         for raw in (Tag.time.rawValue + 1)..<Tag.fieldCount where fieldSet[raw] {
             let tag = Tag(rawValue: raw)!
             switch GPXTrackParser.number(fields[raw], tag.fieldName) {
@@ -468,8 +505,10 @@ final class GPXTrackParser {
             }
         }
         let metres = hacc ?? horizontalAccuracy ?? accuracy ?? hdop.map { $0 * metresPerHDOP }
-        switch PointValidation.make(seconds: seconds, latitude: latitude, longitude: longitude,
-                                    elevation: ele, accuracy: metres, speed: speed, course: course) {
+        switch PointValidation.make(
+            seconds: seconds, latitude: latitude, longitude: longitude,
+            elevation: ele, accuracy: metres, speed: speed, course: course)
+        {
         case .success(let point): return .success(point)
         case .failure(let r): return fail(r)
         }

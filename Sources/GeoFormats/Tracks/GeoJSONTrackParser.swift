@@ -19,8 +19,14 @@ final class GeoJSONTrackParser {
     }
 
     func next() -> Result<TrackPoint, TrackParseError>? {
-        if !loaded { loaded = true; load() }
-        guard head < results.count else { results = []; return nil }
+        if !loaded {
+            loaded = true
+            load()
+        }
+        guard head < results.count else {
+            results = []
+            return nil
+        }
         defer { head += 1 }
         return results[head]
     }
@@ -31,7 +37,10 @@ final class GeoJSONTrackParser {
 
     private func load() {
         let bytes = source.readAll()
-        if let e = source.readError { error(.input, .unreadable(e), fatal: true); return }
+        if let e = source.readError {
+            error(.input, .unreadable(e), fatal: true)
+            return
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -43,13 +52,18 @@ final class GeoJSONTrackParser {
         switch root["type"]?.stringValue {
         case "FeatureCollection":
             guard let features = root["features"]?.arrayValue else {
-                error(.input, .invalidGeoJSON("a FeatureCollection needs a 'features' array"), fatal: true); return
+                error(.input, .invalidGeoJSON("a FeatureCollection needs a 'features' array"), fatal: true)
+                return
             }
             for (index, feature) in features.enumerated() { read(feature, index: index) }
         case "Feature":
             read(root, index: 0)
         case let other:
-            error(.input, .invalidGeoJSON("top-level type is \(other.map { "'\($0)'" } ?? "missing"), expected FeatureCollection or Feature"), fatal: true)
+            error(
+                .input,
+                .invalidGeoJSON(
+                    "top-level type is \(other.map { "'\($0)'" } ?? "missing"), expected FeatureCollection or Feature"),
+                fatal: true)
         }
     }
 
@@ -71,32 +85,43 @@ final class GeoJSONTrackParser {
     }
 
     private func read(_ feature: JSONValue, index: Int) {
-        guard feature["type"]?.stringValue == "Feature" else { error(.feature(index), .invalidGeoJSON("not a Feature")); return }
+        guard feature["type"]?.stringValue == "Feature" else {
+            error(.feature(index), .invalidGeoJSON("not a Feature"))
+            return
+        }
         guard let geometry = feature["geometry"], let type = geometry["type"]?.stringValue else {
-            error(.feature(index), .invalidGeoJSON("missing geometry")); return
+            error(.feature(index), .invalidGeoJSON("missing geometry"))
+            return
         }
         let properties = feature["properties"]?.objectValue ?? [:]
         switch type {
         case "Point":
             guard let time = properties["time"] ?? properties["timestamp"] else {
-                error(.feature(index), .missingValue("time")); return
+                error(.feature(index), .missingValue("time"))
+                return
             }
             guard let s = GeoJSONTrackParser.seconds(time), let seconds = s else {
-                error(.feature(index), .invalidTime(time.stringValue ?? time.description)); return
+                error(.feature(index), .invalidTime(time.stringValue ?? time.description))
+                return
             }
             var extras: [Double?] = []
             for names in [["accuracy", "horizontalAccuracy"], ["speed"], ["course"], ["elevation"]] {
                 let v = names.lazy.compactMap { properties[$0] }.first
                 guard let n = GeoJSONTrackParser.number(v) else {
-                    error(.feature(index), .invalidNumber(field: names[0], text: v?.description ?? "")); return
+                    error(.feature(index), .invalidNumber(field: names[0], text: v?.description ?? ""))
+                    return
                 }
                 extras.append(n)
             }
-            emit(geometry["coordinates"], seconds: seconds, accuracy: extras[0], speed: extras[1], course: extras[2],
-                 elevation: extras[3], position: .feature(index))
+            emit(
+                geometry["coordinates"], seconds: seconds, accuracy: extras[0], speed: extras[1], course: extras[2],
+                elevation: extras[3], position: .feature(index))
         case "LineString", "MultiLineString":
             let times = properties["times"] ?? properties["coordTimes"]
-            guard let times else { error(.feature(index), .missingValue("times")); return }
+            guard let times else {
+                error(.feature(index), .missingValue("times"))
+                return
+            }
             let lines: [JSONValue]
             let timeLines: [JSONValue]
             if type == "LineString" {
@@ -106,20 +131,29 @@ final class GeoJSONTrackParser {
                 lines = geometry["coordinates"]?.arrayValue ?? []
                 timeLines = times.arrayValue ?? []
                 guard lines.count == timeLines.count else {
-                    error(.feature(index), .timeCountMismatch(coordinates: lines.count, times: timeLines.count)); return
+                    error(.feature(index), .timeCountMismatch(coordinates: lines.count, times: timeLines.count))
+                    return
                 }
             }
             var pointIndex = 0
             for (line, lineTimes) in zip(lines, timeLines) {
-                guard let positions = line.arrayValue else { error(.feature(index), .invalidGeoJSON("coordinates are not an array")); return }
-                guard let stamps = lineTimes.arrayValue else { error(.feature(index), .invalidGeoJSON("times are not an array")); return }
+                guard let positions = line.arrayValue else {
+                    error(.feature(index), .invalidGeoJSON("coordinates are not an array"))
+                    return
+                }
+                guard let stamps = lineTimes.arrayValue else {
+                    error(.feature(index), .invalidGeoJSON("times are not an array"))
+                    return
+                }
                 guard positions.count == stamps.count else {
-                    error(.feature(index), .timeCountMismatch(coordinates: positions.count, times: stamps.count)); return
+                    error(.feature(index), .timeCountMismatch(coordinates: positions.count, times: stamps.count))
+                    return
                 }
                 for (position, stamp) in zip(positions, stamps) {
                     if let s = GeoJSONTrackParser.seconds(stamp), let seconds = s {
-                        emit(position, seconds: seconds, accuracy: nil, speed: nil, course: nil, elevation: nil,
-                             position: .feature(index, point: pointIndex))
+                        emit(
+                            position, seconds: seconds, accuracy: nil, speed: nil, course: nil, elevation: nil,
+                            position: .feature(index, point: pointIndex))
                     } else {
                         error(.feature(index, point: pointIndex), .invalidTime(stamp.stringValue ?? stamp.description))
                     }
@@ -131,16 +165,23 @@ final class GeoJSONTrackParser {
         }
     }
 
-    private func emit(_ coordinates: JSONValue?, seconds: Double, accuracy: Double?, speed: Double?, course: Double?,
-                      elevation: Double?, position: TrackParseError.Position) {
+    private func emit(
+        _ coordinates: JSONValue?, seconds: Double, accuracy: Double?, speed: Double?, course: Double?,
+        elevation: Double?, position: TrackParseError.Position
+    ) {
         guard let c = coordinates?.arrayValue, c.count >= 2, c.count <= 3,
-              let lon = c[0].doubleValue, let lat = c[1].doubleValue else {
-            error(position, .invalidGeoJSON("a position must be [longitude, latitude] or [longitude, latitude, elevation]"))
+            let lon = c[0].doubleValue, let lat = c[1].doubleValue
+        else {
+            error(
+                position,
+                .invalidGeoJSON("a position must be [longitude, latitude] or [longitude, latitude, elevation]"))
             return
         }
         let ele = elevation ?? (c.count == 3 ? c[2].doubleValue : nil)
-        switch PointValidation.make(seconds: seconds, latitude: lat, longitude: lon, elevation: ele,
-                                    accuracy: accuracy, speed: speed, course: course) {
+        switch PointValidation.make(
+            seconds: seconds, latitude: lat, longitude: lon, elevation: ele,
+            accuracy: accuracy, speed: speed, course: course)
+        {
         case .success(let p): results.append(.success(p))
         case .failure(let r): error(position, r)
         }

@@ -29,7 +29,10 @@ public enum TrackFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         for b in bytes {
             if first, bomState < 3 {
                 let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-                if b == bom[bomState] { bomState += 1; continue }
+                if b == bom[bomState] {
+                    bomState += 1
+                    continue
+                }
                 first = false
             }
             first = false

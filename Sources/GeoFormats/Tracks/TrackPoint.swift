@@ -26,8 +26,10 @@ public struct TrackPoint: Hashable, Sendable {
     /// Course over ground in degrees clockwise from true north, in [0, 360), if given.
     public var course: Double?
 
-    public init(time: Date, coordinate: Coordinate, elevation: Double? = nil,
-                horizontalAccuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) {
+    public init(
+        time: Date, coordinate: Coordinate, elevation: Double? = nil,
+        horizontalAccuracy: Double? = nil, speed: Double? = nil, course: Double? = nil
+    ) {
         self.time = time
         self.coordinate = coordinate
         self.elevation = elevation

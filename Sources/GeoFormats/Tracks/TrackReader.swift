@@ -99,7 +99,8 @@ public struct TrackReader: Sequence {
     private static func open(_ path: String) throws(TrackParseError) -> ByteSource {
         switch ByteSource.open(path: path) {
         case .success(let s): return s
-        case .failure(let why): throw TrackParseError(format: nil, position: .input, reason: .unreadable(why.message), isFatal: true)
+        case .failure(let why):
+            throw TrackParseError(format: nil, position: .input, reason: .unreadable(why.message), isFatal: true)
         }
     }
 
@@ -117,7 +118,8 @@ public struct TrackReader: Sequence {
         }
         guard let format else {
             if let e = (source.peekSignificantByte(), source.readError).1 {
-                return Iterator(error: TrackParseError(format: nil, position: .input, reason: .unreadable(e), isFatal: true))
+                return Iterator(
+                    error: TrackParseError(format: nil, position: .input, reason: .unreadable(e), isFatal: true))
             }
             return Iterator(error: TrackParseError(format: nil, position: .input, reason: .emptyInput, isFatal: true))
         }
@@ -148,7 +150,10 @@ public struct TrackReader: Sequence {
             self.backend = backend
             self.source = source
         }
-        fileprivate init(error: TrackParseError) { backend = .error(error); source = nil }
+        fileprivate init(error: TrackParseError) {
+            backend = .error(error)
+            source = nil
+        }
 
         /// Bytes read from the input so far (ahead of the points returned by up to one
         /// 1 MiB chunk): compare with the file size for a progress bar.
@@ -160,7 +165,9 @@ public struct TrackReader: Sequence {
             case .nmea(let p): return p.next()
             case .gpx(let p): return p.next()
             case .geojson(let p): return p.next()
-            case .error(let e): backend = .done; return .failure(e)
+            case .error(let e):
+                backend = .done
+                return .failure(e)
             case .done: return nil
             }
         }
@@ -190,4 +197,3 @@ public struct TrackReader: Sequence {
         return out
     }
 }
-

@@ -24,8 +24,10 @@ public struct Demo {
     /// Which scenarios to run (default: all).
     public var scenarios: [DemoScenario]
 
-    public init(outputDirectory: String, vehicleHeight: Double = Demo.defaultVehicleHeight,
-                timeZone: TimeZone? = nil, scenarios: [DemoScenario] = DemoScenario.all) {
+    public init(
+        outputDirectory: String, vehicleHeight: Double = Demo.defaultVehicleHeight,
+        timeZone: TimeZone? = nil, scenarios: [DemoScenario] = DemoScenario.all
+    ) {
         self.outputDirectory = outputDirectory
         self.vehicleHeight = vehicleHeight
         self.timeZone = timeZone
@@ -85,10 +87,14 @@ public struct Demo {
         var simulation = try Simulation(regions: regions, policy: scenario.policy)
         simulation.map = MapRecorder()
         var events: [ReportedEvent] = []
-        let summary = try simulation.run(tracks: [TrackInput(subject: scenario.subject, name: (trackPath as NSString).lastPathComponent,
-                                                             source: opened.source)]) { events.append($0) }
+        let summary = try simulation.run(tracks: [
+            TrackInput(
+                subject: scenario.subject, name: (trackPath as NSString).lastPathComponent,
+                source: opened.source)
+        ]) { events.append($0) }
         let byID = Dictionary(regions.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
-        text += "  \(summary.fixesRead) fixes from \(scenario.subject), \(regions.count) region\(regions.count == 1 ? "" : "s"), "
+        text +=
+            "  \(summary.fixesRead) fixes from \(scenario.subject), \(regions.count) region\(regions.count == 1 ? "" : "s"), "
         text += "profile \(scenario.policy == .coreLocation ? "coreLocation" : "precise")\n"
         var notifications: [(String, String)] = []
         for r in events {
@@ -102,22 +108,29 @@ public struct Demo {
         }
         if events.isEmpty { text += "  (no events)\n" }
         let mapPath = (outputDirectory as NSString).appendingPathComponent("\(scenario.id).svg")
-        var svg = SVGMap(title: scenario.title,
-                         subtitle: "\(scenario.subject) · \(summary.fixesRead) fixes · \(events.count) events · profile \(scenario.policy == .coreLocation ? "coreLocation" : "precise")",
-                         regions: regions, tracks: simulation.map?.tracks ?? [], events: events)
+        var svg = SVGMap(
+            title: scenario.title,
+            subtitle:
+                "\(scenario.subject) · \(summary.fixesRead) fixes · \(events.count) events · profile \(scenario.policy == .coreLocation ? "coreLocation" : "precise")",
+            regions: regions, tracks: simulation.map?.tracks ?? [], events: events)
         svg.timeZone = tz
         for r in regions {
-            if let label = r.metadata["clearance_label"] { svg.regionNotes[r.identifier] = label }
-            else if let name = r.metadata["name"] { svg.regionNotes[r.identifier] = name }
+            if let label = r.metadata["clearance_label"] {
+                svg.regionNotes[r.identifier] = label
+            } else if let name = r.metadata["name"] {
+                svg.regionNotes[r.identifier] = name
+            }
         }
         do {
             try svg.render().write(toFile: mapPath, atomically: true, encoding: .utf8)
         } catch {
-            throw InputError.cannotOpen(path: mapPath, reason: "cannot write the map (\((error as NSError).localizedDescription))")
+            throw InputError.cannotOpen(
+                path: mapPath, reason: "cannot write the map (\((error as NSError).localizedDescription))")
         }
         text += "  map: \(mapPath)\n"
-        return ScenarioResult(scenario: scenario.id, events: events, notifications: notifications,
-                              mapPath: mapPath, summary: summary)
+        return ScenarioResult(
+            scenario: scenario.id, events: events, notifications: notifications,
+            mapPath: mapPath, summary: summary)
     }
 
     /// 4.11 → "13′6″".
@@ -126,5 +139,3 @@ public struct Demo {
         return "\(inches / 12)′\(inches % 12)″"
     }
 }
-
-

@@ -7,28 +7,33 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run the bundled scenarios and print what a phone would have shown.",
         discussion: """
-        Four scenarios, bundled with the tool: a tall truck driving toward a low railway \
-        bridge (a warning a mile before it and at the bridge), a walk past shops with \
-        push-style messages, the classic Shanghai region-monitoring demo, and the shop walk \
-        again on a simulated iPhone whose app is killed by the system and relaunched in the \
-        background by the next shop's entry (killed-app: it prints the launch reason). The \
-        first three write an SVG map to the output directory.
+            Four scenarios, bundled with the tool: a tall truck driving toward a low railway \
+            bridge (a warning a mile before it and at the bridge), a walk past shops with \
+            push-style messages, the classic Shanghai region-monitoring demo, and the shop walk \
+            again on a simulated iPhone whose app is killed by the system and relaunched in the \
+            background by the next shop's entry (killed-app: it prints the launch reason). The \
+            first three write an SVG map to the output directory.
 
-        Examples:
-          geofence demo
-          geofence demo --vehicle-height 3.5 --output /tmp/maps
-          geofence demo --scenario low-bridge
-          geofence demo --scenario killed-app
-        """
+            Examples:
+              geofence demo
+              geofence demo --vehicle-height 3.5 --output /tmp/maps
+              geofence demo --scenario low-bridge
+              geofence demo --scenario killed-app
+            """
     )
 
     @Option(help: ArgumentHelp("Directory for the SVG maps.", valueName: "dir"))
     var output = "geofence-demo"
 
-    @Option(name: .customLong("vehicle-height"), help: ArgumentHelp("Vehicle height in metres; only bridges lower than this are monitored.", valueName: "metres"))
+    @Option(
+        name: .customLong("vehicle-height"),
+        help: ArgumentHelp("Vehicle height in metres; only bridges lower than this are monitored.", valueName: "metres")
+    )
     var vehicleHeight = Demo.defaultVehicleHeight
 
-    @Option(help: ArgumentHelp("Run only this scenario (low-bridge, shop-nearby, shanghai, killed-app); repeatable.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only this scenario (low-bridge, shop-nearby, shanghai, killed-app); repeatable.", valueName: "name"))
     var scenario: [String] = []
 
     func validate() throws {

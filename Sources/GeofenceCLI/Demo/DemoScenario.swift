@@ -23,18 +23,21 @@ public struct DemoScenario: Sendable {
 
     /// The three bundled scenarios, in the order `geofence demo` runs them.
     public static let all: [DemoScenario] = [
-        DemoScenario(id: "low-bridge", title: "Low bridge: a 13′6″ truck heads for a 10′6″ rail trestle",
-                     regionsResource: "low-bridge", trackResource: "low-bridge", trackExtension: "gpx",
-                     subject: "truck-7", policy: .precise,
-                     timeZone: TimeZone(identifier: "America/New_York") ?? .gmt),
-        DemoScenario(id: "shop-nearby", title: "Shop nearby: a walk down the high street",
-                     regionsResource: "shops", trackResource: "shops", trackExtension: "csv",
-                     subject: "walker", policy: .precise,
-                     timeZone: TimeZone(identifier: "Europe/London") ?? .gmt),
-        DemoScenario(id: "shanghai", title: "Shanghai: the classic region-monitoring demo",
-                     regionsResource: "shanghai", trackResource: "shanghai", trackExtension: "nmea",
-                     subject: "iphone-simulator", policy: .coreLocation,
-                     timeZone: TimeZone(identifier: "Asia/Shanghai") ?? .gmt),
+        DemoScenario(
+            id: "low-bridge", title: "Low bridge: a 13′6″ truck heads for a 10′6″ rail trestle",
+            regionsResource: "low-bridge", trackResource: "low-bridge", trackExtension: "gpx",
+            subject: "truck-7", policy: .precise,
+            timeZone: TimeZone(identifier: "America/New_York") ?? .gmt),
+        DemoScenario(
+            id: "shop-nearby", title: "Shop nearby: a walk down the high street",
+            regionsResource: "shops", trackResource: "shops", trackExtension: "csv",
+            subject: "walker", policy: .precise,
+            timeZone: TimeZone(identifier: "Europe/London") ?? .gmt),
+        DemoScenario(
+            id: "shanghai", title: "Shanghai: the classic region-monitoring demo",
+            regionsResource: "shanghai", trackResource: "shanghai", trackExtension: "nmea",
+            subject: "iphone-simulator", policy: .coreLocation,
+            timeZone: TimeZone(identifier: "Asia/Shanghai") ?? .gmt),
     ]
 
     /// Path of a bundled demo file.

@@ -13,8 +13,10 @@ enum DemoTrack {
         var out: [LocationFix] = []
         while let record = try source.next() {
             guard case .position(let p) = record else { continue }
-            out.append(LocationFix(subject: subject, coordinate: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude),
-                                   horizontalAccuracy: p.accuracy, timestamp: p.time, speed: p.speed, course: p.course))
+            out.append(
+                LocationFix(
+                    subject: subject, coordinate: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude),
+                    horizontalAccuracy: p.accuracy, timestamp: p.time, speed: p.speed, course: p.course))
         }
         return out
     }

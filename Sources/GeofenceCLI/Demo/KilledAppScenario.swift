@@ -61,9 +61,10 @@ public struct KilledAppScenario {
         var settings = DeviceSettings()
         settings.authorization = .authorizedAlways
         settings.policy = .precise
-        let device = SimulatedDevice(settings: settings, subject: "walker", start: fixes.first?.timestamp ?? Date(timeIntervalSince1970: 0))
+        let device = SimulatedDevice(
+            settings: settings, subject: "walker", start: fixes.first?.timestamp ?? Date(timeIntervalSince1970: 0))
         let launchLog = LaunchReasonLog()
-        await device.setLaunchHandler { reason in launchLog.add(reason) }   // didFinishLaunching
+        await device.setLaunchHandler { reason in launchLog.add(reason) } // didFinishLaunching
 
         var text = "\n▶ \(Self.title)\n"
         var notifications: [Notification] = []
@@ -74,11 +75,12 @@ public struct KilledAppScenario {
         var manager = await LocationManager(device: device)
         await manager.setDelegate(delegate)
         for r in regions {
-            guard case let .circle(center, radius) = r.shape else { continue }
+            guard case .circle(let center, let radius) = r.shape else { continue }
             await manager.startMonitoring(for: CircularRegion(center: center, radius: radius, identifier: r.identifier))
         }
         if let first = fixes.first {
-            text += "  \(clock(first.timestamp))  app opened by the user; monitoring \(await manager.monitoredRegions.count) shops\n"
+            text +=
+                "  \(clock(first.timestamp))  app opened by the user; monitoring \(await manager.monitoredRegions.count) shops\n"
         }
         var backgroundAt: Date?
         var killAt: Date?
@@ -115,9 +117,12 @@ public struct KilledAppScenario {
                 how = "woken"
             }
             for (kind, id) in delegate.take() {
-                let event = TransitionEvent(kind: kind, regionID: id, subject: "walker", fix: fix,
-                                            time: fix.timestamp, crossedAt: fix.timestamp)
-                guard let message = PhoneNotification.text(for: event, region: byID[id], regions: byID) else { continue }
+                let event = TransitionEvent(
+                    kind: kind, regionID: id, subject: "walker", fix: fix,
+                    time: fix.timestamp, crossedAt: fix.timestamp)
+                guard let message = PhoneNotification.text(for: event, region: byID[id], regions: byID) else {
+                    continue
+                }
                 let n = Notification(time: clock(fix.timestamp), text: message, how: how)
                 notifications.append(n)
                 text += "  \(n.time)  🔔 \(message)  [app \(how)]\n"
@@ -130,7 +135,8 @@ public struct KilledAppScenario {
         let launches = await device.launches
         text += "  launches: " + launches.map { "\($0.reason.rawValue) at \(clock($0.date))" }.joined(separator: ", ")
         text += "; wake-ups from suspended: \(await device.activity.wakeUps)\n"
-        return Result(text: text, launches: launches, notifications: notifications, launchReasonsSeen: launchLog.reasons)
+        return Result(
+            text: text, launches: launches, notifications: notifications, launchReasonsSeen: launchLog.reasons)
     }
 
     static func name(_ state: AppState) -> String {
@@ -159,7 +165,10 @@ final class ShopDelegate: LocationManagerDelegate, @unchecked Sendable {
 
     /// The events received since the last call.
     func take() -> [(TransitionEvent.Kind, String)] {
-        lock.withLock { defer { events = [] }; return events }
+        lock.withLock {
+            defer { events = [] }
+            return events
+        }
     }
 }
 

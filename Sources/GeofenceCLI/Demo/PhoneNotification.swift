@@ -14,15 +14,17 @@ public enum PhoneNotification {
         case .enter: message = meta["message"]
         case .exit: message = meta["exitMessage"]
         case .dwell:
-            message = meta["dwellMessage"] ?? meta["name"].map { name in
-                let minutes = Int(((region.dwell ?? 0) / 60).rounded())
-                return "You've been at \(name) for \(minutes) min. How was it?"
-            }
+            message =
+                meta["dwellMessage"]
+                ?? meta["name"].map { name in
+                    let minutes = Int(((region.dwell ?? 0) / 60).rounded())
+                    return "You've been at \(name) for \(minutes) min. How was it?"
+                }
         }
         guard var text = message else { return nil }
         if event.kind == .enter, let kind = meta["kind"], kind.hasPrefix("bridge") {
             let bridgeID = meta["bridge"] ?? region.identifier
-            if let bridge = regions[bridgeID], case let .circle(center, _) = bridge.shape {
+            if let bridge = regions[bridgeID], case .circle(let center, _) = bridge.shape {
                 let d = Geodesic.wgs84.inverse(event.fix.coordinate, center).distance
                 text += ", " + distanceText(d)
             }

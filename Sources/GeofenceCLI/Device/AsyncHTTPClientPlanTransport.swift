@@ -24,7 +24,9 @@ public struct AsyncHTTPClientPlanTransport: PlanTransport {
         try await send(url, method: .POST, headers: headers + [("Content-Type", "application/json")], body: json)
     }
 
-    private func send(_ url: String, method: HTTPMethod, headers: [(String, String)], body: Data?) async throws -> PlanHTTPResponse {
+    private func send(
+        _ url: String, method: HTTPMethod, headers: [(String, String)], body: Data?
+    ) async throws -> PlanHTTPResponse {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (k, v) in headers { request.headers.add(name: k, value: v) }
@@ -33,6 +35,7 @@ public struct AsyncHTTPClientPlanTransport: PlanTransport {
         let buffer = try await response.body.collect(upTo: maximumBodyBytes)
         var fields: [String: String] = [:]
         for h in response.headers { fields[h.name.lowercased()] = h.value }
-        return PlanHTTPResponse(status: Int(response.status.code), headers: fields, body: Array(buffer.readableBytesView))
+        return PlanHTTPResponse(
+            status: Int(response.status.code), headers: fields, body: Array(buffer.readableBytesView))
     }
 }

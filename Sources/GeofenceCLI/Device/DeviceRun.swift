@@ -60,8 +60,10 @@ public struct DeviceRun: Sendable {
 
     /// Plays `fixes` (one subject, in time order); `onEvent` sees each region event as the
     /// device reports it. `beforeFix` runs before each fix (tests change the server there).
-    public func run(_ fixes: [LocationFix], beforeFix: @Sendable (Int, LocationFix) async throws -> Void = { _, _ in },
-                    onEvent: (PlannerEvent) -> Void = { _ in }) async throws -> Summary {
+    public func run(
+        _ fixes: [LocationFix], beforeFix: @Sendable (Int, LocationFix) async throws -> Void = { _, _ in },
+        onEvent: (PlannerEvent) -> Void = { _ in }
+    ) async throws -> Summary {
         var summary = Summary()
         guard let first = fixes.first else { return summary }
         var settings = DeviceSettings()
@@ -70,8 +72,9 @@ public struct DeviceRun: Sendable {
         let phone = SimulatedDevice(settings: settings, subject: device, start: first.timestamp)
         let monitor = try await Monitor("plans", device: phone)
         let slotMonitor = await MonitorSlotMonitor(monitor: monitor)
-        let source = ServerPlanSource(server: server, key: key, device: device, slots: slots, fixInterval: fixInterval,
-                                      transport: transport)
+        let source = ServerPlanSource(
+            server: server, key: key, device: device, slots: slots, fixInterval: fixInterval,
+            transport: transport)
         let follower = ServerPlanFollower(monitor: slotMonitor, source: source)
         var pending: [LocationFix] = []
         var reporting = reportBatch > 0
@@ -80,8 +83,10 @@ public struct DeviceRun: Sendable {
             await follower.observe(fix)
             let applied = await follower.statistics.plansApplied
             if applied > summary.plansApplied.count {
-                summary.plansApplied.append(AppliedPlan(fix: fix, monitoring: await follower.monitoring,
-                                                        registered: await follower.registeredIdentifiers))
+                summary.plansApplied.append(
+                    AppliedPlan(
+                        fix: fix, monitoring: await follower.monitoring,
+                        registered: await follower.registeredIdentifiers))
             }
             try? await phone.receive(.fix(fix))
             for e in slotMonitor.takeEvents() {
@@ -141,7 +146,9 @@ extension DeviceRun {
     /// circles keep the guarantee for the track's cadence.
     public static func longestInterval(_ fixes: [LocationFix]) -> TimeInterval? {
         var longest = 0.0
-        for (a, b) in zip(fixes, fixes.dropFirst()) { longest = max(longest, b.timestamp.timeIntervalSince(a.timestamp)) }
+        for (a, b) in zip(fixes, fixes.dropFirst()) {
+            longest = max(longest, b.timestamp.timeIntervalSince(a.timestamp))
+        }
         return longest > 1 ? min(longest, 3_600) : nil
     }
 
@@ -153,9 +160,14 @@ extension DeviceRun {
         while let record = try source.next() {
             switch record {
             case .position(let p):
-                guard let c = try? Coordinate(latitude: p.latitude, longitude: p.longitude) else { rejected += 1; continue }
-                fixes.append(LocationFix(subject: subject, coordinate: c, horizontalAccuracy: p.accuracy, timestamp: p.time,
-                                         speed: p.speed, course: p.course))
+                guard let c = try? Coordinate(latitude: p.latitude, longitude: p.longitude) else {
+                    rejected += 1
+                    continue
+                }
+                fixes.append(
+                    LocationFix(
+                        subject: subject, coordinate: c, horizontalAccuracy: p.accuracy, timestamp: p.time,
+                        speed: p.speed, course: p.course))
             case .rejected:
                 rejected += 1
             }
@@ -170,7 +182,7 @@ public enum DeviceRunError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .reportRefused(status, detail): "the server refused the fixes (\(status)): \(detail)"
+        case .reportRefused(let status, let detail): "the server refused the fixes (\(status)): \(detail)"
         }
     }
 }

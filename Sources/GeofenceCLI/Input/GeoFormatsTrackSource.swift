@@ -23,15 +23,18 @@ struct GeoFormatsTrackSource: TrackSource {
         switch element {
         case .success(let p):
             index += 1
-            return .position(TrackPosition(index: index, latitude: p.coordinate.latitude,
-                                           longitude: p.coordinate.longitude, time: p.time,
-                                           accuracy: p.horizontalAccuracy, speed: p.speed, course: p.course))
+            return .position(
+                TrackPosition(
+                    index: index, latitude: p.coordinate.latitude,
+                    longitude: p.coordinate.longitude, time: p.time,
+                    accuracy: p.horizontalAccuracy, speed: p.speed, course: p.course))
         case .failure(let e):
             if e.isFatal {
                 if case .unreadable(let why) = e.reason { throw InputError.cannotOpen(path: path, reason: why) }
                 let what = e.format.map { "reading as \($0): " } ?? ""
-                throw InputError.malformed(path: path, position: e.position.description,
-                                           reason: "\(what)\(e.reason.description)")
+                throw InputError.malformed(
+                    path: path, position: e.position.description,
+                    reason: "\(what)\(e.reason.description)")
             }
             return .rejected(position: e.position.description, reason: e.reason.description)
         }

@@ -9,8 +9,8 @@ public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotOpen(path, reason): "cannot open \(path): \(reason)"
-        case let .malformed(path, position, reason): "\(path): \(position): \(reason)"
+        case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
+        case .malformed(let path, let position, let reason): "\(path): \(position): \(reason)"
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import GeoFormats
 import Geodesy
-import Geofencing
 import GeofenceServer
+import Geofencing
 
 /// Opens the command's input files: regions (GeoJSON) and tracks (format from content).
 public enum InputFiles {
@@ -59,14 +59,15 @@ public enum InputFiles {
             return .cannotOpen(path: path, reason: why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why)
         case .emptyInput:
             return .malformed(path: path, position: "input", reason: "the regions file is empty")
-        case let .invalidJSON(line, column, reason):
+        case .invalidJSON(let line, let column, let reason):
             return .malformed(path: path, position: "line \(line), column \(column)", reason: "invalid JSON: \(reason)")
         case .invalidDocument(let why):
             return .malformed(path: path, position: "document", reason: "not a GeoJSON FeatureCollection: \(why)")
-        case let .invalidFeature(index, problem):
+        case .invalidFeature(let index, let problem):
             return .malformed(path: path, position: "feature \(index)", reason: problem.description)
-        case let .duplicateID(id, first, second):
-            return .malformed(path: path, position: "feature \(second)", reason: "duplicate id '\(id)' (also feature \(first))")
+        case .duplicateID(let id, let first, let second):
+            return .malformed(
+                path: path, position: "feature \(second)", reason: "duplicate id '\(id)' (also feature \(first))")
         }
     }
 }

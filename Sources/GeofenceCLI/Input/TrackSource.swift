@@ -16,8 +16,10 @@ public struct TrackPosition: Sendable, Hashable {
     /// Course in degrees, if the file gives one.
     public var course: Double?
 
-    public init(line: Int? = nil, index: Int, latitude: Double, longitude: Double, time: Date,
-                accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) {
+    public init(
+        line: Int? = nil, index: Int, latitude: Double, longitude: Double, time: Date,
+        accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil
+    ) {
         self.line = line
         self.index = index
         self.latitude = latitude

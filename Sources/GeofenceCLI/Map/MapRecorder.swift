@@ -51,7 +51,8 @@ public struct MapRecorder: Sendable {
             trackIndex[fix.subject] = i
             tracks.append(Track(subject: fix.subject))
         }
-        let lat = fix.coordinate.latitude, lon = fix.coordinate.longitude
+        let lat = fix.coordinate.latitude
+        let lon = fix.coordinate.longitude
         let t = fix.timestamp.timeIntervalSinceReferenceDate
         var speed = fix.speed
         if speed == nil, let last = tracks[i].last, t > last.time {
@@ -60,8 +61,10 @@ public struct MapRecorder: Sendable {
         tracks[i].last = (lat, lon, t)
         defer { tracks[i].fixCount += 1 }
         guard tracks[i].fixCount % tracks[i].stride == 0 else { return }
-        tracks[i].points.append(Point(latitude: lat, longitude: lon, time: t, speed: speed,
-                                      accuracy: fix.horizontalAccuracy))
+        tracks[i].points.append(
+            Point(
+                latitude: lat, longitude: lon, time: t, speed: speed,
+                accuracy: fix.horizontalAccuracy))
         if tracks[i].points.count >= maximumPointsPerTrack {
             var w = 0
             for r in Swift.stride(from: 0, to: tracks[i].points.count, by: 2) {

@@ -12,7 +12,8 @@ struct SVGBuilder {
 
     mutating func open(title: String) {
         text += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
+        text +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
         text += "<title>\(xml(title))</title>\n"
         text += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
     }

@@ -38,8 +38,10 @@ public struct SVGMap: Sendable {
     public var circleVertices = 96
     public var maximumRegionsDrawn = 3_000
 
-    public init(title: String, subtitle: String? = nil, regions: [Region],
-                tracks: [MapRecorder.Track], events: [ReportedEvent]) {
+    public init(
+        title: String, subtitle: String? = nil, regions: [Region],
+        tracks: [MapRecorder.Track], events: [ReportedEvent]
+    ) {
         self.title = title
         self.subtitle = subtitle
         self.regions = regions
@@ -61,21 +63,29 @@ public struct SVGMap: Sendable {
         var svg = SVGBuilder(width: width, height: frame.height)
         svg.open(title: title)
         drawTitle(&svg, frame)
-        svg.raw("<defs><clipPath id=\"mapclip\"><rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\"/></clipPath></defs>\n")
+        svg.raw(
+            "<defs><clipPath id=\"mapclip\"><rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\"/></clipPath></defs>\n"
+        )
         svg.raw("<g id=\"map\" clip-path=\"url(#mapclip)\">\n")
-        svg.raw("<rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\" fill=\"#f4f1ea\"/>\n")
+        svg.raw(
+            "<rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\" fill=\"#f4f1ea\"/>\n"
+        )
         drawGrid(&svg, frame)
         let (drawn, labels) = drawRegions(&svg, &frame)
         drawTracks(&svg, frame)
         if labels.count <= 60 {
             svg.raw("<g id=\"region-labels\">\n")
             for (label, x, y) in labels {
-                svg.raw("<text class=\"region-label\" x=\"\(f(x))\" y=\"\(f(y - 5))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#1f3f73\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(xml(label))</text>\n")
+                svg.raw(
+                    "<text class=\"region-label\" x=\"\(f(x))\" y=\"\(f(y - 5))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#1f3f73\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(xml(label))</text>\n"
+                )
             }
             svg.raw("</g>\n")
         }
         svg.raw("</g>\n")
-        svg.raw("<rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\" fill=\"none\" stroke=\"#888\"/>\n")
+        svg.raw(
+            "<rect x=\"\(f(frame.mapX))\" y=\"\(f(frame.mapY))\" width=\"\(f(frame.mapW))\" height=\"\(f(frame.mapH))\" fill=\"none\" stroke=\"#888\"/>\n"
+        )
         drawEvents(&svg, frame)
         drawScaleBar(&svg, frame)
         drawNorthArrow(&svg, frame)
@@ -87,7 +97,9 @@ public struct SVGMap: Sendable {
     // MARK: Pieces
 
     private func drawTitle(_ svg: inout SVGBuilder, _ frame: Frame) {
-        svg.raw("<text id=\"title\" x=\"\(f(Self.margin))\" y=\"32\" font-size=\"22\" font-weight=\"bold\" fill=\"#222\">\(xml(title))</text>\n")
+        svg.raw(
+            "<text id=\"title\" x=\"\(f(Self.margin))\" y=\"32\" font-size=\"22\" font-weight=\"bold\" fill=\"#222\">\(xml(title))</text>\n"
+        )
         if let subtitle {
             svg.raw("<text x=\"\(f(Self.margin))\" y=\"50\" font-size=\"13\" fill=\"#555\">\(xml(subtitle))</text>\n")
         }
@@ -99,13 +111,15 @@ public struct SVGMap: Sendable {
         var e = (frame.minE / step).rounded(.down) * step
         while e <= frame.maxE {
             let x = frame.x(e)
-            svg.raw("<line x1=\"\(f(x))\" y1=\"\(f(frame.mapY))\" x2=\"\(f(x))\" y2=\"\(f(frame.mapY + frame.mapH))\"/>\n")
+            svg.raw(
+                "<line x1=\"\(f(x))\" y1=\"\(f(frame.mapY))\" x2=\"\(f(x))\" y2=\"\(f(frame.mapY + frame.mapH))\"/>\n")
             e += step
         }
         var n = (frame.minN / step).rounded(.down) * step
         while n <= frame.maxN {
             let y = frame.y(n)
-            svg.raw("<line x1=\"\(f(frame.mapX))\" y1=\"\(f(y))\" x2=\"\(f(frame.mapX + frame.mapW))\" y2=\"\(f(y))\"/>\n")
+            svg.raw(
+                "<line x1=\"\(f(frame.mapX))\" y1=\"\(f(y))\" x2=\"\(f(frame.mapX + frame.mapW))\" y2=\"\(f(y))\"/>\n")
             n += step
         }
         svg.raw("</g>\n")
@@ -131,11 +145,16 @@ public struct SVGMap: Sendable {
             }
             let fill = hot ? "#f6a623" : "#5b8fd6"
             let stroke = hot ? "#c77c00" : "#2f63ad"
-            svg.raw("<path class=\"region\" data-id=\"\(xml(region.identifier))\" d=\"\(d)\" fill=\"\(fill)\" fill-opacity=\"0.22\" fill-rule=\"evenodd\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n")
-            if case let .circle(center, _) = region.shape {
+            svg.raw(
+                "<path class=\"region\" data-id=\"\(xml(region.identifier))\" d=\"\(d)\" fill=\"\(fill)\" fill-opacity=\"0.22\" fill-rule=\"evenodd\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n"
+            )
+            if case .circle(let center, _) = region.shape {
                 let c = frame.projection.project(center)
-                let cx = frame.x(c.east), cy = frame.y(c.north)
-                svg.raw("<path d=\"M\(f(cx - 4)) \(f(cy))H\(f(cx + 4))M\(f(cx)) \(f(cy - 4))V\(f(cy + 4))\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n")
+                let cx = frame.x(c.east)
+                let cy = frame.y(c.north)
+                svg.raw(
+                    "<path d=\"M\(f(cx - 4)) \(f(cy))H\(f(cx + 4))M\(f(cx)) \(f(cy - 4))V\(f(cy + 4))\" stroke=\"\(stroke)\" stroke-width=\"1.5\"/>\n"
+                )
             }
             if let top = rings.first?.max(by: { $0.n < $1.n }) {
                 var label = region.identifier
@@ -168,7 +187,9 @@ public struct SVGMap: Sendable {
                 let bin = colorBin(p, range)
                 if bin != runBin {
                     if !run.isEmpty {
-                        svg.raw("<polyline points=\"\(run)\(pt)\" stroke=\"\(Self.palette[runBin])\" stroke-width=\"3.5\"/>\n")
+                        svg.raw(
+                            "<polyline points=\"\(run)\(pt)\" stroke=\"\(Self.palette[runBin])\" stroke-width=\"3.5\"/>\n"
+                        )
                     }
                     run = previous.isEmpty ? "" : previous + " "
                     runBin = bin
@@ -188,9 +209,14 @@ public struct SVGMap: Sendable {
                 svg.raw("</g>\n")
             }
             if let first = track.points.first {
-                let q = frame.projection.project(Coordinate(uncheckedLatitude: first.latitude, longitude: first.longitude))
-                svg.raw("<circle cx=\"\(f(frame.x(q.east)))\" cy=\"\(f(frame.y(q.north)))\" r=\"5\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"2\"/>\n")
-                svg.raw("<text class=\"subject-label\" x=\"\(f(frame.x(q.east) + 8))\" y=\"\(f(frame.y(q.north) + 4))\" font-size=\"12\" font-weight=\"bold\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(xml(track.subject)) start</text>\n")
+                let q = frame.projection.project(
+                    Coordinate(uncheckedLatitude: first.latitude, longitude: first.longitude))
+                svg.raw(
+                    "<circle cx=\"\(f(frame.x(q.east)))\" cy=\"\(f(frame.y(q.north)))\" r=\"5\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"2\"/>\n"
+                )
+                svg.raw(
+                    "<text class=\"subject-label\" x=\"\(f(frame.x(q.east) + 8))\" y=\"\(f(frame.y(q.north) + 4))\" font-size=\"12\" font-weight=\"bold\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">\(xml(track.subject)) start</text>\n"
+                )
             }
             svg.raw("</g>\n")
         }
@@ -208,39 +234,62 @@ public struct SVGMap: Sendable {
         for r in events {
             let e = r.event
             let q = frame.projection.project(e.fix.coordinate)
-            let x = frame.x(q.east), y = frame.y(q.north)
+            let x = frame.x(q.east)
+            let y = frame.y(q.north)
             guard x >= frame.mapX - 1, x <= frame.mapX + frame.mapW + 1,
-                  y >= frame.mapY - 1, y <= frame.mapY + frame.mapH + 1 else { continue }
+                y >= frame.mapY - 1, y <= frame.mapY + frame.mapH + 1
+            else { continue }
             let color = Self.color(e.kind)
             svg.raw("<g class=\"event\" data-kind=\"\(e.kind.rawValue)\" data-region=\"\(xml(e.regionID))\">\n")
             if e.kind == .dwell {
-                svg.raw("<rect x=\"\(f(x - 6))\" y=\"\(f(y - 6))\" width=\"12\" height=\"12\" fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"2\"/>\n")
+                svg.raw(
+                    "<rect x=\"\(f(x - 6))\" y=\"\(f(y - 6))\" width=\"12\" height=\"12\" fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"2\"/>\n"
+                )
             } else {
-                svg.raw("<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"7\" fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"2\"/>\n")
+                svg.raw(
+                    "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"7\" fill=\"\(color)\" stroke=\"#fff\" stroke-width=\"2\"/>\n"
+                )
             }
             if showLabels {
                 let label = "\(e.kind.rawValue) \(e.regionID) · \(TimestampFormat.clockTime(e.time, in: timeZone))"
-                let w = Double(label.count) * 6.6 + 8, h = 17.0
+                let w = Double(label.count) * 6.6 + 8
+                let h = 17.0
                 var best = (score: Int.max, dx: 12.0, dy: -22.0)
                 search: for dy in [-22.0, 6, -42, 26, -62, 46, -82, 66, -102, 86, -122, 106] {
                     for dx in [12.0, -12 - w, 40, -40 - w] {
                         let box = (x0: x + dx, y0: y + dy, x1: x + dx + w, y1: y + dy + h)
                         var score = 0
                         if box.x0 < frame.mapX || box.x1 > frame.mapX + frame.mapW
-                            || box.y0 < frame.mapY || box.y1 > frame.mapY + frame.mapH { score += 100 }
-                        score += 10 * placed.filter { $0.x0 < box.x1 && box.x0 < $0.x1 && $0.y0 < box.y1 && box.y0 < $0.y1 }.count
-                        score += markers.filter { $0.0 - 8 < box.x1 && box.x0 < $0.0 + 8 && $0.1 - 8 < box.y1 && box.y0 < $0.1 + 8 }.count
+                            || box.y0 < frame.mapY || box.y1 > frame.mapY + frame.mapH
+                        {
+                            score += 100
+                        }
+                        score +=
+                            10
+                            * placed.filter { $0.x0 < box.x1 && box.x0 < $0.x1 && $0.y0 < box.y1 && box.y0 < $0.y1 }
+                            .count
+                        score +=
+                            markers.filter {
+                                $0.0 - 8 < box.x1 && box.x0 < $0.0 + 8 && $0.1 - 8 < box.y1 && box.y0 < $0.1 + 8
+                            }.count
                         if score < best.score { best = (score, dx, dy) }
                         if score == 0 { break search }
                     }
                 }
                 let chosen = (best.dx, best.dy)
-                let bx = x + chosen.0, by = y + chosen.1
+                let bx = x + chosen.0
+                let by = y + chosen.1
                 placed.append((bx, by, bx + w, by + h))
                 let ax = chosen.0 > 0 ? bx : bx + w
-                svg.raw("<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(ax))\" y2=\"\(f(by + h / 2))\" stroke=\"\(color)\" stroke-width=\"1\"/>\n")
-                svg.raw("<rect x=\"\(f(bx))\" y=\"\(f(by))\" width=\"\(f(w))\" height=\"\(f(h))\" rx=\"3\" fill=\"#fff\" fill-opacity=\"0.9\" stroke=\"\(color)\"/>\n")
-                svg.raw("<text class=\"event-label\" x=\"\(f(bx + 4))\" y=\"\(f(by + 12.5))\" fill=\"#222\" font-family=\"monospace\" font-size=\"11\">\(xml(label))</text>\n")
+                svg.raw(
+                    "<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(ax))\" y2=\"\(f(by + h / 2))\" stroke=\"\(color)\" stroke-width=\"1\"/>\n"
+                )
+                svg.raw(
+                    "<rect x=\"\(f(bx))\" y=\"\(f(by))\" width=\"\(f(w))\" height=\"\(f(h))\" rx=\"3\" fill=\"#fff\" fill-opacity=\"0.9\" stroke=\"\(color)\"/>\n"
+                )
+                svg.raw(
+                    "<text class=\"event-label\" x=\"\(f(bx + 4))\" y=\"\(f(by + 12.5))\" fill=\"#222\" font-family=\"monospace\" font-size=\"11\">\(xml(label))</text>\n"
+                )
             }
             svg.raw("</g>\n")
         }
@@ -250,21 +299,33 @@ public struct SVGMap: Sendable {
     private func drawScaleBar(_ svg: inout SVGBuilder, _ frame: Frame) {
         let length = Self.niceLength(frame.metresAcross / 5)
         let px = length * frame.scale
-        let x0 = frame.mapX + 16, y0 = frame.mapY + frame.mapH - 20
+        let x0 = frame.mapX + 16
+        let y0 = frame.mapY + frame.mapH - 20
         let text = length >= 1_000 ? "\(JSONText.number(length / 1_000)) km" : "\(Int(length)) m"
         svg.raw("<g id=\"scale-bar\">\n")
-        svg.raw("<rect x=\"\(f(x0 - 6))\" y=\"\(f(y0 - 22))\" width=\"\(f(px + 12))\" height=\"34\" fill=\"#fff\" fill-opacity=\"0.85\" rx=\"3\"/>\n")
+        svg.raw(
+            "<rect x=\"\(f(x0 - 6))\" y=\"\(f(y0 - 22))\" width=\"\(f(px + 12))\" height=\"34\" fill=\"#fff\" fill-opacity=\"0.85\" rx=\"3\"/>\n"
+        )
         svg.raw("<rect x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(px / 2))\" height=\"6\" fill=\"#222\"/>\n")
-        svg.raw("<rect x=\"\(f(x0 + px / 2))\" y=\"\(f(y0))\" width=\"\(f(px / 2))\" height=\"6\" fill=\"#fff\" stroke=\"#222\"/>\n")
+        svg.raw(
+            "<rect x=\"\(f(x0 + px / 2))\" y=\"\(f(y0))\" width=\"\(f(px / 2))\" height=\"6\" fill=\"#fff\" stroke=\"#222\"/>\n"
+        )
         svg.raw("<text x=\"\(f(x0))\" y=\"\(f(y0 - 6))\" font-size=\"12\" fill=\"#222\">0</text>\n")
-        svg.raw("<text x=\"\(f(x0 + px))\" y=\"\(f(y0 - 6))\" font-size=\"12\" text-anchor=\"middle\" fill=\"#222\">\(text)</text>\n")
+        svg.raw(
+            "<text x=\"\(f(x0 + px))\" y=\"\(f(y0 - 6))\" font-size=\"12\" text-anchor=\"middle\" fill=\"#222\">\(text)</text>\n"
+        )
         svg.raw("</g>\n")
     }
 
     private func drawNorthArrow(_ svg: inout SVGBuilder, _ frame: Frame) {
-        let x = frame.mapX + frame.mapW - 26, y = frame.mapY + 18
-        svg.raw("<g id=\"north\"><path d=\"M\(f(x)) \(f(y))L\(f(x + 8)) \(f(y + 22))L\(f(x)) \(f(y + 17))L\(f(x - 8)) \(f(y + 22))Z\" fill=\"#222\"/>")
-        svg.raw("<text x=\"\(f(x))\" y=\"\(f(y + 36))\" font-size=\"12\" text-anchor=\"middle\" font-weight=\"bold\">N</text></g>\n")
+        let x = frame.mapX + frame.mapW - 26
+        let y = frame.mapY + 18
+        svg.raw(
+            "<g id=\"north\"><path d=\"M\(f(x)) \(f(y))L\(f(x + 8)) \(f(y + 22))L\(f(x)) \(f(y + 17))L\(f(x - 8)) \(f(y + 22))Z\" fill=\"#222\"/>"
+        )
+        svg.raw(
+            "<text x=\"\(f(x))\" y=\"\(f(y + 36))\" font-size=\"12\" text-anchor=\"middle\" font-weight=\"bold\">N</text></g>\n"
+        )
     }
 
     private func drawLegend(_ svg: inout SVGBuilder, _ frame: Frame, regionsDrawn: Int) {
@@ -273,13 +334,19 @@ public struct SVGMap: Sendable {
         svg.raw("<g id=\"legend\" font-size=\"13\" fill=\"#222\">\n")
         svg.raw("<text x=\"\(f(x))\" y=\"\(f(y + 12))\" font-weight=\"bold\" font-size=\"15\">Legend</text>\n")
         y += 34
-        svg.raw("<rect x=\"\(f(x))\" y=\"\(f(y - 11))\" width=\"22\" height=\"14\" fill=\"#5b8fd6\" fill-opacity=\"0.3\" stroke=\"#2f63ad\"/><text x=\"\(f(x + 30))\" y=\"\(f(y))\">region (\(regionsDrawn) shown)</text>\n")
+        svg.raw(
+            "<rect x=\"\(f(x))\" y=\"\(f(y - 11))\" width=\"22\" height=\"14\" fill=\"#5b8fd6\" fill-opacity=\"0.3\" stroke=\"#2f63ad\"/><text x=\"\(f(x + 30))\" y=\"\(f(y))\">region (\(regionsDrawn) shown)</text>\n"
+        )
         y += 22
-        svg.raw("<rect x=\"\(f(x))\" y=\"\(f(y - 11))\" width=\"22\" height=\"14\" fill=\"#f6a623\" fill-opacity=\"0.3\" stroke=\"#c77c00\"/><text x=\"\(f(x + 30))\" y=\"\(f(y))\">region with events</text>\n")
+        svg.raw(
+            "<rect x=\"\(f(x))\" y=\"\(f(y - 11))\" width=\"22\" height=\"14\" fill=\"#f6a623\" fill-opacity=\"0.3\" stroke=\"#c77c00\"/><text x=\"\(f(x + 30))\" y=\"\(f(y))\">region with events</text>\n"
+        )
         y += 22
         for (kind, label) in [(TransitionEvent.Kind.enter, "enter"), (.exit, "exit"), (.dwell, "dwell")] {
             if kind == .dwell {
-                svg.raw("<rect x=\"\(f(x + 5))\" y=\"\(f(y - 10))\" width=\"12\" height=\"12\" fill=\"\(Self.color(kind))\"/>")
+                svg.raw(
+                    "<rect x=\"\(f(x + 5))\" y=\"\(f(y - 10))\" width=\"12\" height=\"12\" fill=\"\(Self.color(kind))\"/>"
+                )
             } else {
                 svg.raw("<circle cx=\"\(f(x + 11))\" cy=\"\(f(y - 4))\" r=\"6\" fill=\"\(Self.color(kind))\"/>")
             }
@@ -287,19 +354,25 @@ public struct SVGMap: Sendable {
             svg.raw("<text x=\"\(f(x + 30))\" y=\"\(f(y))\">\(label) event (\(n))</text>\n")
             y += 22
         }
-        svg.raw("<circle cx=\"\(f(x + 11))\" cy=\"\(f(y - 4))\" r=\"1.8\" fill=\"#333\"/><text x=\"\(f(x + 30))\" y=\"\(f(y))\">GPS fix</text>\n")
+        svg.raw(
+            "<circle cx=\"\(f(x + 11))\" cy=\"\(f(y - 4))\" r=\"1.8\" fill=\"#333\"/><text x=\"\(f(x + 30))\" y=\"\(f(y))\">GPS fix</text>\n"
+        )
         y += 30
         let range = colorRange()
         let caption = coloring == .speed ? "track colour: speed" : "track colour: time"
         svg.raw("<text x=\"\(f(x))\" y=\"\(f(y))\" font-weight=\"bold\">\(caption)</text>\n")
         y += 10
-        let barW = 220.0, cell = barW / Double(Self.palette.count)
+        let barW = 220.0
+        let cell = barW / Double(Self.palette.count)
         for (i, c) in Self.palette.enumerated() {
-            svg.raw("<rect x=\"\(f(x + Double(i) * cell))\" y=\"\(f(y))\" width=\"\(f(cell + 0.5))\" height=\"12\" fill=\"\(c)\"/>")
+            svg.raw(
+                "<rect x=\"\(f(x + Double(i) * cell))\" y=\"\(f(y))\" width=\"\(f(cell + 0.5))\" height=\"12\" fill=\"\(c)\"/>"
+            )
         }
         svg.raw("\n")
         y += 28
-        let lo: String, hi: String
+        let lo: String
+        let hi: String
         if coloring == .speed {
             lo = String(format: "%.0f km/h", range.lo * 3.6)
             hi = String(format: "%.0f km/h", range.hi * 3.6)
@@ -307,15 +380,21 @@ public struct SVGMap: Sendable {
             lo = TimestampFormat.clockTime(Date(timeIntervalSinceReferenceDate: range.lo), in: timeZone)
             hi = TimestampFormat.clockTime(Date(timeIntervalSinceReferenceDate: range.hi), in: timeZone)
         }
-        svg.raw("<text x=\"\(f(x))\" y=\"\(f(y - 2))\" font-size=\"12\">\(lo)</text><text x=\"\(f(x + barW))\" y=\"\(f(y - 2))\" font-size=\"12\" text-anchor=\"end\">\(hi)</text>\n")
+        svg.raw(
+            "<text x=\"\(f(x))\" y=\"\(f(y - 2))\" font-size=\"12\">\(lo)</text><text x=\"\(f(x + barW))\" y=\"\(f(y - 2))\" font-size=\"12\" text-anchor=\"end\">\(hi)</text>\n"
+        )
         y += 26
         let fixes = tracks.reduce(0) { $0 + $1.fixCount }
-        var lines = ["\(tracks.count) track\(tracks.count == 1 ? "" : "s"), \(fixes) fixes",
-                     "\(events.count) event\(events.count == 1 ? "" : "s")"]
+        var lines = [
+            "\(tracks.count) track\(tracks.count == 1 ? "" : "s"), \(fixes) fixes",
+            "\(events.count) event\(events.count == 1 ? "" : "s")",
+        ]
         let times = tracks.flatMap { [$0.points.first?.time, $0.points.last?.time] }.compactMap { $0 }
         if let t0 = times.min(), let t1 = times.max() {
             let tz = timeZone.abbreviation(for: Date(timeIntervalSinceReferenceDate: t0)) ?? ""
-            lines.append("\(TimestampFormat.clockTime(Date(timeIntervalSinceReferenceDate: t0), in: timeZone))–\(TimestampFormat.clockTime(Date(timeIntervalSinceReferenceDate: t1), in: timeZone)) \(tz)")
+            lines.append(
+                "\(TimestampFormat.clockTime(Date(timeIntervalSinceReferenceDate: t0), in: timeZone))–\(TimestampFormat.clockTime(Date(timeIntervalSinceReferenceDate: t1), in: timeZone)) \(tz)"
+            )
         }
         lines.append("local projection, WGS84")
         for l in lines {

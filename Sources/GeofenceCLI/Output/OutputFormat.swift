@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 
 /// How `geofence simulate` prints events.
 ///
@@ -26,5 +26,3 @@ public enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument 
         }
     }
 }
-
-

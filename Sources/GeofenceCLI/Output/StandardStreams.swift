@@ -29,7 +29,10 @@ struct FileDescriptorOutput: TextOutputStream {
             var done = 0
             while done < b.count {
                 let n = systemWrite(fd, b.baseAddress! + done, b.count - done)
-                if n <= 0 { if errno == EINTR { continue }; break }
+                if n <= 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
                 done += n
             }
         }

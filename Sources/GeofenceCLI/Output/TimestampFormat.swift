@@ -28,12 +28,27 @@ public enum TimestampFormat {
             // times faster than padding and interpolating; the writers call this per event).
             let count = millis != 0 ? 24 : 20
             return String(unsafeUninitializedCapacity: count) { b in
-                func two(_ v: Int, _ i: Int) { b[i] = UInt8(48 + v / 10); b[i + 1] = UInt8(48 + v % 10) }
-                two(c.year / 100, 0); two(c.year % 100, 2); b[4] = 45
-                two(c.month, 5); b[7] = 45; two(c.day, 8); b[10] = 84
-                two(c.hour, 11); b[13] = 58; two(c.minute, 14); b[16] = 58; two(c.second, 17)
+                func two(_ v: Int, _ i: Int) {
+                    b[i] = UInt8(48 + v / 10)
+                    b[i + 1] = UInt8(48 + v % 10)
+                }
+                two(c.year / 100, 0)
+                two(c.year % 100, 2)
+                b[4] = 45
+                two(c.month, 5)
+                b[7] = 45
+                two(c.day, 8)
+                b[10] = 84
+                two(c.hour, 11)
+                b[13] = 58
+                two(c.minute, 14)
+                b[16] = 58
+                two(c.second, 17)
                 if millis != 0 {
-                    b[19] = 46; b[20] = UInt8(48 + millis / 100); two(millis % 100, 21); b[23] = 90
+                    b[19] = 46
+                    b[20] = UInt8(48 + millis / 100)
+                    two(millis % 100, 21)
+                    b[23] = 90
                 } else {
                     b[19] = 90
                 }
@@ -45,7 +60,8 @@ public enum TimestampFormat {
 
     /// The general form (any year), by padding and interpolation.
     static func padded(_ c: Civil, millis: Int) -> String {
-        var s = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+        var s =
+            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if millis != 0 { s += ".\(pad(millis, 3))" }
         s += "Z"
         return s
@@ -63,7 +79,8 @@ public enum TimestampFormat {
         let t = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
         let c = civil(Int(t.rounded(.down)))
         let abbr = timeZone.abbreviation(for: date) ?? timeZone.identifier
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)) \(abbr)"
+        return
+            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)) \(abbr)"
     }
 
     struct Civil { var year, month, day, hour, minute, second: Int }
@@ -71,7 +88,10 @@ public enum TimestampFormat {
     static func civil(_ unixSeconds: Int) -> Civil {
         var days = unixSeconds / 86_400
         var rem = unixSeconds % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
+        if rem < 0 {
+            rem += 86_400
+            days -= 1
+        }
         let (y, m, d) = Timestamp.civilFromDays(days)
         return Civil(year: y, month: m, day: d, hour: rem / 3600, minute: rem % 3600 / 60, second: rem % 60)
     }

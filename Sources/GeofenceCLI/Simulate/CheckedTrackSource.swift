@@ -46,8 +46,9 @@ final class CheckedTrackSource: TrackSource {
         } catch {
             return error.description
         }
-        let fix = LocationFix(subject: subject, coordinate: coordinate, horizontalAccuracy: p.accuracy,
-                              timestamp: p.time, speed: p.speed, course: p.course)
+        let fix = LocationFix(
+            subject: subject, coordinate: coordinate, horizontalAccuracy: p.accuracy,
+            timestamp: p.time, speed: p.speed, course: p.course)
         do {
             try fix.validate()
         } catch {
@@ -55,8 +56,10 @@ final class CheckedTrackSource: TrackSource {
         }
         let t = p.time.timeIntervalSinceReferenceDate
         if t < lastTime {
-            return Simulation.describe(.outOfOrderFix(subject: subject, timestamp: p.time,
-                                                      lastTimestamp: Date(timeIntervalSinceReferenceDate: lastTime)))
+            return Simulation.describe(
+                .outOfOrderFix(
+                    subject: subject, timestamp: p.time,
+                    lastTimestamp: Date(timeIntervalSinceReferenceDate: lastTime)))
         }
         lastTime = t
         return nil
@@ -66,7 +69,15 @@ final class CheckedTrackSource: TrackSource {
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
-        func increment() { lock.lock(); count += 1; lock.unlock() }
-        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+        func increment() {
+            lock.lock()
+            count += 1
+            lock.unlock()
+        }
+        var value: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return count
+        }
     }
 }

@@ -29,8 +29,10 @@ public struct PowerComparison: Sendable {
     /// (0: only the bundled regions).
     public var syntheticPlaces: Int
 
-    public init(model: PowerModel = PowerModel(), reportingInterval: Double = 10, clusterMeters: Double = 3_000,
-                syntheticPlaces: Int = 100) {
+    public init(
+        model: PowerModel = PowerModel(), reportingInterval: Double = 10, clusterMeters: Double = 3_000,
+        syntheticPlaces: Int = 100
+    ) {
         self.model = model
         self.reportingInterval = reportingInterval
         self.clusterMeters = clusterMeters
@@ -39,8 +41,10 @@ public struct PowerComparison: Sendable {
 
     /// The strategies compared, in table order.
     public var strategies: [PowerStrategy] {
-        [.continuousReporting(intervalSeconds: reportingInterval), .nearestRegions(slots: 20),
-         .hybridRegions(slots: 20), .tieredRegions(clusterMeters: clusterMeters)]
+        [
+            .continuousReporting(intervalSeconds: reportingInterval), .nearestRegions(slots: 20),
+            .hybridRegions(slots: 20), .tieredRegions(clusterMeters: clusterMeters),
+        ]
     }
 
     /// One scenario's results.
@@ -60,10 +64,14 @@ public struct PowerComparison: Sendable {
 
     /// The bundled drive (low-bridge.gpx, up to 35 m/s) and walk (shops.csv, up to 3 m/s).
     static func bundledScenarios() throws -> [PowerScenario] {
-        [PowerScenario(name: "drive (low-bridge.gpx)", fixes: try DemoTrack.fixes("low-bridge", "gpx", subject: "truck-7"),
-                       regions: try DemoTrack.regions("low-bridge"), maximumSpeed: 35),
-         PowerScenario(name: "walk (shops.csv)", fixes: try DemoTrack.fixes("shops", "csv", subject: "walker"),
-                       regions: try DemoTrack.regions("shops"), maximumSpeed: 3)]
+        [
+            PowerScenario(
+                name: "drive (low-bridge.gpx)", fixes: try DemoTrack.fixes("low-bridge", "gpx", subject: "truck-7"),
+                regions: try DemoTrack.regions("low-bridge"), maximumSpeed: 35),
+            PowerScenario(
+                name: "walk (shops.csv)", fixes: try DemoTrack.fixes("shops", "csv", subject: "walker"),
+                regions: try DemoTrack.regions("shops"), maximumSpeed: 3),
+        ]
     }
 
     /// `scenario` with `count` extra circles (radius 40–150 m) placed up to 3 km from points of
@@ -75,7 +83,8 @@ public struct PowerComparison: Sendable {
         out.name += " + \(count) synthetic places"
         for k in 0..<count {
             let anchor = scenario.fixes[Int(rng.next() % UInt64(scenario.fixes.count))].coordinate
-            let c = Geodesic.wgs84.direct(from: anchor, azimuth: rng.uniform(0, 360), distance: rng.uniform(0, 3_000)).coordinate
+            let c = Geodesic.wgs84.direct(from: anchor, azimuth: rng.uniform(0, 360), distance: rng.uniform(0, 3_000))
+                .coordinate
             out.regions.append(.circle(identifier: "place-\(k + 1)", center: c, radius: rng.uniform(40, 150)))
         }
         return out
@@ -89,8 +98,10 @@ public struct PowerComparison: Sendable {
         for scenario in scenarios {
             var reports: [StrategyReport] = []
             for s in strategies { reports.append(try await PowerStrategyRunner.run(s, on: scenario, model: model)) }
-            results.append(ScenarioResult(scenario: scenario.name, durationSeconds: scenario.durationSeconds,
-                                          regionCount: scenario.regions.count, reports: reports))
+            results.append(
+                ScenarioResult(
+                    scenario: scenario.name, durationSeconds: scenario.durationSeconds,
+                    regionCount: scenario.regions.count, reports: reports))
         }
         return Report(results: results, text: text(results))
     }
@@ -100,19 +111,25 @@ public struct PowerComparison: Sendable {
         let repeated = model.unitCosts(spacing: reportingInterval)
         var t = "Power model (docs/power.md): GPS fix \(Self.f(isolated.gpsFixJoules, 2)) J isolated, "
         t += "\(Self.f(repeated.gpsFixJoules, 2)) J every \(Self.f(reportingInterval, 0)) s; "
-        t += "Wi-Fi/cell fix \(Self.f(isolated.networkFixJoules, 2)) J every \(Self.f(model.regionMonitoringFixInterval, 0)) s while monitoring; "
+        t +=
+            "Wi-Fi/cell fix \(Self.f(isolated.networkFixJoules, 2)) J every \(Self.f(model.regionMonitoringFixInterval, 0)) s while monitoring; "
         t += "wake-up \(Self.f(isolated.wakeUpJoules, 2)) J; upload \(Self.f(isolated.uploadJoules, 2)) J isolated, "
         t += "\(Self.f(repeated.uploadJoules, 2)) J every \(Self.f(reportingInterval, 0)) s; "
-        t += "baseline \(Self.f(isolated.baselineWatts, 3)) W; hybrid mode \(Self.f(model.gpsWatts + model.appAwakeWatts, 3)) W (GPS on, app awake); "
+        t +=
+            "baseline \(Self.f(isolated.baselineWatts, 3)) W; hybrid mode \(Self.f(model.gpsWatts + model.appAwakeWatts, 3)) W (GPS on, app awake); "
         t += "battery \(Self.f(model.batteryVolts, 2)) V.\n"
         for r in results {
             t += "\n\(r.scenario): \(Self.f(r.durationSeconds / 60, 1)) min, \(r.regionCount) regions\n\n"
-            t += "| strategy | GPS fixes | hybrid s | Wi-Fi/cell fixes | wake-ups | uploads | events | re-plans (unguaranteed) | energy J | mAh | J/h | mAh/h |\n"
+            t +=
+                "| strategy | GPS fixes | hybrid s | Wi-Fi/cell fixes | wake-ups | uploads | events | re-plans (unguaranteed) | energy J | mAh | J/h | mAh/h |\n"
             t += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
             for s in r.reports {
-                let u = s.usage, e = s.estimate
-                t += "| \(s.strategy.name) | \(u.gpsFixes) | \(Self.f(u.continuousSeconds, 0)) | \(u.networkFixes) | \(u.wakeUps) | \(u.uploads) | \(s.events) | "
-                t += "\(s.replans) (\(s.replansWithoutGuarantee)) | \(Self.f(e.joules, 1)) | \(Self.f(e.milliampHours, 3)) | \(Self.f(e.joulesPerHour, 0)) | "
+                let u = s.usage
+                let e = s.estimate
+                t +=
+                    "| \(s.strategy.name) | \(u.gpsFixes) | \(Self.f(u.continuousSeconds, 0)) | \(u.networkFixes) | \(u.wakeUps) | \(u.uploads) | \(s.events) | "
+                t +=
+                    "\(s.replans) (\(s.replansWithoutGuarantee)) | \(Self.f(e.joules, 1)) | \(Self.f(e.milliampHours, 3)) | \(Self.f(e.joulesPerHour, 0)) | "
                 t += "\(Self.f(e.milliampHoursPerHour, 2)) |\n"
             }
         }

@@ -135,7 +135,7 @@ final class RecordBatchQueue: @unchecked Sendable {
     private let capacity: Int
     private var batches: [[TrackRecord]] = []
     private var head = 0
-    private var ending: (any Error)??      // nil: still reading; .some(nil): clean end
+    private var ending: (any Error)?? // nil: still reading; .some(nil): clean end
     private var cancelled = false
     private var exited = false
     private var bytes = 0
@@ -156,7 +156,10 @@ final class RecordBatchQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while batches.count - head >= capacity, !cancelled { condition.wait() }
         if cancelled { return false }
-        if head > 0, head == batches.count { batches.removeAll(keepingCapacity: true); head = 0 }
+        if head > 0, head == batches.count {
+            batches.removeAll(keepingCapacity: true)
+            head = 0
+        }
         batches.append(batch)
         bytes = bytesRead
         condition.broadcast()
@@ -188,7 +191,10 @@ final class RecordBatchQueue: @unchecked Sendable {
             let b = batches[head]
             batches[head] = []
             head += 1
-            if head == batches.count { batches.removeAll(keepingCapacity: true); head = 0 }
+            if head == batches.count {
+                batches.removeAll(keepingCapacity: true)
+                head = 0
+            }
             condition.broadcast()
             return .batch(b)
         }

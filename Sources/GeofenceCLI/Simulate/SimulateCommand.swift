@@ -8,30 +8,32 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Run tracks against regions and print the enter / exit / dwell events.",
         discussion: """
-        Regions are a GeoJSON FeatureCollection: Point features with properties.id and \
-        properties.radius (metres) are circles; Polygon and MultiPolygon features with \
-        properties.id are polygons; optional notifyOnEntry, notifyOnExit, dwell (seconds).
-        Tracks may be GPX, NMEA 0183, CSV (time,latitude,longitude[,accuracy,speed,course]) \
-        or GeoJSON; the format is detected from the content. Each --track is one subject.
+            Regions are a GeoJSON FeatureCollection: Point features with properties.id and \
+            properties.radius (metres) are circles; Polygon and MultiPolygon features with \
+            properties.id are polygons; optional notifyOnEntry, notifyOnExit, dwell (seconds).
+            Tracks may be GPX, NMEA 0183, CSV (time,latitude,longitude[,accuracy,speed,course]) \
+            or GeoJSON; the format is detected from the content. Each --track is one subject.
 
-        Output (--format): jsonl (default when stdout is not a terminal) prints one object \
-        per event in time order: {"event","region","subject","time","latitude","longitude",\
-        "crossedAt"}; table (default on a terminal); geojson (events as Point features).
-        A summary (fixes read, rejected with their line numbers, events, wall time) goes to \
-        standard error.
+            Output (--format): jsonl (default when stdout is not a terminal) prints one object \
+            per event in time order: {"event","region","subject","time","latitude","longitude",\
+            "crossedAt"}; table (default on a terminal); geojson (events as Point features).
+            A summary (fixes read, rejected with their line numbers, events, wall time) goes to \
+            standard error.
 
-        Examples:
-          geofence simulate --regions bridges.geojson --track drive.gpx
-          geofence simulate --regions shops.geojson --track a.csv --track b.nmea --format table
-          geofence simulate --regions r.geojson --track t.csv --profile coreLocation --map run.svg
-          geofence simulate --power      # energy of four strategies on the bundled drive and walk
-        """
+            Examples:
+              geofence simulate --regions bridges.geojson --track drive.gpx
+              geofence simulate --regions shops.geojson --track a.csv --track b.nmea --format table
+              geofence simulate --regions r.geojson --track t.csv --profile coreLocation --map run.svg
+              geofence simulate --power      # energy of four strategies on the bundled drive and walk
+            """
     )
 
     @Option(help: ArgumentHelp("GeoJSON FeatureCollection of regions.", valueName: "file"))
     var regions: String?
 
-    @Option(name: .customLong("track"), help: ArgumentHelp("A track file (GPX, NMEA, CSV or GeoJSON); repeat for several subjects.", valueName: "file"))
+    @Option(
+        name: .customLong("track"),
+        help: ArgumentHelp("A track file (GPX, NMEA, CSV or GeoJSON); repeat for several subjects.", valueName: "file"))
     var tracks: [String] = []
 
     @Option(help: "Hysteresis profile: coreLocation (Apple's ~200 m / 20 s) or precise (accuracy-aware).")
@@ -40,13 +42,16 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Output format: jsonl, table or geojson (default: table on a terminal, jsonl otherwise).")
     var format: OutputFormat?
 
-    @Option(help: ArgumentHelp("Also draw an SVG map of regions, tracks and events to this file.", valueName: "out.svg"))
+    @Option(
+        help: ArgumentHelp("Also draw an SVG map of regions, tracks and events to this file.", valueName: "out.svg"))
     var map: String?
 
     @Option(name: .customLong("map-color"), help: "Colour the map's track by speed or time.")
     var mapColor: MapColoringOption = .speed
 
-    @Option(name: .customLong("subject"), help: ArgumentHelp("Subject name for the tracks, in order (default: each file's name).", valueName: "name"))
+    @Option(
+        name: .customLong("subject"),
+        help: ArgumentHelp("Subject name for the tracks, in order (default: each file's name).", valueName: "name"))
     var subjects: [String] = []
 
     @Option(help: ArgumentHelp("Write the events to this file instead of standard output.", valueName: "file"))
@@ -55,7 +60,10 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
-    @Flag(help: "Print the energy comparison of continuous reporting, 20 nearest regions (slots only, and with hybrid mode where dense) and tiered regions on the bundled drive and walk (docs/power.md); needs no other option.")
+    @Flag(
+        help:
+            "Print the energy comparison of continuous reporting, 20 nearest regions (slots only, and with hybrid mode where dense) and tiered regions on the bundled drive and walk (docs/power.md); needs no other option."
+    )
     var power = false
 
     func validate() throws {
@@ -102,19 +110,22 @@ struct SimulateCommand: ParsableCommand {
             guard elapsed > 1 else { return }
             progressShown = true
             let fraction = totalBytes > 0 && p.bytesRead > 0 ? Double(p.bytesRead) / Double(totalBytes) : nil
-            Terminal.printError(ProgressLine.text(fixes: p.fixesRead, events: p.events, seconds: elapsed, fraction: fraction))
+            Terminal.printError(
+                ProgressLine.text(fixes: p.fixesRead, events: p.events, seconds: elapsed, fraction: fraction))
         }
         out.flush()
         if progressShown { Terminal.printError("\r\u{1B}[2K") }
         if let mapPath = map, let recorder = simulation.map {
-            var svg = SVGMap(title: "geofence simulate: \(inputs.map(\.subject).joined(separator: ", "))",
-                             subtitle: "\(regions ?? "") · profile \(profile.rawValue)",
-                             regions: regionList, tracks: recorder.tracks, events: recorder.events)
+            var svg = SVGMap(
+                title: "geofence simulate: \(inputs.map(\.subject).joined(separator: ", "))",
+                subtitle: "\(regions ?? "") · profile \(profile.rawValue)",
+                regions: regionList, tracks: recorder.tracks, events: recorder.events)
             svg.coloring = mapColor.coloring
             do {
                 try svg.render().write(toFile: mapPath, atomically: true, encoding: .utf8)
             } catch {
-                throw InputError.cannotOpen(path: mapPath, reason: "cannot write the map (\((error as NSError).localizedDescription))")
+                throw InputError.cannotOpen(
+                    path: mapPath, reason: "cannot write the map (\((error as NSError).localizedDescription))")
             }
         }
         if !quiet {

@@ -73,9 +73,11 @@ public struct Simulation {
     /// Runs the tracks, handing each event to `emit` in time order.
     /// - Throws: a track source's fatal error (e.g. an unreadable file); events before it
     ///   have been emitted.
-    public mutating func run(tracks: [TrackInput],
-                             progress: ((SimulationProgress) -> Void)? = nil,
-                             emit: (ReportedEvent) -> Void) throws -> SimulationSummary {
+    public mutating func run(
+        tracks: [TrackInput],
+        progress: ((SimulationProgress) -> Void)? = nil,
+        emit: (ReportedEvent) -> Void
+    ) throws -> SimulationSummary {
         if tracks.count == 1, batchesSingleTrack {
             return try runSingle(tracks[0], progress: progress, emit: emit)
         }
@@ -125,15 +127,19 @@ public struct Simulation {
             for t in heads.indices {
                 if let h = heads[t] {
                     let ht = h.time.timeIntervalSinceReferenceDate
-                    if best < 0 || ht < bestTime { best = t; bestTime = ht }
+                    if best < 0 || ht < bestTime {
+                        best = t
+                        bestTime = ht
+                    }
                 }
             }
             if best < 0 { break }
             let p = heads[best]!
             heads[best] = nil
             summary.fixesRead += 1
-            process(p, track: best, tracks: tracks, handle: handles[best], buffer: &buffer,
-                    lastTime: &lastTime, seq: &seq, pending: &pending, reject: reject)
+            process(
+                p, track: best, tracks: tracks, handle: handles[best], buffer: &buffer,
+                lastTime: &lastTime, seq: &seq, pending: &pending, reject: reject)
             try refill(best)
             if !pending.isEmpty {
                 // Later events of subject s are later than its last fix; subjects that are
@@ -146,19 +152,23 @@ public struct Simulation {
             }
             if let progress, summary.fixesRead >= nextProgress {
                 nextProgress += progressInterval
-                progress(SimulationProgress(fixesRead: summary.fixesRead, events: summary.eventCount,
-                                            bytesRead: sources.reduce(0) { $0 + $1.bytesRead }))
+                progress(
+                    SimulationProgress(
+                        fixesRead: summary.fixesRead, events: summary.eventCount,
+                        bytesRead: sources.reduce(0) { $0 + $1.bytesRead }))
             }
         }
         flush(upTo: .infinity)
         return summary
     }
 
-    private mutating func process(_ p: TrackPosition, track: Int, tracks: [TrackInput],
-                                  handle: SubjectHandle, buffer: inout [TransitionEvent],
-                                  lastTime: inout [Double], seq: inout Int,
-                                  pending: inout [(seq: Int, event: TransitionEvent)],
-                                  reject: (Int, String, String) -> Void) {
+    private mutating func process(
+        _ p: TrackPosition, track: Int, tracks: [TrackInput],
+        handle: SubjectHandle, buffer: inout [TransitionEvent],
+        lastTime: inout [Double], seq: inout Int,
+        pending: inout [(seq: Int, event: TransitionEvent)],
+        reject: (Int, String, String) -> Void
+    ) {
         let coordinate: Coordinate
         do {
             coordinate = try Coordinate(latitude: p.latitude, longitude: p.longitude)
@@ -166,9 +176,10 @@ public struct Simulation {
             reject(track, p.positionText, error.description)
             return
         }
-        let fix = LocationFix(subject: tracks[track].subject, coordinate: coordinate,
-                              horizontalAccuracy: p.accuracy, timestamp: p.time,
-                              speed: p.speed, course: p.course)
+        let fix = LocationFix(
+            subject: tracks[track].subject, coordinate: coordinate,
+            horizontalAccuracy: p.accuracy, timestamp: p.time,
+            speed: p.speed, course: p.course)
         buffer.removeAll(keepingCapacity: true)
         do {
             try engine.process(fix, subject: handle, into: &buffer)
@@ -189,8 +200,10 @@ public struct Simulation {
     /// never stops half-way; a chunk ends at each rejected record (so rejections keep their
     /// order), and events are written up to the chunk's last fix time (later fixes of the
     /// only subject cannot produce earlier events).
-    private mutating func runSingle(_ track: TrackInput, progress: ((SimulationProgress) -> Void)?,
-                                    emit: (ReportedEvent) -> Void) throws -> SimulationSummary {
+    private mutating func runSingle(
+        _ track: TrackInput, progress: ((SimulationProgress) -> Void)?,
+        emit: (ReportedEvent) -> Void
+    ) throws -> SimulationSummary {
         var summary = SimulationSummary()
         summary.regionCount = engine.regionCount
         summary.subjects = [track.subject]
@@ -222,7 +235,10 @@ public struct Simulation {
             buffer.removeAll(keepingCapacity: true)
             try engine.process(fixes[...], subjects: handles[0..<fixes.count], into: &buffer)
             if map != nil { for f in fixes { map?.record(f) } }
-            for e in buffer { pending.append((seq, e)); seq += 1 }
+            for e in buffer {
+                pending.append((seq, e))
+                seq += 1
+            }
             fixes.removeAll(keepingCapacity: true)
             flush(upTo: lastTime)
         }
@@ -235,15 +251,19 @@ public struct Simulation {
                 // Checked already: the coordinate is valid and the fix in order.
                 accepted += 1
                 lastTime = p.time.timeIntervalSinceReferenceDate
-                fixes.append(LocationFix(subject: track.subject,
-                                         coordinate: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude),
-                                         horizontalAccuracy: p.accuracy, timestamp: p.time,
-                                         speed: p.speed, course: p.course))
+                fixes.append(
+                    LocationFix(
+                        subject: track.subject,
+                        coordinate: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude),
+                        horizontalAccuracy: p.accuracy, timestamp: p.time,
+                        speed: p.speed, course: p.course))
                 if fixes.count == Simulation.chunkSize { try feed() }
                 if let progress, accepted >= nextProgress {
                     nextProgress += progressInterval
-                    progress(SimulationProgress(fixesRead: accepted + checked.invalidPositions,
-                                                events: summary.eventCount, bytesRead: source.bytesRead))
+                    progress(
+                        SimulationProgress(
+                            fixesRead: accepted + checked.invalidPositions,
+                            events: summary.eventCount, bytesRead: source.bytesRead))
                 }
             }
         }
@@ -278,15 +298,18 @@ public struct Simulation {
 
     /// Writes the pending events up to `watermark`, in time order (ties: in the order the
     /// engine gave them), counting them in `summary`.
-    private mutating func write(_ pending: inout [(seq: Int, event: TransitionEvent)], upTo watermark: Double,
-                                summary: inout SimulationSummary, emit: (ReportedEvent) -> Void) {
+    private mutating func write(
+        _ pending: inout [(seq: Int, event: TransitionEvent)], upTo watermark: Double,
+        summary: inout SimulationSummary, emit: (ReportedEvent) -> Void
+    ) {
         guard !pending.isEmpty else { return }
         pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) }
         var n = 0
         while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
             let e = pending[n].event
             summary.eventsByKind[e.kind, default: 0] += 1
-            let d = computesBoundaryDistance
+            let d =
+                computesBoundaryDistance
                 ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
             let reported = ReportedEvent(event: e, boundaryDistance: d)
             map?.record(reported)
@@ -298,9 +321,9 @@ public struct Simulation {
 
     static func describe(_ error: GeofencingError) -> String {
         switch error {
-        case let .outOfOrderFix(_, t, last):
+        case .outOfOrderFix(_, let t, let last):
             "fix at \(TimestampFormat.iso8601(t)) is older than the previous fix at \(TimestampFormat.iso8601(last))"
-        case let .invalidFix(_, field, reason):
+        case .invalidFix(_, let field, let reason):
             "\(field) \(reason)"
         default:
             error.description

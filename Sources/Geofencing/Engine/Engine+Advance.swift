@@ -35,8 +35,10 @@ extension Engine {
     /// Confirms what is due at `t` on every track of subject `si`, with `fix` (its last fix
     /// before `t`) in the events; tracks of removed or replaced regions are dropped, and so
     /// are those left idle (outside, nothing pending).
-    mutating func advanceSubject(_ si: Int, to t: Double, before: Bool = false, fix: FixRef,
-                                 events: inout [TransitionEvent]) {
+    mutating func advanceSubject(
+        _ si: Int, to t: Double, before: Bool = false, fix: FixRef,
+        events: inout [TransitionEvent]
+    ) {
         guard subjectStates[si].tracks.contains(where: { isDue($0, at: t, before: before) }) else { return }
         var tracks = subjectStates[si].tracks
         subjectStates[si].tracks = []

@@ -39,25 +39,33 @@ extension Engine {
     ///   Different counts of fixes and handles throw
     ///   ``GeofencingError/invalidFix(subject:field:reason:)`` (field `subject`) before
     ///   anything is applied.
-    public mutating func process(_ fixes: ArraySlice<LocationFix>, subjects: ArraySlice<SubjectHandle>,
-                                 initialTrigger: InitialTrigger = [],
-                                 into events: inout [TransitionEvent]) throws(GeofencingError) {
+    public mutating func process(
+        _ fixes: ArraySlice<LocationFix>, subjects: ArraySlice<SubjectHandle>,
+        initialTrigger: InitialTrigger = [],
+        into events: inout [TransitionEvent]
+    ) throws(GeofencingError) {
         guard fixes.count == subjects.count else {
-            throw .invalidFix(subject: fixes.first?.subject ?? "", field: "subject",
-                              reason: "\(fixes.count) fixes but \(subjects.count) subject handles")
+            throw .invalidFix(
+                subject: fixes.first?.subject ?? "", field: "subject",
+                reason: "\(fixes.count) fixes but \(subjects.count) subject handles")
         }
-        let n = fixes.count, d = Engine.prefetchDistance
+        let n = fixes.count
+        let d = Engine.prefetchDistance
         // Read-only copies for the prefetch stages (they share the buffers; processing does
         // not change the index or the regions, so nothing is copied).
-        let view = index.prefetchView, hot = store.hot, ids = store.ids
+        let view = index.prefetchView
+        let hot = store.hot
+        let ids = store.ids
         // Addresses used only as prefetch hints, never read through: the region records and
         // identifiers (kept alive by the copies above), and the subject records, which
         // change as fixes are processed (were the array moved, a hint would merely miss).
-        let hotBase = hot.withUnsafeBufferPointer { $0.baseAddress }, hotCount = hot.count
+        let hotBase = hot.withUnsafeBufferPointer { $0.baseAddress }
+        let hotCount = hot.count
         let idsBase = ids.withUnsafeBufferPointer { $0.baseAddress }
         let states = subjectStates.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let stateCount = subjectStates.count
-        let stateSize = SubjectState.hotBytes, stateStride = MemoryLayout<SubjectState>.stride
+        let stateSize = SubjectState.hotBytes
+        let stateStride = MemoryLayout<SubjectState>.stride
         // Through buffer pointers, so that a fix is passed on without being copied.
         try fixes.withUnsafeBufferPointer { (fixes) throws(GeofencingError) in
             try subjects.withUnsafeBufferPointer { (subjects) throws(GeofencingError) in
@@ -72,11 +80,13 @@ extension Engine {
                     // Stage 2: the index buckets (or, inside the safe rectangle, its region
                     // list) and the track list (at the hinted addresses).
                     if case let i = j - d, i >= 0, i < n,
-                       case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
+                        case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount
+                    {
                         let p = fixes[i].coordinate
                         let bit: UInt64 = 1 << UInt64(i & 63)
                         if useSafeRects, subjectStates[si].usableStamp == stampCounter,
-                           subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude) {
+                            subjectStates[si].safe.contains(lat: p.latitude, lon: p.longitude)
+                        {
                             inRect |= bit
                             if let slots = UnsafeRawPointer(bitPattern: subjectStates[si].hintSafeSlots) {
                                 // The buffer's header (its reference count) and its slots.
@@ -90,15 +100,17 @@ extension Engine {
                         if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
                             // Header and the tracks (every fix reads them all), up to 16.
                             let count = min(Int(subjectStates[si].hintTrackCount), Engine.prefetchedTracks)
-                            prefetch(tracks - Engine.arrayHeaderBytes,
-                                     bytes: Engine.arrayHeaderBytes + count * MemoryLayout<Track>.stride)
+                            prefetch(
+                                tracks - Engine.arrayHeaderBytes,
+                                bytes: Engine.arrayHeaderBytes + count * MemoryLayout<Track>.stride)
                         }
                     }
                     // Stage 3: the cells' entries (or none, inside the safe rectangle), and the
                     // records of the regions the fix will read (from the hints), with the
                     // identifiers of those with a transition pending.
                     if case let i = j - 2 * d, i >= 0, i < n,
-                       case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount {
+                        case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount
+                    {
                         if inRect & (1 << UInt64(i & 63)) == 0 {
                             view.prefetchEntries(lat: fixes[i].coordinate.latitude, lon: fixes[i].coordinate.longitude)
                         }
@@ -112,7 +124,8 @@ extension Engine {
                         }
                     }
                     if case let i = j - 3 * d, i >= 0 {
-                        try process(fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger, into: &events)
+                        try process(
+                            fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger, into: &events)
                     }
                 }
             }

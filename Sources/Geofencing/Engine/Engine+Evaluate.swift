@@ -25,8 +25,10 @@ extension Engine {
     ///   that ran out before `t` (``isDue(_:at:before:)``), the subject's previous fix: those
     ///   are confirmed first, exactly as ``advanceSubject(_:to:before:fix:events:)`` would
     ///   before this fix (in the same pass over the tracks, when the fix is fully evaluated).
-    mutating func evaluate(subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
-                           trigger: InitialTrigger, due: FixRef?, events: inout [TransitionEvent]) {
+    mutating func evaluate(
+        subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
+        trigger: InitialTrigger, due: FixRef?, events: inout [TransitionEvent]
+    ) {
         let p = fix.pointee.coordinate
         let oldStamp = subjectStates[si].usableStamp
         // Regions added since the subject's last evaluation are new to it: they are found
@@ -40,42 +42,52 @@ extension Engine {
 
         var cands = ScratchList(taking: &candidateScratch)
         defer { cands.give(back: &candidateScratch) }
-        let newSafe = findCandidates(subject: si, at: p, fresh: fresh, inRectangle: hit, margin: queryMargin, into: &cands)
+        let newSafe = findCandidates(
+            subject: si, at: p, fresh: fresh, inRectangle: hit, margin: queryMargin, into: &cands)
         if cands.isEmpty, !subjectStates[si].hasTracks, !fresh {
             // Nothing near and nothing tracked (the common case far from every region).
             subjectStates[si].finishEmpty(newSafe: newSafe, lat: p.latitude, lon: p.longitude, time: t)
             return
         }
         let cart = CartesianPoint(p)
-        let around = measureCandidates(&cands, at: p, cart, margin: queryMargin, newerThan: oldStamp,
-                                       forShortcuts: newSafe != nil || hit)
-        let candidatesAreSafeSlots = updateShortcuts(subject: si, inRectangle: hit, newSafe: newSafe,
-                                                     around: around, candidates: cands, at: p)
+        let around = measureCandidates(
+            &cands, at: p, cart, margin: queryMargin, newerThan: oldStamp,
+            forShortcuts: newSafe != nil || hit)
+        let candidatesAreSafeSlots = updateShortcuts(
+            subject: si, inRectangle: hit, newSafe: newSafe,
+            around: around, candidates: cands, at: p)
 
         var tracks = ScratchList(taking: &trackScratch)
         defer { tracks.give(back: &trackScratch) }
         loadTracks(of: si, into: &tracks)
         let margins = policy.margins(accuracy: accuracy)
-        let kept = applyRuleToTracks(&tracks, candidates: &cands, fix: fix, at: p, cart, time: t, margins: margins,
-                                     trigger: trigger, due: due, events: &events)
-        startTracks(&tracks, after: kept, forUntracked: cands, subject: si, newerThan: oldStamp, fix: fix,
-                    time: t, margins: margins, trigger: trigger, events: &events)
+        let kept = applyRuleToTracks(
+            &tracks, candidates: &cands, fix: fix, at: p, cart, time: t, margins: margins,
+            trigger: trigger, due: due, events: &events)
+        startTracks(
+            &tracks, after: kept, forUntracked: cands, subject: si, newerThan: oldStamp, fix: fix,
+            time: t, margins: margins, trigger: trigger, events: &events)
         if fresh { emitInitialExits(newerThan: oldStamp, candidates: cands, tracks: tracks, fix: fix, events: &events) }
         let settled = candidatesAreSafeSlots && allSettledInside(tracks, candidates: cands)
-        subjectStates[si].finish(tracks: tracks.buffer, settled: settled, stamp: stampCounter,
-                                 lat: p.latitude, lon: p.longitude, time: t)
+        subjectStates[si].finish(
+            tracks: tracks.buffer, settled: settled, stamp: stampCounter,
+            lat: p.latitude, lon: p.longitude, time: t)
     }
 
     /// Inside the safe rectangle: the settled shortcut (every tracked region deep around the
     /// fix), or a rectangle listing no region with nothing tracked. Returns whether the fix is
     /// fully handled.
     @inline(__always)
-    mutating func takeRectangleShortcut(subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
-                                        due: FixRef?, events: inout [TransitionEvent]) -> Bool {
-        let lat = fix.pointee.coordinate.latitude, lon = fix.pointee.coordinate.longitude
+    mutating func takeRectangleShortcut(
+        subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
+        due: FixRef?, events: inout [TransitionEvent]
+    ) -> Bool {
+        let lat = fix.pointee.coordinate.latitude
+        let lon = fix.pointee.coordinate.longitude
         safeRectHits &+= 1
         if subjectStates[si].settled, subjectStates[si].deepEpoch == epoch,
-           accuracy <= subjectStates[si].deepAccuracy, subjectStates[si].deep.contains(lat: lat, lon: lon) {
+            accuracy <= subjectStates[si].deepAccuracy, subjectStates[si].deep.contains(lat: lat, lon: lon)
+        {
             if let due { advanceSubject(si, to: t, before: true, fix: due, events: &events) }
             skipSettled(subject: si, fix: fix, time: t, events: &events)
             return true
@@ -89,9 +101,12 @@ extension Engine {
     /// subject with regions new to it — or, inside the safe rectangle, the regions it lists.
     /// Returns the new safe rectangle when one was computed.
     @inline(__always)
-    mutating func findCandidates(subject si: Int, at p: Coordinate, fresh: Bool, inRectangle hit: Bool,
-                                 margin: Double, into cands: inout ScratchList<Candidate>) -> SafeRect? {
-        let lat = p.latitude, lon = p.longitude
+    mutating func findCandidates(
+        subject si: Int, at p: Coordinate, fresh: Bool, inRectangle hit: Bool,
+        margin: Double, into cands: inout ScratchList<Candidate>
+    ) -> SafeRect? {
+        let lat = p.latitude
+        let lon = p.longitude
         // Each record is requested as the index names it, so that its miss overlaps the rest
         // of the scan instead of stalling the distance loop.
         let records = RecordPrefetcher(store)
@@ -131,10 +146,12 @@ extension Engine {
     /// inside them, or they are new to the subject (stamp after `oldStamp`) and within
     /// `margin` — in slot order. With `forShortcuts`, also measures the surroundings.
     @inline(__always)
-    func measureCandidates(_ cands: inout ScratchList<Candidate>, at p: Coordinate, _ cart: CartesianPoint,
-                           margin: Double, newerThan oldStamp: UInt64, forShortcuts: Bool) -> Surroundings {
+    func measureCandidates(
+        _ cands: inout ScratchList<Candidate>, at p: Coordinate, _ cart: CartesianPoint,
+        margin: Double, newerThan oldStamp: UInt64, forShortcuts: Bool
+    ) -> Surroundings {
         var around = Surroundings()
-        let multiCell = margin > 0      // a margin query may list a region once per cell
+        let multiCell = margin > 0 // a margin query may list a region once per cell
         var kept = 0
         for i in 0..<cands.count {
             let slot = cands[i].slot
@@ -149,8 +166,9 @@ extension Engine {
                     around.nearestOutside = min(around.nearestOutside, reach)
                 } else {
                     around.nearestInside = min(around.nearestInside, reach)
-                    around.decidingAccuracy = min(around.decidingAccuracy,
-                                                  policy.largestDecidingAccuracy(regionSize: store.hot[s].size))
+                    around.decidingAccuracy = min(
+                        around.decidingAccuracy,
+                        policy.largestDecidingAccuracy(regionSize: store.hot[s].size))
                 }
             }
             if sd <= 0 || (sd <= margin && store.hot[s].stamp > oldStamp) {
@@ -169,14 +187,18 @@ extension Engine {
     /// Moves the safe rectangle and the settled area to this fix. Returns whether the
     /// candidates are now exactly the rectangle's regions (a condition of `settled`).
     @inline(__always)
-    mutating func updateShortcuts(subject si: Int, inRectangle hit: Bool, newSafe: SafeRect?, around: Surroundings,
-                                  candidates cands: ScratchList<Candidate>, at p: Coordinate) -> Bool {
-        let lat = p.latitude, lon = p.longitude
+    mutating func updateShortcuts(
+        subject si: Int, inRectangle hit: Bool, newSafe: SafeRect?, around: Surroundings,
+        candidates cands: ScratchList<Candidate>, at p: Coordinate
+    ) -> Bool {
+        let lat = p.latitude
+        let lon = p.longitude
         if hit {
             // Still in the rectangle: move the settled area to this fix.
             if around.allInside, around.nearestInside.isFinite {
-                setDeep(subject: si, within: subjectStates[si].safe, depth: around.nearestInside,
-                        accuracy: around.decidingAccuracy, lat: lat, lon: lon)
+                setDeep(
+                    subject: si, within: subjectStates[si].safe, depth: around.nearestInside,
+                    accuracy: around.decidingAccuracy, lat: lat, lon: lon)
             } else {
                 subjectStates[si].deep = .empty
             }
@@ -194,7 +216,9 @@ extension Engine {
         }
         subjectStates[si].safe = safe
         subjectStates[si].setSafeSlots(cands)
-        setDeep(subject: si, within: safe, depth: around.nearestInside, accuracy: around.decidingAccuracy, lat: lat, lon: lon)
+        setDeep(
+            subject: si, within: safe, depth: around.nearestInside, accuracy: around.decidingAccuracy, lat: lat,
+            lon: lon)
         return true
     }
 
@@ -219,16 +243,18 @@ extension Engine {
     /// what ran out before this fix (`due`), then the fix. Tracks of removed regions and
     /// tracks left idle are dropped; candidates found are marked used. Returns how many remain.
     @inline(__always)
-    mutating func applyRuleToTracks(_ tracks: inout ScratchList<Track>, candidates cands: inout ScratchList<Candidate>,
-                                    fix: FixRef, at p: Coordinate, _ cart: CartesianPoint, time t: Double,
-                                    margins: FixMargins, trigger: InitialTrigger, due: FixRef?,
-                                    events: inout [TransitionEvent]) -> Int {
+    mutating func applyRuleToTracks(
+        _ tracks: inout ScratchList<Track>, candidates cands: inout ScratchList<Candidate>,
+        fix: FixRef, at p: Coordinate, _ cart: CartesianPoint, time t: Double,
+        margins: FixMargins, trigger: InitialTrigger, due: FixRef?,
+        events: inout [TransitionEvent]
+    ) -> Int {
         var w = 0
         var c = 0
         var previous = Int32.min
         for r in 0..<tracks.count {
             let s = Int(tracks[r].slot)
-            guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue }   // removed / replaced
+            guard store.isAlive(s), store.hot[s].stamp == tracks[r].stamp else { continue } // removed / replaced
             if let due, isDue(tracks[r], at: t, before: true) {
                 // A track left idle is dropped, and re-created later if the fix is inside.
                 confirmDue(&tracks[r], at: t, before: true, fix: due, events: &events)
@@ -250,8 +276,10 @@ extension Engine {
     /// used. Both lists are in slot order, so a merge finds it (`cursor`, `previous` carry the
     /// merge; a full search if the tracks were ever out of order).
     @inline(__always)
-    func takeCandidateDistance(of slot: Int32, from cands: inout ScratchList<Candidate>,
-                               cursor c: inout Int, previous: inout Int32) -> Double {
+    func takeCandidateDistance(
+        of slot: Int32, from cands: inout ScratchList<Candidate>,
+        cursor c: inout Int, previous: inout Int32
+    ) -> Double {
         if slot > previous {
             previous = slot
             while c < cands.count, cands[c].slot < slot { c += 1 }
@@ -272,10 +300,13 @@ extension Engine {
     /// distance from the subject's previous usable fix, for the crossing time) or regions new
     /// to the subject (unknown). Kept when the rule leaves them not idle, in slot order.
     @inline(__always)
-    mutating func startTracks(_ tracks: inout ScratchList<Track>, after kept: Int, forUntracked cands: ScratchList<Candidate>,
-                              subject si: Int, newerThan oldStamp: UInt64, fix: FixRef, time t: Double,
-                              margins: FixMargins, trigger: InitialTrigger, events: inout [TransitionEvent]) {
-        let prevLat = subjectStates[si].usableLat, prevLon = subjectStates[si].usableLon
+    mutating func startTracks(
+        _ tracks: inout ScratchList<Track>, after kept: Int, forUntracked cands: ScratchList<Candidate>,
+        subject si: Int, newerThan oldStamp: UInt64, fix: FixRef, time t: Double,
+        margins: FixMargins, trigger: InitialTrigger, events: inout [TransitionEvent]
+    ) {
+        let prevLat = subjectStates[si].usableLat
+        let prevLon = subjectStates[si].usableLon
         let prevTime = subjectStates[si].usableTime
         let prev = Coordinate(uncheckedLatitude: prevLat, longitude: prevLon)
         var prevCart: CartesianPoint? = nil
@@ -296,10 +327,13 @@ extension Engine {
 
     /// Initial exits for regions new to the subject that asked for them (``Region/initialTrigger``)
     /// and that the fix is not near.
-    mutating func emitInitialExits(newerThan oldStamp: UInt64, candidates cands: ScratchList<Candidate>,
-                                   tracks: ScratchList<Track>, fix: FixRef, events: inout [TransitionEvent]) {
+    mutating func emitInitialExits(
+        newerThan oldStamp: UInt64, candidates cands: ScratchList<Candidate>,
+        tracks: ScratchList<Track>, fix: FixRef, events: inout [TransitionEvent]
+    ) {
         guard !initialExitLog.isEmpty else { return }
-        var lo = 0, hi = initialExitLog.count
+        var lo = 0
+        var hi = initialExitLog.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if initialExitLog[mid].stamp <= oldStamp { lo = mid + 1 } else { hi = mid }
@@ -308,8 +342,9 @@ extension Engine {
         for e in initialExitLog[lo...] {
             let s = Int(e.slot)
             guard store.isAlive(s), store.hot[s].stamp == e.stamp,
-                  !cands.contains(where: { $0.slot == e.slot }), !tracks.contains(where: { $0.slot == e.slot }),
-                  store.hot[s].flags & RegionStore.Flags.notifyOnExit != 0 else { continue }
+                !cands.contains(where: { $0.slot == e.slot }), !tracks.contains(where: { $0.slot == e.slot }),
+                store.hot[s].flags & RegionStore.Flags.notifyOnExit != 0
+            else { continue }
             events.append(event(.exit, s, fix, time: t, crossedAt: t, initial: true))
         }
     }
@@ -332,8 +367,10 @@ extension Engine {
     /// Sets the settled shortcut's area: the part of `rect` nearer to the fix than `depth`
     /// (the shallowest depth inside the subject's regions; all of `rect` when infinite),
     /// for fixes up to `accuracy`, valid for the current ``epoch``.
-    mutating func setDeep(subject si: Int, within rect: SafeRect, depth: Double, accuracy: Double,
-                          lat: Double, lon: Double) {
+    mutating func setDeep(
+        subject si: Int, within rect: SafeRect, depth: Double, accuracy: Double,
+        lat: Double, lon: Double
+    ) {
         var deep = rect
         if depth.isFinite { deep.formIntersection(SafeRect.within(meters: depth, ofLatitude: lat, longitude: lon)) }
         subjectStates[si].setDeep(deep, accuracy: accuracy, epoch: epoch)
@@ -344,7 +381,8 @@ extension Engine {
     /// distance and time (recorded here once, for all, and restored when they are next
     /// evaluated) and run the dwell timers (run here), so the geometry is skipped.
     mutating func skipSettled(subject si: Int, fix: FixRef, time t: Double, events: inout [TransitionEvent]) {
-        let lat = fix.pointee.coordinate.latitude, lon = fix.pointee.coordinate.longitude
+        let lat = fix.pointee.coordinate.latitude
+        let lon = fix.pointee.coordinate.longitude
         if subjectStates[si].tracks.contains(where: { $0.dwellArmed && !$0.dwellFired }) {
             var tracks = subjectStates[si].tracks
             subjectStates[si].tracks = []

@@ -19,8 +19,10 @@ extension Engine {
     /// - Throws: ``GeofencingError/invalidFix(subject:field:reason:)`` or
     ///   ``GeofencingError/outOfOrderFix(subject:timestamp:lastTimestamp:)``; the engine is
     ///   unchanged then.
-    public mutating func process(_ fix: LocationFix,
-                                 initialTrigger: InitialTrigger = []) throws(GeofencingError) -> [TransitionEvent] {
+    public mutating func process(
+        _ fix: LocationFix,
+        initialTrigger: InitialTrigger = []
+    ) throws(GeofencingError) -> [TransitionEvent] {
         var events: [TransitionEvent] = []
         try process(fix, initialTrigger: initialTrigger, into: &events)
         return events
@@ -30,8 +32,10 @@ extension Engine {
     /// `events` held before is kept). Same rules and errors as ``process(_:initialTrigger:)``;
     /// on error nothing is appended. Reusing one buffer (`removeAll(keepingCapacity: true)`)
     /// avoids an allocation per fix.
-    public mutating func process(_ fix: LocationFix, initialTrigger: InitialTrigger = [],
-                                 into events: inout [TransitionEvent]) throws(GeofencingError) {
+    public mutating func process(
+        _ fix: LocationFix, initialTrigger: InitialTrigger = [],
+        into events: inout [TransitionEvent]
+    ) throws(GeofencingError) {
         try fix.validate()
         let si: Int
         if let i = subjectIndex[fix.subject] {
@@ -56,9 +60,11 @@ extension Engine {
     ///   the handle is not this engine's handle for `fix.subject`) or
     ///   ``GeofencingError/outOfOrderFix(subject:timestamp:lastTimestamp:)``; the engine is
     ///   unchanged and nothing is appended then.
-    public mutating func process(_ fix: LocationFix, subject handle: SubjectHandle,
-                                 initialTrigger: InitialTrigger = [],
-                                 into events: inout [TransitionEvent]) throws(GeofencingError) {
+    public mutating func process(
+        _ fix: LocationFix, subject handle: SubjectHandle,
+        initialTrigger: InitialTrigger = [],
+        into events: inout [TransitionEvent]
+    ) throws(GeofencingError) {
         try withUnsafePointer(to: fix) { (fix) throws(GeofencingError) in
             try process(fix, subject: handle, initialTrigger: initialTrigger, into: &events)
         }
@@ -67,19 +73,24 @@ extension Engine {
     /// ``process(_:subject:initialTrigger:into:)`` for a fix read in place (the batch entry
     /// point's), so that it is never copied.
     @inline(__always)
-    mutating func process(_ fix: FixRef, subject handle: SubjectHandle, initialTrigger: InitialTrigger,
-                          into events: inout [TransitionEvent]) throws(GeofencingError) {
+    mutating func process(
+        _ fix: FixRef, subject handle: SubjectHandle, initialTrigger: InitialTrigger,
+        into events: inout [TransitionEvent]
+    ) throws(GeofencingError) {
         let si = Int(handle.rawValue)
         guard si >= 0, si < subjectStates.count, subjectStates[si].name == fix.pointee.subject else {
-            throw .invalidFix(subject: fix.pointee.subject, field: "subject",
-                              reason: "does not match the subject handle \(handle.rawValue)")
+            throw .invalidFix(
+                subject: fix.pointee.subject, field: "subject",
+                reason: "does not match the subject handle \(handle.rawValue)")
         }
         if !fix.pointee.passesValidation { try fix.pointee.validate() }
         try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
     }
 
     /// Feeds fixes in order; stops at the first bad one (the fixes before it stay applied).
-    public mutating func process(contentsOf fixes: some Sequence<LocationFix>) throws(GeofencingError) -> [TransitionEvent] {
+    public mutating func process(
+        contentsOf fixes: some Sequence<LocationFix>
+    ) throws(GeofencingError) -> [TransitionEvent] {
         var all: [TransitionEvent] = []
         for f in fixes { try process(f, into: &all) }
         return all
@@ -87,19 +98,23 @@ extension Engine {
 
     /// The body of `process` for a validated fix of subject `si`.
     @inline(__always)
-    mutating func processValidated(_ fix: FixRef, subject si: Int, initialTrigger: InitialTrigger,
-                                   into events: inout [TransitionEvent]) throws(GeofencingError) {
+    mutating func processValidated(
+        _ fix: FixRef, subject si: Int, initialTrigger: InitialTrigger,
+        into events: inout [TransitionEvent]
+    ) throws(GeofencingError) {
         let t = fix.pointee.timestamp.timeIntervalSinceReferenceDate
         let last = subjectStates[si].lastTime
         if t < last {
-            throw .outOfOrderFix(subject: fix.pointee.subject, timestamp: fix.pointee.timestamp,
-                                 lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
+            throw .outOfOrderFix(
+                subject: fix.pointee.subject, timestamp: fix.pointee.timestamp,
+                lastTimestamp: Date(timeIntervalSinceReferenceDate: last))
         }
         let first = events.count
         let claimed = fix.pointee.horizontalAccuracy ?? policy.assumedAccuracy
         // A usable fix is taken at no better than the recent fixes' accuracy; an unusable one
         // (too coarse to decide anything) leaves that memory alone.
-        let accuracy = claimed <= policy.maximumAccuracy
+        let accuracy =
+            claimed <= policy.maximumAccuracy
             ? (policy.judgesAccuracyByRecentFixes ? subjectStates[si].takeAccuracy(claimed) : claimed) : claimed
         // Pending transitions and dwell times that ran out before this fix are confirmed
         // first, with the subject's previous fix in their events (``advanceSubject``). A
@@ -110,8 +125,9 @@ extension Engine {
             subjectStates[si].record(fix, time: t)
             withUnsafePointer(to: &previous) { previous in
                 if accuracy <= policy.maximumAccuracy {
-                    evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
-                             due: previous, events: &events)
+                    evaluate(
+                        subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
+                        due: previous, events: &events)
                 } else {
                     advanceSubject(si, to: t, before: true, fix: previous, events: &events)
                 }
@@ -119,8 +135,9 @@ extension Engine {
         } else {
             subjectStates[si].record(fix, time: t)
             if accuracy <= policy.maximumAccuracy {
-                evaluate(subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
-                         due: nil, events: &events)
+                evaluate(
+                    subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
+                    due: nil, events: &events)
             }
         }
         // Confirmations that ran out before the fix come before its own events (all at `t`).
@@ -159,7 +176,8 @@ extension Engine {
             let base = buf.baseAddress!
             var i = from + 1
             while i < buf.count {
-                let t = base[i].time, rank = base[i].kind.timeOrder
+                let t = base[i].time
+                let rank = base[i].kind.timeOrder
                 var j = i
                 while j > from, t < base[j - 1].time || (t == base[j - 1].time && rank < base[j - 1].kind.timeOrder) {
                     j -= 1

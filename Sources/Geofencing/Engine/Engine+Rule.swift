@@ -4,11 +4,14 @@ extension Engine {
     /// The ``TransitionRule`` applied to one of a fix's tracks: the region's facts and the
     /// event sink (events carry `fix` and the region's identifier).
     @inline(__always)
-    mutating func step(_ tr: inout Track, sd: Double, margins: FixMargins, time t: Double,
-                       fix: FixRef, trigger: InitialTrigger, events: inout [TransitionEvent]) {
+    mutating func step(
+        _ tr: inout Track, sd: Double, margins: FixMargins, time t: Double,
+        fix: FixRef, trigger: InitialTrigger, events: inout [TransitionEvent]
+    ) {
         let s = Int(tr.slot)
         let margin = margins.margin(regionSize: store.hot[s].size)
-        rule.apply(&tr, sd: sd, margin: margin, at: t, region: facts(s), trigger: trigger) { kind, time, crossed, initial in
+        rule.apply(&tr, sd: sd, margin: margin, at: t, region: facts(s), trigger: trigger) {
+            kind, time, crossed, initial in
             events.append(event(kind, s, fix, time: time, crossedAt: crossed, initial: initial))
         }
     }
@@ -47,10 +50,13 @@ extension Engine {
         return TransitionRule.RegionFacts(flags: flags, dwellTime: dwell)
     }
 
-    func event(_ kind: TransitionEvent.Kind, _ s: Int, _ fix: FixRef, time: Double,
-               crossedAt: Double, initial: Bool) -> TransitionEvent {
-        TransitionEvent(kind: kind, regionID: store.ids[s], subject: fix.pointee.subject, fix: fix.pointee,
-                        time: Date(timeIntervalSinceReferenceDate: time),
-                        crossedAt: Date(timeIntervalSinceReferenceDate: crossedAt), isInitial: initial)
+    func event(
+        _ kind: TransitionEvent.Kind, _ s: Int, _ fix: FixRef, time: Double,
+        crossedAt: Double, initial: Bool
+    ) -> TransitionEvent {
+        TransitionEvent(
+            kind: kind, regionID: store.ids[s], subject: fix.pointee.subject, fix: fix.pointee,
+            time: Date(timeIntervalSinceReferenceDate: time),
+            crossedAt: Date(timeIntervalSinceReferenceDate: crossedAt), isInitial: initial)
     }
 }

@@ -72,13 +72,16 @@ extension Engine {
     /// array element copied the whole record (retaining its arrays) to run.
     @inline(__always)
     func recordedFix(of si: Int) -> LocationFix {
-        let accuracy = subjectStates[si].lastAccuracy, speed = subjectStates[si].lastSpeed
+        let accuracy = subjectStates[si].lastAccuracy
+        let speed = subjectStates[si].lastSpeed
         let course = subjectStates[si].lastCourse
-        return LocationFix(subject: subjectStates[si].name,
-                           coordinate: Coordinate(uncheckedLatitude: subjectStates[si].lastLat,
-                                                  longitude: subjectStates[si].lastLon),
-                           horizontalAccuracy: accuracy.isNaN ? nil : accuracy,
-                           timestamp: Date(timeIntervalSinceReferenceDate: subjectStates[si].lastTime),
-                           speed: speed.isNaN ? nil : speed, course: course.isNaN ? nil : course)
+        return LocationFix(
+            subject: subjectStates[si].name,
+            coordinate: Coordinate(
+                uncheckedLatitude: subjectStates[si].lastLat,
+                longitude: subjectStates[si].lastLon),
+            horizontalAccuracy: accuracy.isNaN ? nil : accuracy,
+            timestamp: Date(timeIntervalSinceReferenceDate: subjectStates[si].lastTime),
+            speed: speed.isNaN ? nil : speed, course: course.isNaN ? nil : course)
     }
 }

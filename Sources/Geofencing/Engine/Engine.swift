@@ -78,7 +78,11 @@ public struct Engine: Sendable {
     var candidateScratch = ScratchStorage<Candidate>(capacity: 64)
     var trackScratch = ScratchStorage<Track>(capacity: 64)
 
-    struct Candidate { var slot: Int32; var sd: Double; var used: Bool }
+    struct Candidate {
+        var slot: Int32
+        var sd: Double
+        var used: Bool
+    }
 
     /// Creates an empty engine.
     public init(policy: HysteresisPolicy = .precise) {
@@ -179,7 +183,10 @@ public struct Engine: Sendable {
         index = RegionIndex()
         initialExitLog = []
         epoch &+= 1
-        for i in subjectStates.indices { subjectStates[i].tracks = []; subjectStates[i].deferred = false }
+        for i in subjectStates.indices {
+            subjectStates[i].tracks = []
+            subjectStates[i].deferred = false
+        }
     }
 
     /// The region with this identifier, as added.
@@ -210,7 +217,8 @@ public struct Engine: Sendable {
         index.query(lat: point.latitude, lon: point.longitude, dLat: span.lat, dLon: span.lon) { s in
             let i = Int(s)
             guard store.isAlive(i), seen.insert(s).inserted,
-                  store.signedDistance(i, to: point) <= m else { return }
+                store.signedDistance(i, to: point) <= m
+            else { return }
             out.append(store.ids[i])
         }
         return out
@@ -233,11 +241,18 @@ public struct Engine: Sendable {
         var keyed: [UInt64] = []
         keyed.reserveCapacity(regions.count)
         for (i, r) in regions.enumerated() {
-            let lat: Double, lon: Double
+            let lat: Double
+            let lon: Double
             switch r.shape {
-            case let .circle(c, _): lat = c.latitude; lon = c.longitude
-            case let .polygon(p): lat = p.exterior.first?.latitude ?? 0; lon = p.exterior.first?.longitude ?? 0
-            case let .multiPolygon(ps): lat = ps.first?.exterior.first?.latitude ?? 0; lon = ps.first?.exterior.first?.longitude ?? 0
+            case .circle(let c, _):
+                lat = c.latitude
+                lon = c.longitude
+            case .polygon(let p):
+                lat = p.exterior.first?.latitude ?? 0
+                lon = p.exterior.first?.longitude ?? 0
+            case .multiPolygon(let ps):
+                lat = ps.first?.exterior.first?.latitude ?? 0
+                lon = ps.first?.exterior.first?.longitude ?? 0
             }
             // 2^-8 degree cells (~430 m), interleaved bits: 36 bits of key, 26 of index.
             let fx: Double = ((lon + 180) * 256).rounded(.down)

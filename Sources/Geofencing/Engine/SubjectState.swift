@@ -106,7 +106,10 @@ struct SubjectState: Sendable {
         var j = 0
         while k < cap, j < safeSlots.count {
             let s = safeSlots[j]
-            if !(0..<tracked).contains(where: { slots[$0] == s }) { slots[k] = s; k += 1 }
+            if !(0..<tracked).contains(where: { slots[$0] == s }) {
+                slots[k] = s
+                k += 1
+            }
             j += 1
         }
         hintSlots = slots
@@ -177,8 +180,10 @@ struct SubjectState: Sendable {
     /// After a full evaluation: stores the tracks (in slot order), `settled` (see
     /// ``Engine/evaluate(subject:fix:time:accuracy:trigger:due:events:)``), the hints, and
     /// the fix as the last usable one.
-    @inline(__always) mutating func finish(tracks: UnsafeBufferPointer<Track>, settled: Bool, stamp: UInt64,
-                                           lat: Double, lon: Double, time t: Double) {
+    @inline(__always) mutating func finish(
+        tracks: UnsafeBufferPointer<Track>, settled: Bool, stamp: UInt64,
+        lat: Double, lon: Double, time t: Double
+    ) {
         self.settled = settled
         if tracks.isEmpty {
             // An empty list gives its buffer back: an emptied buffer's header would be one

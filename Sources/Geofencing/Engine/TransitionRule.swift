@@ -64,8 +64,10 @@ struct TransitionRule: Sendable {
     /// Applies one usable fix at signed distance `sd` (metres, negative inside) and time `t`,
     /// with its `margin` for this region.
     @inline(__always)
-    func apply(_ tr: inout Track, sd: Double, margin: RegionMargin, at t: Double, region: RegionFacts,
-               trigger: InitialTrigger, emit: Emit) {
+    func apply(
+        _ tr: inout Track, sd: Double, margin: RegionMargin, at t: Double, region: RegionFacts,
+        trigger: InitialTrigger, emit: Emit
+    ) {
         let side = margin.side(sd: sd)
         // Too coarse to decide "inside" and not far enough out to decide "outside": a fix
         // this vague neither starts, extends nor cancels a transition. It still counts as a
@@ -90,8 +92,10 @@ struct TransitionRule: Sendable {
     /// be outside. Silent unless an initial trigger (the call's or the region's) asks for the
     /// event. A fix that does not decide, or decides the other side, starts the count again.
     @inline(__always)
-    func settleInitialState(_ tr: inout Track, side: RegionState?, at t: Double, region: RegionFacts,
-                            trigger: InitialTrigger, emit: Emit) {
+    func settleInitialState(
+        _ tr: inout Track, side: RegionState?, at t: Double, region: RegionFacts,
+        trigger: InitialTrigger, emit: Emit
+    ) {
         guard let side else {
             tr.pendingCount = 0
             return
@@ -109,8 +113,10 @@ struct TransitionRule: Sendable {
 
     /// Sets the first state, `since` the first fix that showed it, with its initial event if asked.
     @inline(__always)
-    func setInitialState(_ tr: inout Track, _ side: RegionState, since: Double, at t: Double, region: RegionFacts,
-                         trigger: InitialTrigger, emit: Emit) {
+    func setInitialState(
+        _ tr: inout Track, _ side: RegionState, since: Double, at t: Double, region: RegionFacts,
+        trigger: InitialTrigger, emit: Emit
+    ) {
         typealias F = RegionStore.Flags
         tr.state = side
         tr.pendingCount = 0
@@ -175,9 +181,11 @@ struct TransitionRule: Sendable {
     func hasHeld(_ tr: Track, latestFix: Double, at t: Double) -> Bool {
         guard t - tr.pendingSince >= confirmationTime else { return false }
         let count = Int(tr.pendingCount)
-        if count >= minimumConfirmingFixes { return true }      // the common case: no relief needed
-        return fixCountRelief > 0 && count >= HysteresisPolicy.confirmingFixesNeeded(
-            most: minimumConfirmingFixes, relief: fixCountRelief, spanning: latestFix - tr.pendingSince)
+        if count >= minimumConfirmingFixes { return true } // the common case: no relief needed
+        return fixCountRelief > 0
+            && count
+                >= HysteresisPolicy.confirmingFixesNeeded(
+                    most: minimumConfirmingFixes, relief: fixCountRelief, spanning: latestFix - tr.pendingSince)
     }
 
     /// Flips the state of a track whose pending transition is confirmed at `time`; the event's
@@ -269,8 +277,15 @@ struct TransitionRule: Sendable {
     static func median(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double) -> Double {
         var v = (a, b, c, d, e)
         func order(_ x: inout Double, _ y: inout Double) { if x > y { swap(&x, &y) } }
-        order(&v.0, &v.1); order(&v.3, &v.4); order(&v.2, &v.4); order(&v.2, &v.3)
-        order(&v.0, &v.3); order(&v.0, &v.2); order(&v.1, &v.4); order(&v.1, &v.3); order(&v.1, &v.2)
+        order(&v.0, &v.1)
+        order(&v.3, &v.4)
+        order(&v.2, &v.4)
+        order(&v.2, &v.3)
+        order(&v.0, &v.3)
+        order(&v.0, &v.2)
+        order(&v.1, &v.4)
+        order(&v.1, &v.3)
+        order(&v.1, &v.2)
         return v.2
     }
 }

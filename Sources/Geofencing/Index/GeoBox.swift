@@ -13,7 +13,8 @@ struct GeoBox: Sendable, Hashable {
     /// A box certain to contain every point within `radius` metres (geodesic) of the centre.
     static func around(latitude lat: Double, longitude lon: Double, radius: Double) -> GeoBox {
         let dLat = radius / conservativeRadius * 180 / .pi * 1.000_001 + 1e-9
-        let lo = lat - dLat, hi = lat + dLat
+        let lo = lat - dLat
+        let hi = lat + dLat
         if lo <= -90 || hi >= 90 {
             return GeoBox(minLat: max(-90, lo), maxLat: min(90, hi), minLon: -180, maxLon: 180)
         }

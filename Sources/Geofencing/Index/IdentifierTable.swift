@@ -9,7 +9,7 @@ struct IdentifierTable: Sendable {
     private static let slotBits: Int32 = 26
     private static let slotMask: Int32 = (1 << 26) - 1
     private var buckets: [Int32] = Array(repeating: IdentifierTable.empty, count: 16)
-    private var used = 0          // live + deleted buckets
+    private var used = 0 // live + deleted buckets
     private(set) var count = 0
 
     private var mask: Int { buckets.count - 1 }
@@ -92,14 +92,16 @@ struct IdentifierTable: Sendable {
         while cap < n * 2 + 2 { cap <<= 1 }
         let old = buckets
         buckets = Array(repeating: IdentifierTable.empty, count: cap)
-        used = 0; count = 0
+        used = 0
+        count = 0
         for b in old where b >= 0 {
             let s = b & IdentifierTable.slotMask
             let h = ids[Int(s)].hashValue
             var i = h & (cap - 1)
             while buckets[i] >= 0 { i = (i + 1) & (cap - 1) }
             buckets[i] = IdentifierTable.packed(s, h)
-            used += 1; count += 1
+            used += 1
+            count += 1
         }
     }
 

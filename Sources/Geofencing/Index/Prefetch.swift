@@ -7,6 +7,9 @@ import CPrefetch
 func prefetch(_ start: UnsafeRawPointer, bytes: Int) {
     guard bytes > 0 else { return }
     var offset = 0
-    while offset < bytes { cprefetch_read(start + offset); offset += 64 }
+    while offset < bytes {
+        cprefetch_read(start + offset)
+        offset += 64
+    }
     cprefetch_read(start + (bytes - 1))
 }

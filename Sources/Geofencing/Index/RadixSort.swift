@@ -4,7 +4,10 @@
 enum RadixSort {
     static func sort(_ keys: inout [UInt64]) {
         let n = keys.count
-        if n < 512 { keys.sort(); return }
+        if n < 512 {
+            keys.sort()
+            return
+        }
         var counts = [Int](repeating: 0, count: 8 * 256)
         keys.withUnsafeBufferPointer { k in
             counts.withUnsafeMutableBufferPointer { c in
@@ -14,13 +17,16 @@ enum RadixSort {
             }
         }
         var other = [UInt64](repeating: 0, count: n)
-        var inKeys = true      // whether the current order is in `keys`
+        var inKeys = true // whether the current order is in `keys`
         for d in 0..<8 {
             let base = d << 8
-            if counts[base | Int((keys[0] >> UInt64(d * 8)) & 0xFF)] == n { continue }   // all equal
+            if counts[base | Int((keys[0] >> UInt64(d * 8)) & 0xFF)] == n { continue } // all equal
             var offsets = [Int](repeating: 0, count: 256)
             var sum = 0
-            for b in 0..<256 { offsets[b] = sum; sum += counts[base | b] }
+            for b in 0..<256 {
+                offsets[b] = sum
+                sum += counts[base | b]
+            }
             let shift = UInt64(d * 8)
             func pass(_ src: UnsafeBufferPointer<UInt64>, _ dst: UnsafeMutableBufferPointer<UInt64>) {
                 offsets.withUnsafeMutableBufferPointer { o in

@@ -48,7 +48,7 @@ struct RegionIndex: Sendable {
     }
 
     struct Cell: Sendable {
-        var key: UInt64     // cell key + 1; 0 = empty bucket
+        var key: UInt64 // cell key + 1; 0 = empty bucket
         var start: Int32
         var end: Int32
     }
@@ -87,15 +87,21 @@ struct RegionIndex: Sendable {
 
     /// Calls `body(key, x, y)` for every cell of `level` that the box touches (x wrapped).
     @inline(__always)
-    static func forEachCell(level: Int, minLat: Double, maxLat: Double, minLon: Double,
-                            maxLon: Double, _ body: (UInt64, Int, Int) -> Void) {
-        let inv = 1 / cellSize(level: level)      // a power of two: exact
-        let nx = columns(level), ny = rows(level)
+    static func forEachCell(
+        level: Int, minLat: Double, maxLat: Double, minLon: Double,
+        maxLon: Double, _ body: (UInt64, Int, Int) -> Void
+    ) {
+        let inv = 1 / cellSize(level: level) // a power of two: exact
+        let nx = columns(level)
+        let ny = rows(level)
         let y0 = max(0, floorInt((minLat + 90) * inv))
         let y1 = min(ny - 1, floorInt((maxLat + 90) * inv))
         var x0 = floorInt((minLon + 180) * inv)
         var x1 = floorInt((maxLon + 180) * inv)
-        if x1 - x0 + 1 >= nx { x0 = 0; x1 = nx - 1 }
+        if x1 - x0 + 1 >= nx {
+            x0 = 0
+            x1 = nx - 1
+        }
         if y0 > y1 { return }
         for x in x0...x1 {
             var xx = x % nx
@@ -128,10 +134,12 @@ struct RegionIndex: Sendable {
         if level >= firstCoarseLevel || box.minLon < -180 + c || box.maxLon > 180 - c {
             return Entry(slot: slot, x0: 0, x1: 65_535, y0: 0, y1: 65_535)
         }
-        let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
-        return Entry(slot: slot,
-                     x0: quantDown((box.minLon - ox) / c), x1: quantUp((box.maxLon - ox) / c),
-                     y0: quantDown((box.minLat - oy) / c), y1: quantUp((box.maxLat - oy) / c))
+        let ox = -180 + Double(x) * c
+        let oy = -90 + Double(y) * c
+        return Entry(
+            slot: slot,
+            x0: quantDown((box.minLon - ox) / c), x1: quantUp((box.maxLon - ox) / c),
+            y0: quantDown((box.minLat - oy) / c), y1: quantUp((box.maxLat - oy) / c))
     }
 
     // Static part.
@@ -177,11 +185,16 @@ struct RegionIndex: Sendable {
     /// work of a point query in entry scans — for each populated level, one bucket probe
     /// (counted as ``probeCost`` entries) plus the average run of its occupied cells.
     static func cellStats(_ packed: [UInt64]) -> (cells: Int, queryCost: Double) {
-        var cells = [Int](repeating: 0, count: levelCount), ents = [Int](repeating: 0, count: levelCount)
+        var cells = [Int](repeating: 0, count: levelCount)
+        var ents = [Int](repeating: 0, count: levelCount)
         var last = UInt64.max
         for p in packed {
-            let k = p >> slotBits, l = Int(k >> 33)
-            if k != last { cells[l] += 1; last = k }
+            let k = p >> slotBits
+            let l = Int(k >> 33)
+            if k != last {
+                cells[l] += 1
+                last = k
+            }
             ents[l] += 1
         }
         var cost = 0.0
@@ -202,8 +215,12 @@ struct RegionIndex: Sendable {
 
     /// Rebuilds the static part from scratch for the given (slot, box) pairs.
     mutating func rebuild(_ regions: some Sequence<(Int32, GeoBox)>) {
-        var slots: [Int32] = [], boxes: [GeoBox] = []
-        for (s, b) in regions { slots.append(s); boxes.append(b) }
+        var slots: [Int32] = []
+        var boxes: [GeoBox] = []
+        for (s, b) in regions {
+            slots.append(s)
+            boxes.append(b)
+        }
         rebuild(slots: slots, boxes: boxes)
     }
 
@@ -214,7 +231,9 @@ struct RegionIndex: Sendable {
         // The median region's level, and the level holding 97 % of the regions: lifting
         // everything up to the latter leaves one probe per query for most data sets, which
         // pays as long as cells stay short (checked below, after packing).
-        var median = 0, lifted = 0, below = 0
+        var median = 0
+        var lifted = 0
+        var below = 0
         for l in 0..<RegionIndex.levelCount {
             below += natural[l]
             if below * 2 < boxes.count { median = l + 1 }
@@ -231,8 +250,10 @@ struct RegionIndex: Sendable {
                 let box = boxes[i]
                 let l = placement.level(natural: RegionIndex.level(for: box))
                 counts[l] += 1
-                RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
-                                        minLon: box.minLon, maxLon: box.maxLon) { k, _, _ in
+                RegionIndex.forEachCell(
+                    level: l, minLat: box.minLat, maxLat: box.maxLat,
+                    minLon: box.minLon, maxLon: box.maxLon
+                ) { k, _, _ in
                     packed.append((k << RegionIndex.slotBits) | UInt64(i))
                 }
             }
@@ -253,10 +274,12 @@ struct RegionIndex: Sendable {
                 best = (Placement(base: median, reach: 0), pack(Placement(base: median, reach: 0)))
             }
             if median > 0 {
-                let finer = Placement(base: median - 1, reach: min(RegionIndex.maximumReach, max(1, spread - median + 1)))
+                let finer = Placement(
+                    base: median - 1, reach: min(RegionIndex.maximumReach, max(1, spread - median + 1)))
                 let built = pack(finer)
                 if built.cost < best.built.cost,
-                   built.packed.count <= RegionIndex.maximumEntriesPerRegion * boxes.count {
+                    built.packed.count <= RegionIndex.maximumEntriesPerRegion * boxes.count
+                {
                     best = (finer, built)
                 }
             }
@@ -266,13 +289,20 @@ struct RegionIndex: Sendable {
         var ents: [Entry] = []
         ents.reserveCapacity(packed.count)
         HugePages.advise(&ents)
-        var cellKeys: [UInt64] = [], starts: [Int32] = []
+        var cellKeys: [UInt64] = []
+        var starts: [Int32] = []
         var last = UInt64.max
         for p in packed {
             let k = p >> RegionIndex.slotBits
             let i = Int(truncatingIfNeeded: p & ((1 << RegionIndex.slotBits) - 1))
-            if k != last { cellKeys.append(k); starts.append(Int32(ents.count)); last = k }
-            let level = Int(k >> 33), x = Int((k >> 16) & 0x1_FFFF), y = Int(k & 0xFFFF)
+            if k != last {
+                cellKeys.append(k)
+                starts.append(Int32(ents.count))
+                last = k
+            }
+            let level = Int(k >> 33)
+            let x = Int((k >> 16) & 0x1_FFFF)
+            let y = Int(k & 0xFFFF)
             ents.append(RegionIndex.entry(slot: slots[i], box: boxes[i], level: level, x: x, y: y))
         }
         starts.append(Int32(ents.count))
@@ -288,9 +318,13 @@ struct RegionIndex: Sendable {
             while t[h].key != 0 { h = (h + 1) & (cap - 1) }
             t[h] = Cell(key: k + 1, start: starts[ci], end: starts[ci + 1])
         }
-        table = t; tableMask = cap - 1; tableShift = shift
+        table = t
+        tableMask = cap - 1
+        tableShift = shift
         entries = ents
-        overflow = [:]; overflowCount = 0; staleCount = 0
+        overflow = [:]
+        overflowCount = 0
+        staleCount = 0
         levelCounts = counts
         staticRegionCount = slots.count
     }
@@ -300,8 +334,10 @@ struct RegionIndex: Sendable {
         let l = placement.level(natural: RegionIndex.level(for: box))
         levelCounts[l] += 1
         overflowCount += 1
-        RegionIndex.forEachCell(level: l, minLat: box.minLat, maxLat: box.maxLat,
-                                minLon: box.minLon, maxLon: box.maxLon) { k, x, y in
+        RegionIndex.forEachCell(
+            level: l, minLat: box.minLat, maxLat: box.maxLat,
+            minLon: box.minLon, maxLon: box.maxLon
+        ) { k, x, y in
             overflow[k, default: []].append(RegionIndex.entry(slot: slot, box: box, level: l, x: x, y: y))
         }
     }
@@ -329,13 +365,20 @@ struct RegionIndex: Sendable {
         while levels != 0 {
             let l = levels.trailingZeroBitCount
             levels &= levels - 1
-            let c = RegionIndex.cellSize(level: l), inv = 1 / c
-            RegionIndex.forEachCell(level: l, minLat: lat - dLat, maxLat: lat + dLat,
-                                    minLon: lon - dLon, maxLon: lon + dLon) { k, x, y in
-                let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
+            let c = RegionIndex.cellSize(level: l)
+            let inv = 1 / c
+            RegionIndex.forEachCell(
+                level: l, minLat: lat - dLat, maxLat: lat + dLat,
+                minLon: lon - dLon, maxLon: lon + dLon
+            ) { k, x, y in
+                let ox = -180 + Double(x) * c
+                let oy = -90 + Double(y) * c
                 var qx0 = RegionIndex.quantDown((lon - dLon - ox) * inv)
                 var qx1 = RegionIndex.quantDown((lon + dLon - ox) * inv)
-                if wraps { qx0 = 0; qx1 = 65_535 }
+                if wraps {
+                    qx0 = 0
+                    qx1 = 65_535
+                }
                 let qy0 = RegionIndex.quantDown((lat - dLat - oy) * inv)
                 let qy1 = RegionIndex.quantDown((lat + dLat - oy) * inv)
                 forEachRun(inCell: k, overflow: hasOverflow) { run in
@@ -350,8 +393,10 @@ struct RegionIndex: Sendable {
     /// overlap is as good as random, and a mispredicted branch costs more than testing all
     /// four sides. Matches are gathered 64 entries at a time, then visited.
     @inline(__always)
-    static func scan(_ run: UnsafeBufferPointer<Entry>, x0: UInt16, x1: UInt16, y0: UInt16, y1: UInt16,
-                     _ visit: (Int32) -> Void) {
+    static func scan(
+        _ run: UnsafeBufferPointer<Entry>, x0: UInt16, x1: UInt16, y0: UInt16, y1: UInt16,
+        _ visit: (Int32) -> Void
+    ) {
         guard let base = run.baseAddress else { return }
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { found in
             let out = found.baseAddress!
@@ -374,7 +419,8 @@ struct RegionIndex: Sendable {
     /// Calls `body` with cell `k`'s run of entries in the static part, then (when `overflow`
     /// is true) with its dynamic entries, if any.
     @inline(__always)
-    private func forEachRun(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (UnsafeBufferPointer<Entry>) -> Void) {
+    private func forEachRun(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (UnsafeBufferPointer<Entry>) -> Void)
+    {
         let (h, _) = findBucket(k)
         if h >= 0 {
             let cell = table[h]
@@ -426,30 +472,58 @@ struct RegionIndex: Sendable {
         while levels != 0 {
             let l = levels.trailingZeroBitCount
             levels &= levels - 1
-            let c = RegionIndex.cellSize(level: l), inv = 1 / c
+            let c = RegionIndex.cellSize(level: l)
+            let inv = 1 / c
             let y = RegionIndex.floorInt((lat + 90) * inv)
-            guard y >= 0, y < RegionIndex.rows(l) else { safe = .empty; continue }
+            guard y >= 0, y < RegionIndex.rows(l) else {
+                safe = .empty
+                continue
+            }
             let nx = RegionIndex.columns(l)
             var x = RegionIndex.floorInt((lon + 180) * inv) % nx
             if x < 0 { x += nx }
             let k = RegionIndex.key(level: l, x: x, y: y)
-            let ox = -180 + Double(x) * c, oy = -90 + Double(y) * c
+            let ox = -180 + Double(x) * c
+            let oy = -90 + Double(y) * c
             let qx = Int(RegionIndex.quantDown((lon - ox) * inv))
             let qy = Int(RegionIndex.quantDown((lat - oy) * inv))
             // The free rectangle in this cell, in quantisation steps (inclusive).
-            var rx0 = 0, rx1 = 65_535, ry0 = 0, ry1 = 65_535
+            var rx0 = 0
+            var rx1 = 65_535
+            var ry0 = 0
+            var ry1 = 65_535
             @inline(__always) func scan(_ e: Entry) {
-                let x0 = Int(e.x0), x1 = Int(e.x1), y0 = Int(e.y0), y1 = Int(e.y1)
-                if x1 >= qx, x0 <= qx, y1 >= qy, y0 <= qy { visit(e.slot); return }
+                let x0 = Int(e.x0)
+                let x1 = Int(e.x1)
+                let y0 = Int(e.y0)
+                let y1 = Int(e.y1)
+                if x1 >= qx, x0 <= qx, y1 >= qy, y0 <= qy {
+                    visit(e.slot)
+                    return
+                }
                 if x1 < rx0 || x0 > rx1 || y1 < ry0 || y0 > ry1 { return }
                 // Cut the side that keeps the most area (at least one applies: the box
                 // does not contain the point).
-                let w = rx1 - rx0 + 1, h = ry1 - ry0 + 1
-                var best = -1, cut = 0
-                if x1 < qx, (rx1 - x1) * h > best { best = (rx1 - x1) * h; cut = 0 }
-                if x0 > qx, (x0 - rx0) * h > best { best = (x0 - rx0) * h; cut = 1 }
-                if y1 < qy, (ry1 - y1) * w > best { best = (ry1 - y1) * w; cut = 2 }
-                if y0 > qy, (y0 - ry0) * w > best { best = (y0 - ry0) * w; cut = 3 }
+                let w = rx1 - rx0 + 1
+                let h = ry1 - ry0 + 1
+                var best = -1
+                var cut = 0
+                if x1 < qx, (rx1 - x1) * h > best {
+                    best = (rx1 - x1) * h
+                    cut = 0
+                }
+                if x0 > qx, (x0 - rx0) * h > best {
+                    best = (x0 - rx0) * h
+                    cut = 1
+                }
+                if y1 < qy, (ry1 - y1) * w > best {
+                    best = (ry1 - y1) * w
+                    cut = 2
+                }
+                if y0 > qy, (y0 - ry0) * w > best {
+                    best = (y0 - ry0) * w
+                    cut = 3
+                }
                 switch cut {
                 case 0: rx0 = x1 + 1
                 case 1: rx1 = x0 - 1
@@ -464,8 +538,10 @@ struct RegionIndex: Sendable {
                 safe = .empty
             } else {
                 let step = c / 65_536
-                safe.formIntersection(SafeRect(minLat: oy + Double(ry0 + 1) * step, maxLat: oy + Double(ry1) * step,
-                                               minLon: ox + Double(rx0 + 1) * step, maxLon: ox + Double(rx1) * step))
+                safe.formIntersection(
+                    SafeRect(
+                        minLat: oy + Double(ry0 + 1) * step, maxLat: oy + Double(ry1) * step,
+                        minLon: ox + Double(rx0 + 1) * step, maxLon: ox + Double(rx1) * step))
             }
         }
     }
@@ -510,8 +586,9 @@ struct RegionIndex: Sendable {
                 guard let base = table.baseAddress else { return }
                 // The home bucket and the next three (a probe rarely goes further).
                 forEachPointKey(lat: lat, lon: lon) { k in
-                    prefetch(UnsafeRawPointer(base + RegionIndex.hash(k, shift: tableShift)),
-                             bytes: RegionIndex.prefetchedProbes * MemoryLayout<Cell>.stride)
+                    prefetch(
+                        UnsafeRawPointer(base + RegionIndex.hash(k, shift: tableShift)),
+                        bytes: RegionIndex.prefetchedProbes * MemoryLayout<Cell>.stride)
                 }
             }
         }
@@ -535,9 +612,11 @@ struct RegionIndex: Sendable {
                         }
                         let cell = table[h]
                         guard cell.start < cell.end else { return }
-                        prefetch(UnsafeRawPointer(base + Int(cell.start)),
-                                 bytes: min((Int(cell.end) - Int(cell.start)) * MemoryLayout<Entry>.stride,
-                                            RegionIndex.prefetchedRunBytes))
+                        prefetch(
+                            UnsafeRawPointer(base + Int(cell.start)),
+                            bytes: min(
+                                (Int(cell.end) - Int(cell.start)) * MemoryLayout<Entry>.stride,
+                                RegionIndex.prefetchedRunBytes))
                     }
                 }
             }
@@ -568,7 +647,8 @@ struct RegionIndex: Sendable {
     @inline(__always)
     static func pointKey(level: Int, lat: Double, lon: Double) -> UInt64? {
         let inv = 1 / cellSize(level: level)
-        let nx = columns(level), ny = rows(level)
+        let nx = columns(level)
+        let ny = rows(level)
         let y = floorInt((lat + 90) * inv)
         guard y >= 0, y < ny else { return nil }
         var x = floorInt((lon + 180) * inv) % nx

@@ -57,8 +57,11 @@ struct RegionStore: Sendable {
 
     mutating func reserve(_ n: Int) {
         let total = ids.count + n
-        ids.reserveCapacity(total); lat.reserveCapacity(total); lon.reserveCapacity(total)
-        hot.reserveCapacity(total); dwell.reserveCapacity(total)
+        ids.reserveCapacity(total)
+        lat.reserveCapacity(total)
+        lon.reserveCapacity(total)
+        hot.reserveCapacity(total)
+        dwell.reserveCapacity(total)
         HugePages.advise(&hot)
         HugePages.advise(&ids)
         table.reserve(n, ids: ids)
@@ -83,36 +86,51 @@ struct RegionStore: Sendable {
         if r.initialTrigger.contains(.exit) { f |= Flags.initialExit }
         if r.initialTrigger.contains(.dwell) { f |= Flags.initialDwell }
         if r.dwell != nil { f |= Flags.hasDwell }
-        let cLat: Double, cLon: Double, sz: Double, b: GeoBox
+        let cLat: Double
+        let cLon: Double
+        let sz: Double
+        let b: GeoBox
         var area: PreparedArea? = nil
         switch r.shape {
-        case let .circle(center, radius):
-            cLat = center.latitude; cLon = center.longitude; sz = radius
+        case .circle(let center, let radius):
+            cLat = center.latitude
+            cLon = center.longitude
+            sz = radius
             b = GeoBox.around(latitude: cLat, longitude: cLon, radius: radius)
         case .polygon, .multiPolygon:
             let a = PreparedArea(r.shape)!
             area = a
             f |= Flags.area
-            cLat = (a.minLat + a.maxLat) / 2; cLon = (a.minLon + a.maxLon) / 2; sz = a.size
+            cLat = (a.minLat + a.maxLat) / 2
+            cLon = (a.minLon + a.maxLon) / 2
+            sz = a.size
             let pad = 1e-7
-            b = GeoBox(minLat: max(-90, a.minLat - pad), maxLat: min(90, a.maxLat + pad),
-                       minLon: a.minLon - pad, maxLon: a.maxLon + pad)
+            b = GeoBox(
+                minLat: max(-90, a.minLat - pad), maxLat: min(90, a.maxLat + pad),
+                minLon: a.minLon - pad, maxLon: a.maxLon + pad)
         }
         let c = CartesianPoint(latitude: cLat, longitude: cLon)
         let s: Int32
         if let reused = reusable.popLast() {
             s = reused
             let i = Int(s)
-            ids[i] = r.identifier; lat[i] = cLat; lon[i] = cLon
+            ids[i] = r.identifier
+            lat[i] = cLat
+            lon[i] = cLon
             hot[i] = Hot(x: c.x, y: c.y, z: c.z, size: sz, stamp: st, flags: f)
             dwell[i] = r.dwell ?? .nan
         } else {
             s = Int32(ids.count)
-            ids.append(r.identifier); lat.append(cLat); lon.append(cLon)
+            ids.append(r.identifier)
+            lat.append(cLat)
+            lon.append(cLon)
             hot.append(Hot(x: c.x, y: c.y, z: c.z, size: sz, stamp: st, flags: f))
             dwell.append(r.dwell ?? .nan)
         }
-        if let area { areas[s] = area; originalShapes[s] = r.shape }
+        if let area {
+            areas[s] = area
+            originalShapes[s] = r.shape
+        }
         if !r.metadata.isEmpty { metadata[s] = r.metadata }
         let added = table.insertIfAbsent(slot: s, in: ids)
         liveCount += 1
@@ -141,8 +159,9 @@ struct RegionStore: Sendable {
     func geoBox(_ s: Int) -> GeoBox {
         if hot[s].flags & Flags.area != 0, let a = areas[Int32(s)] {
             let pad = 1e-7
-            return GeoBox(minLat: max(-90, a.minLat - pad), maxLat: min(90, a.maxLat + pad),
-                          minLon: a.minLon - pad, maxLon: a.maxLon + pad)
+            return GeoBox(
+                minLat: max(-90, a.minLat - pad), maxLat: min(90, a.maxLat + pad),
+                minLon: a.minLon - pad, maxLon: a.maxLon + pad)
         }
         return GeoBox.around(latitude: lat[s], longitude: lon[s], radius: hot[s].size)
     }
@@ -160,7 +179,9 @@ struct RegionStore: Sendable {
         let h = hot[s]
         if h.flags & Flags.area == 0 {
             let radius = h.size
-            let dx = cartesian.x - h.x, dy = cartesian.y - h.y, dz = cartesian.z - h.z
+            let dx = cartesian.x - h.x
+            let dy = cartesian.y - h.y
+            let dz = cartesian.z - h.z
             let c = (dx * dx + dy * dy + dz * dz).squareRoot()
             if radius <= GeodesicCircle.chordBoundLimit {
                 let excess = GeodesicCircle.chordExcess(c)
@@ -168,8 +189,10 @@ struct RegionStore: Sendable {
                 let error = excess / 2 + GeodesicCircle.roundingAllowance
                 if error <= 1e-3 * abs(estimate) { return estimate }
             }
-            return GeodesicCircle(center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]),
-                                  radius: radius).exactSignedDistance(to: p)
+            return GeodesicCircle(
+                center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]),
+                radius: radius
+            ).exactSignedDistance(to: p)
         }
         return areas[Int32(s)]!.signedDistance(latitude: p.latitude, longitude: p.longitude)
     }
@@ -204,9 +227,10 @@ struct RegionStore: Sendable {
         } else {
             shape = .circle(center: Coordinate(uncheckedLatitude: lat[s], longitude: lon[s]), radius: hot[s].size)
         }
-        return Region(identifier: ids[s], shape: shape, notifyOnEntry: f & Flags.notifyOnEntry != 0,
-                      notifyOnExit: f & Flags.notifyOnExit != 0, dwell: dwell[s].isNaN ? nil : dwell[s],
-                      initialTrigger: trig, metadata: metadata[Int32(s)] ?? [:])
+        return Region(
+            identifier: ids[s], shape: shape, notifyOnEntry: f & Flags.notifyOnEntry != 0,
+            notifyOnExit: f & Flags.notifyOnExit != 0, dwell: dwell[s].isNaN ? nil : dwell[s],
+            initialTrigger: trig, metadata: metadata[Int32(s)] ?? [:])
     }
 
     /// Original polygon shapes as given (kept so `regions` round-trips exactly).

@@ -35,7 +35,7 @@ struct SafeRect: Sendable, Equatable {
     static func within(meters: Double, ofLatitude lat: Double, longitude lon: Double) -> SafeRect {
         let d = meters * 0.998 - 0.01
         guard d > 0 else { return .empty }
-        let maxRadius = 6_378_137.0 / (1 - 6.694_379_990_141_317e-3).squareRoot()   // a / √(1 − e²)
+        let maxRadius = 6_378_137.0 / (1 - 6.694_379_990_141_317e-3).squareRoot() // a / √(1 − e²)
         let hLat = d / 2 / maxRadius * (180 / .pi)
         let nearEquator = max(0, abs(lat) - hLat)
         let parallel = maxRadius * cos(nearEquator * .pi / 180)
@@ -48,7 +48,9 @@ struct SafeRect: Sendable, Equatable {
     }
 
     @inline(__always) mutating func formIntersection(_ o: SafeRect) {
-        minLat = max(minLat, o.minLat); maxLat = min(maxLat, o.maxLat)
-        minLon = max(minLon, o.minLon); maxLon = min(maxLon, o.maxLon)
+        minLat = max(minLat, o.minLat)
+        maxLat = min(maxLat, o.maxLat)
+        minLon = max(minLon, o.minLon)
+        maxLon = min(maxLon, o.maxLon)
     }
 }

@@ -18,15 +18,15 @@ public enum GeofencingError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case let .invalidRegion(id, field, reason):
+        case .invalidRegion(let id, let field, let reason):
             "region \"\(id)\": \(field) \(reason)"
-        case let .duplicateIdentifier(id):
+        case .duplicateIdentifier(let id):
             "region identifier \"\(id)\" appears more than once"
-        case let .tooManyRegions(limit):
+        case .tooManyRegions(let limit):
             "too many regions (the engine holds at most \(limit))"
-        case let .invalidFix(subject, field, reason):
+        case .invalidFix(let subject, let field, let reason):
             "fix for \"\(subject)\": \(field) \(reason)"
-        case let .outOfOrderFix(subject, t, last):
+        case .outOfOrderFix(let subject, let t, let last):
             "fix for \"\(subject)\" at \(t.timeIntervalSince1970) is older than its last fix at \(last.timeIntervalSince1970)"
         }
     }

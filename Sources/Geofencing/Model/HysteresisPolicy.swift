@@ -60,11 +60,13 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     /// takes each fix's claim as it is.
     public var judgesAccuracyByRecentFixes: Bool
 
-    public init(marginMeters: Double?, accuracyMultiplier: Double = 1,
-                minimumMarginMeters: Double = 0, maximumMarginFraction: Double? = nil,
-                confirmationTime: TimeInterval, minimumConfirmingFixes: Int = 2,
-                fixCountRelief: TimeInterval? = nil, maximumAccuracy: Double = 1_000, maximumAccuracyToSizeRatio: Double? = nil,
-                assumedAccuracy: Double = 65, judgesAccuracyByRecentFixes: Bool = false) {
+    public init(
+        marginMeters: Double?, accuracyMultiplier: Double = 1,
+        minimumMarginMeters: Double = 0, maximumMarginFraction: Double? = nil,
+        confirmationTime: TimeInterval, minimumConfirmingFixes: Int = 2,
+        fixCountRelief: TimeInterval? = nil, maximumAccuracy: Double = 1_000, maximumAccuracyToSizeRatio: Double? = nil,
+        assumedAccuracy: Double = 65, judgesAccuracyByRecentFixes: Bool = false
+    ) {
         self.marginMeters = marginMeters
         self.accuracyMultiplier = accuracyMultiplier
         self.minimumMarginMeters = minimumMarginMeters
@@ -144,9 +146,10 @@ public struct HysteresisPolicy: Sendable, Hashable, Codable {
     /// engine applies it to each region the fix is evaluated against).
     @inlinable
     func margins(accuracy: Double) -> FixMargins {
-        FixMargins(accuracy: accuracy, noise: minimumMarginMeters + accuracyMultiplier * accuracy,
-                   fixed: marginMeters ?? 0, ratio: maximumAccuracyToSizeRatio ?? .infinity,
-                   cap: maximumMarginFraction ?? .infinity)
+        FixMargins(
+            accuracy: accuracy, noise: minimumMarginMeters + accuracyMultiplier * accuracy,
+            fixed: marginMeters ?? 0, ratio: maximumAccuracyToSizeRatio ?? .infinity,
+            cap: maximumMarginFraction ?? .infinity)
     }
 
     /// An accuracy up to which every fix decides for a region of `size` metres (−1: none

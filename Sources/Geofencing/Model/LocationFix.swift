@@ -34,8 +34,10 @@ public struct LocationFix: Sendable, Hashable, Codable {
     /// Course over ground in degrees clockwise from true north, if known.
     public var course: Double?
 
-    public init(subject: String, coordinate: Coordinate, horizontalAccuracy: Double? = nil,
-                timestamp: Date, speed: Double? = nil, course: Double? = nil) {
+    public init(
+        subject: String, coordinate: Coordinate, horizontalAccuracy: Double? = nil,
+        timestamp: Date, speed: Double? = nil, course: Double? = nil
+    ) {
         self.subject = subject
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
@@ -47,7 +49,8 @@ public struct LocationFix: Sendable, Hashable, Codable {
     /// Whether ``validate()`` passes: the same checks, cheap enough to inline in the
     /// engine's hot path (which calls `validate()` only when this is false, for the error).
     @inline(__always) var passesValidation: Bool {
-        let lat = coordinate.latitude, lon = coordinate.longitude
+        let lat = coordinate.latitude
+        let lon = coordinate.longitude
         let t = timestamp.timeIntervalSinceReferenceDate
         // Range checks written so that NaN fails them.
         return !subject.isEmpty && lat >= -90 && lat <= 90 && lon.isFinite && t.isFinite
@@ -63,7 +66,8 @@ public struct LocationFix: Sendable, Hashable, Codable {
             .invalidFix(subject: subject, field: field, reason: reason)
         }
         if subject.isEmpty { throw bad("subject", "is empty") }
-        let lat = coordinate.latitude, lon = coordinate.longitude
+        let lat = coordinate.latitude
+        let lon = coordinate.longitude
         guard lat.isFinite else { throw bad("latitude", "is not a finite number (\(lat))") }
         guard (-90.0...90.0).contains(lat) else { throw bad("latitude", "\(lat) is outside [-90, 90]") }
         guard lon.isFinite else { throw bad("longitude", "is not a finite number (\(lon))") }

@@ -14,7 +14,13 @@ extension PreparedPolygon {
     /// the polygon is refused as too complex to check), so a hostile polygon cannot make
     /// validation unbounded.
     static func simplicityFlaw(_ rings: [[SIMD2<Double>]]) -> (ring: Int, reason: String)? {
-        struct Edge { var a: SIMD2<Double>; var b: SIMD2<Double>; var ring: Int; var index: Int; var count: Int }
+        struct Edge {
+            var a: SIMD2<Double>
+            var b: SIMD2<Double>
+            var ring: Int
+            var index: Int
+            var count: Int
+        }
         var edges: [Edge] = []
         for (r, given) in rings.enumerated() {
             // A repeated vertex is not an edge: drop consecutive duplicates first, so that the
@@ -37,7 +43,10 @@ extension PreparedPolygon {
                 j += 1
                 tests += 1
                 if tests > maximumEdgePairTests {
-                    return (e.ring, "is too complex to check (more than \(maximumEdgePairTests) edge pairs overlap in longitude)")
+                    return (
+                        e.ring,
+                        "is too complex to check (more than \(maximumEdgePairTests) edge pairs overlap in longitude)"
+                    )
                 }
                 guard segmentsMeet(e.a, e.b, f.a, f.b) else { continue }
                 if e.ring == f.ring {
@@ -71,8 +80,10 @@ extension PreparedPolygon {
 
     /// Whether segments ab and cd share at least one point.
     static func segmentsMeet(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ d: SIMD2<Double>) -> Bool {
-        let d1 = orientation(c, d, a), d2 = orientation(c, d, b)
-        let d3 = orientation(a, b, c), d4 = orientation(a, b, d)
+        let d1 = orientation(c, d, a)
+        let d2 = orientation(c, d, b)
+        let d3 = orientation(a, b, c)
+        let d4 = orientation(a, b, d)
         if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
         if d1 == 0, onSegment(c, d, a) { return true }
         if d2 == 0, onSegment(c, d, b) { return true }
@@ -82,7 +93,8 @@ extension PreparedPolygon {
     }
 
     /// Whether ab and cd are collinear and share more than one point.
-    static func collinearOverlap(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ d: SIMD2<Double>) -> Bool {
+    static func collinearOverlap(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ d: SIMD2<Double>) -> Bool
+    {
         guard orientation(a, b, c) == 0, orientation(a, b, d) == 0 else { return false }
         let axis = abs(b.x - a.x) >= abs(b.y - a.y) ? 0 : 1
         let (lo1, hi1) = (min(a[axis], b[axis]), max(a[axis], b[axis]))
@@ -104,7 +116,8 @@ extension PreparedPolygon {
         var inside = false
         var j = ring.count - 1
         for i in ring.indices {
-            let a = ring[i], b = ring[j]
+            let a = ring[i]
+            let b = ring[j]
             if (a.y > v.y) != (b.y > v.y), v.x < (b.x - a.x) * (v.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
             j = i
         }

@@ -18,10 +18,15 @@ struct PreparedPolygon: Sendable, Hashable {
         let outer = PreparedPolygon.unwrap(PreparedPolygon.openRing(polygon.exterior), reference: reference)
         let ref = outer.first?.x ?? 0
         rings = [outer] + polygon.holes.map { PreparedPolygon.unwrap(PreparedPolygon.openRing($0), reference: ref) }
-        minLat = .infinity; maxLat = -.infinity; minLon = .infinity; maxLon = -.infinity
+        minLat = .infinity
+        maxLat = -.infinity
+        minLon = .infinity
+        maxLon = -.infinity
         for v in outer {
-            minLat = min(minLat, v.y); maxLat = max(maxLat, v.y)
-            minLon = min(minLon, v.x); maxLon = max(maxLon, v.x)
+            minLat = min(minLat, v.y)
+            maxLat = max(maxLat, v.y)
+            minLon = min(minLon, v.x)
+            maxLon = max(maxLon, v.x)
         }
     }
 
@@ -52,7 +57,8 @@ struct PreparedPolygon: Sendable, Hashable {
     static func planarArea(_ ring: [SIMD2<Double>]) -> Double {
         guard ring.count >= 3 else { return 0 }
         let lat0 = ring.reduce(0) { $0 + $1.y } / Double(ring.count)
-        let kx = 111_319.49 * cos(lat0 * .pi / 180), ky = 110_574.0
+        let kx = 111_319.49 * cos(lat0 * .pi / 180)
+        let ky = 110_574.0
         var s = 0.0
         var j = ring.count - 1
         for i in 0..<ring.count {
@@ -69,7 +75,8 @@ struct PreparedPolygon: Sendable, Hashable {
         for ring in rings {
             var j = ring.count - 1
             for i in 0..<ring.count {
-                let a = ring[j], b = ring[i]
+                let a = ring[j]
+                let b = ring[i]
                 if (a.y > lat) != (b.y > lat) {
                     let x = a.x + (lat - a.y) * (b.x - a.x) / (b.y - a.y)
                     if lon < x { inside.toggle() }
@@ -88,12 +95,15 @@ struct PreparedPolygon: Sendable, Hashable {
         for ring in rings {
             var j = ring.count - 1
             for i in 0..<ring.count {
-                let ax = (ring[j].x - lon) * kx, ay = (ring[j].y - lat) * ky
-                let dx = (ring[i].x - lon) * kx - ax, dy = (ring[i].y - lat) * ky - ay
+                let ax = (ring[j].x - lon) * kx
+                let ay = (ring[j].y - lat) * ky
+                let dx = (ring[i].x - lon) * kx - ax
+                let dy = (ring[i].y - lat) * ky - ay
                 let len2 = dx * dx + dy * dy
                 var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
                 t = min(1, max(0, t))
-                let px = ax + t * dx, py = ay + t * dy
+                let px = ax + t * dx
+                let py = ay + t * dy
                 best = min(best, px * px + py * py)
                 j = i
             }
@@ -114,8 +124,8 @@ struct PreparedArea: Sendable, Hashable {
         let polys: [Polygon]
         switch shape {
         case .circle: return nil
-        case let .polygon(p): polys = [p]
-        case let .multiPolygon(ps): polys = ps
+        case .polygon(let p): polys = [p]
+        case .multiPolygon(let ps): polys = ps
         }
         guard !polys.isEmpty else { return nil }
         var parts: [PreparedPolygon] = []
@@ -129,24 +139,30 @@ struct PreparedArea: Sendable, Hashable {
             parts.append(part)
         }
         self.parts = parts
-        minLat = parts.map(\.minLat).min()!; maxLat = parts.map(\.maxLat).max()!
-        minLon = parts.map(\.minLon).min()!; maxLon = parts.map(\.maxLon).max()!
+        minLat = parts.map(\.minLat).min()!
+        maxLat = parts.map(\.maxLat).max()!
+        minLon = parts.map(\.minLon).min()!
+        maxLon = parts.map(\.maxLon).max()!
         size = (max(area, 1) / .pi).squareRoot()
     }
 
     /// Signed distance in metres (negative inside).
     func signedDistance(latitude lat: Double, longitude lon: Double) -> Double {
         let φ = lat * .pi / 180
-        let e2 = 0.00669437999014132, a = 6_378_137.0
+        let e2 = 0.00669437999014132
+        let a = 6_378_137.0
         let w = 1 - e2 * sin(φ) * sin(φ)
-        let n = a / w.squareRoot(), m = a * (1 - e2) / (w * w.squareRoot())
-        let kx = n * cos(φ) * .pi / 180, ky = m * .pi / 180
+        let n = a / w.squareRoot()
+        let m = a * (1 - e2) / (w * w.squareRoot())
+        let kx = n * cos(φ) * .pi / 180
+        let ky = m * .pi / 180
         var inside = false
         var best = Double.infinity
         for part in parts {
             let l = lon + 360 * ((part.centerLon - lon) / 360).rounded()
             if !inside, lat >= part.minLat, lat <= part.maxLat, l >= part.minLon, l <= part.maxLon,
-               part.contains(lat: lat, lon: l) {
+                part.contains(lat: lat, lon: l)
+            {
                 inside = true
             }
             best = min(best, part.nearestEdgeSquared(lat: lat, lon: l, kx: kx, ky: ky))

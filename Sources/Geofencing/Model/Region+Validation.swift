@@ -14,23 +14,25 @@ extension Region {
             guard d >= 0 else { throw bad("dwell", "is negative (\(d) s)") }
         }
         switch shape {
-        case let .circle(center, radius):
+        case .circle(let center, let radius):
             try Region.check(center, field: "center", bad)
             guard radius.isFinite else { throw bad("radius", "is not a finite number (\(radius))") }
             guard radius > 0 else { throw bad("radius", "must be greater than 0 m (got \(radius))") }
             guard radius <= Region.maximumRadius else {
                 throw bad("radius", "\(radius) m exceeds the maximum of \(Region.maximumRadius) m")
             }
-        case let .polygon(p):
+        case .polygon(let p):
             try Region.check(p, prefix: "", bad)
-        case let .multiPolygon(ps):
+        case .multiPolygon(let ps):
             if ps.isEmpty { throw bad("polygons", "is empty") }
             for (i, p) in ps.enumerated() { try Region.check(p, prefix: "polygons[\(i)].", bad) }
         }
     }
 
-    private static func check(_ c: Coordinate, field: String,
-                              _ bad: (String, String) -> GeofencingError) throws(GeofencingError) {
+    private static func check(
+        _ c: Coordinate, field: String,
+        _ bad: (String, String) -> GeofencingError
+    ) throws(GeofencingError) {
         guard c.latitude.isFinite, (-90.0...90.0).contains(c.latitude) else {
             throw bad("\(field).latitude", "is not a latitude in [-90, 90] (\(c.latitude))")
         }
@@ -39,12 +41,16 @@ extension Region {
         }
     }
 
-    private static func check(_ p: Polygon, prefix: String,
-                              _ bad: (String, String) -> GeofencingError) throws(GeofencingError) {
+    private static func check(
+        _ p: Polygon, prefix: String,
+        _ bad: (String, String) -> GeofencingError
+    ) throws(GeofencingError) {
         let rings = [p.exterior] + p.holes
         let vertices = rings.reduce(0) { $0 + $1.count }
         guard vertices <= Region.maximumVertexCount else {
-            throw bad("\(prefix)exterior", "has \(vertices) vertices with its holes; a polygon holds at most \(Region.maximumVertexCount)")
+            throw bad(
+                "\(prefix)exterior",
+                "has \(vertices) vertices with its holes; a polygon holds at most \(Region.maximumVertexCount)")
         }
         func field(_ r: Int) -> String { r == 0 ? "\(prefix)exterior" : "\(prefix)holes[\(r - 1)]" }
         for (r, ring) in rings.enumerated() {
@@ -68,7 +74,8 @@ extension Region {
         // Rings unwrapped as the engine reads them (holes next to the outer ring).
         let outer = PreparedPolygon.unwrap(PreparedPolygon.openRing(p.exterior), reference: nil)
         let reference = outer.first?.x ?? 0
-        let unwrapped = [outer] + p.holes.map { PreparedPolygon.unwrap(PreparedPolygon.openRing($0), reference: reference) }
+        let unwrapped =
+            [outer] + p.holes.map { PreparedPolygon.unwrap(PreparedPolygon.openRing($0), reference: reference) }
         if let flaw = PreparedPolygon.simplicityFlaw(unwrapped) { throw bad(field(flaw.ring), flaw.reason) }
     }
 }

@@ -50,9 +50,11 @@ public struct Region: Sendable, Hashable {
     /// Free-form properties kept with the region.
     public var metadata: [String: String]
 
-    public init(identifier: String, shape: RegionShape, notifyOnEntry: Bool = true,
-                notifyOnExit: Bool = true, dwell: TimeInterval? = nil,
-                initialTrigger: InitialTrigger = [], metadata: [String: String] = [:]) {
+    public init(
+        identifier: String, shape: RegionShape, notifyOnEntry: Bool = true,
+        notifyOnExit: Bool = true, dwell: TimeInterval? = nil,
+        initialTrigger: InitialTrigger = [], metadata: [String: String] = [:]
+    ) {
         self.identifier = identifier
         self.shape = shape
         self.notifyOnEntry = notifyOnEntry
@@ -63,13 +65,16 @@ public struct Region: Sendable, Hashable {
     }
 
     /// A circular region: `radius` metres (geodesic) around `center`.
-    public static func circle(identifier: String, center: Coordinate, radius: Double,
-                              notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-                              dwell: TimeInterval? = nil, initialTrigger: InitialTrigger = [],
-                              metadata: [String: String] = [:]) -> Region {
-        Region(identifier: identifier, shape: .circle(center: center, radius: radius),
-               notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit, dwell: dwell,
-               initialTrigger: initialTrigger, metadata: metadata)
+    public static func circle(
+        identifier: String, center: Coordinate, radius: Double,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
+        dwell: TimeInterval? = nil, initialTrigger: InitialTrigger = [],
+        metadata: [String: String] = [:]
+    ) -> Region {
+        Region(
+            identifier: identifier, shape: .circle(center: center, radius: radius),
+            notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit, dwell: dwell,
+            initialTrigger: initialTrigger, metadata: metadata)
     }
 
     /// Signed distance from `point` to the region's boundary in metres: negative inside,
@@ -78,11 +83,12 @@ public struct Region: Sendable, Hashable {
     /// Assumes a valid region (see ``validate()``).
     public func signedDistance(to point: Coordinate) -> Double {
         switch shape {
-        case let .circle(center, radius):
+        case .circle(let center, let radius):
             return GeodesicCircle(center: center, radius: radius).signedDistance(to: point)
         case .polygon, .multiPolygon:
-            return PreparedArea(shape)?.signedDistance(latitude: point.latitude,
-                                                       longitude: point.longitude) ?? .infinity
+            return PreparedArea(shape)?.signedDistance(
+                latitude: point.latitude,
+                longitude: point.longitude) ?? .infinity
         }
     }
 

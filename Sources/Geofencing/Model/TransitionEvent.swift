@@ -39,8 +39,10 @@ public struct TransitionEvent: Sendable, Hashable, Codable {
     /// True when the event reports the initial state (an ``InitialTrigger``), not a crossing.
     public var isInitial: Bool
 
-    public init(kind: Kind, regionID: String, subject: String, fix: LocationFix,
-                time: Date, crossedAt: Date, isInitial: Bool = false) {
+    public init(
+        kind: Kind, regionID: String, subject: String, fix: LocationFix,
+        time: Date, crossedAt: Date, isInitial: Bool = false
+    ) {
         self.kind = kind
         self.regionID = regionID
         self.subject = subject

@@ -12,10 +12,13 @@ import Geofencing
 public protocol MonitorBackend: AnyObject, Sendable {
     /// Opens monitor `name`, attaches `continuation` for its events and yields the events that
     /// happened while it was closed. Returns the instance's token.
-    func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) async throws(MonitoringError) -> UInt64
+    func openMonitor(
+        _ name: String, continuation: AsyncStream<MonitorEvent>.Continuation
+    ) async throws(MonitoringError) -> UInt64
     /// Adds or replaces condition `identifier` of monitor `name`.
-    func addCondition(_ condition: MonitorCondition, identifier: String, assuming: MonitorState,
-                      monitor name: String, token: UInt64) async
+    func addCondition(
+        _ condition: MonitorCondition, identifier: String, assuming: MonitorState,
+        monitor name: String, token: UInt64) async
     /// Removes condition `identifier` of monitor `name`.
     func removeCondition(_ identifier: String, monitor name: String, token: UInt64) async
     /// The condition identifiers of monitor `name`, in the order added.

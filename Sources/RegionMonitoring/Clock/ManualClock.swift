@@ -80,7 +80,10 @@ public final class ManualClock: Clock, @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                enum Outcome { case waiting([CheckedContinuation<Void, Never>]), due, cancelled }
+                enum Outcome {
+                    case waiting([CheckedContinuation<Void, Never>])
+                    case due, cancelled
+                }
                 let outcome: Outcome = lock.withLock {
                     unregistered.remove(id)
                     if cancelledEarly.remove(id) != nil { return .cancelled }

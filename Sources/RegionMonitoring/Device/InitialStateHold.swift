@@ -35,7 +35,8 @@ struct InitialStateHold {
     /// When the run is long enough by `policy`'s rule with the fixes seen so far, or `nil`.
     func deadline(_ policy: HysteresisPolicy) -> Date? {
         guard let since, let latest,
-              fixes >= policy.confirmingFixesNeeded(spanning: latest.timeIntervalSince(since)) else { return nil }
+            fixes >= policy.confirmingFixesNeeded(spanning: latest.timeIntervalSince(since))
+        else { return nil }
         return since.addingTimeInterval(policy.confirmationTime)
     }
 
@@ -43,7 +44,7 @@ struct InitialStateHold {
     /// a transition pending away from ``state``.
     /// - Returns: the time the state counts from, if it does now.
     mutating func see(_ fix: LocationFix, pendingAway: Bool, policy: HysteresisPolicy) -> Date? {
-        if let d = deadline(policy), fix.timestamp >= d { return d }      // held before this fix
+        if let d = deadline(policy), fix.timestamp >= d { return d } // held before this fix
         if pendingAway {
             since = nil
             latest = nil

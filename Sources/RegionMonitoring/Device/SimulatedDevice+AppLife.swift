@@ -24,7 +24,7 @@ extension SimulatedDevice {
         if state == .terminated || state == .removed { endProcess() }
         settings.appState = state
         if state == .removed { dropEverything() }
-        if (old == .terminated || old == .removed), state == .foreground || state == .background {
+        if old == .terminated || old == .removed, state == .foreground || state == .background {
             recordLaunch(.user, at: currentDate)
         }
         syncEngine()

@@ -16,11 +16,12 @@ extension SimulatedDevice {
             let pending = fix == nil ? [] : Set(engine.pendingRegions(of: subject))
             for key in initialHolds.keys.sorted() where !decided.contains(key) {
                 guard var hold = initialHolds[key] else { continue }
-                let counted: Date? = if let fix {
-                    hold.see(fix, pendingAway: pending.contains(key), policy: policy)
-                } else {
-                    hold.see(tick: date, policy: policy)
-                }
+                let counted: Date? =
+                    if let fix {
+                        hold.see(fix, pendingAway: pending.contains(key), policy: policy)
+                    } else {
+                        hold.see(tick: date, policy: policy)
+                    }
                 if let counted {
                     initialHolds[key] = nil
                     out.append(hold.confirmedEvent(at: counted))

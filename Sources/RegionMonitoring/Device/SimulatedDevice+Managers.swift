@@ -34,10 +34,15 @@ extension SimulatedDevice {
         }
         guard settings.isRegionMonitoringAvailable else { return fail(.unavailable) }
         let id = region.identifier
-        do { try region.engineRegion(id: id.isEmpty ? " " : id).validate() } catch { return fail(.invalidRegion(error)) }
-        if id.isEmpty { return fail(.invalidRegion(.invalidRegion(identifier: id, field: "identifier", reason: "is empty"))) }
+        do { try region.engineRegion(id: id.isEmpty ? " " : id).validate() } catch {
+            return fail(.invalidRegion(error))
+        }
+        if id.isEmpty {
+            return fail(.invalidRegion(.invalidRegion(identifier: id, field: "identifier", reason: "is empty")))
+        }
         if region.boundaryDistance > settings.maximumRegionMonitoringDistance {
-            return fail(.radiusTooLarge(radius: region.boundaryDistance, maximum: settings.maximumRegionMonitoringDistance))
+            return fail(
+                .radiusTooLarge(radius: region.boundaryDistance, maximum: settings.maximumRegionMonitoringDistance))
         }
         let replacing = appRegions[id] != nil
         // A replacement takes a fresh slot (fresh engine identifier: the region starts afresh).
@@ -144,7 +149,10 @@ extension SimulatedDevice {
         let answered = answerStateRequests(for: id, state: state)
         if e.isInitial {
             // First determination: silent (rule 9); after a re-evaluation (reboot), only a change.
-            guard let last = managerRegionStates[id] else { managerRegionStates[id] = state; return }
+            guard let last = managerRegionStates[id] else {
+                managerRegionStates[id] = state
+                return
+            }
             if last == state { return }
         }
         // Blocked events neither wake nor relaunch the app (rule 15).
@@ -153,7 +161,7 @@ extension SimulatedDevice {
         let event = PendingManagerEvent(regionID: region.identifier, kind: e.kind)
         let delegates = liveDelegates()
         if delegates.isEmpty {
-            pendingManagerEvents.append(event)                  // e.g. relaunched, no manager yet
+            pendingManagerEvents.append(event) // e.g. relaunched, no manager yet
         } else {
             deliver(event, to: delegates, answered: answered)
         }
@@ -161,9 +169,11 @@ extension SimulatedDevice {
 
     /// Calls the region-event delegate methods for `event` on `delegates`.
     /// `answered`: managers just told this state in answer to `requestState` (not told twice).
-    func deliver(_ event: PendingManagerEvent, to delegates: [(LocationManager, any LocationManagerDelegate)],
-                 answered: Set<ObjectIdentifier> = []) {
-        guard let region = appRegions[event.regionID] else { return }      // stopped meanwhile
+    func deliver(
+        _ event: PendingManagerEvent, to delegates: [(LocationManager, any LocationManagerDelegate)],
+        answered: Set<ObjectIdentifier> = []
+    ) {
+        guard let region = appRegions[event.regionID] else { return } // stopped meanwhile
         let state: RegionState = event.kind == .enter ? .inside : .outside
         for (m, d) in delegates {
             if event.kind == .enter, region.notifyOnEntry { d.locationManager(m, didEnterRegion: region) }

@@ -5,7 +5,9 @@ extension SimulatedDevice {
     /// Opens monitor `name` for an app instance: loads it (memory, then store), attaches
     /// `continuation`, and hands over the events that happened while it was closed, in order.
     /// - Returns: the instance's token, which later calls must present.
-    public func openMonitor(_ name: String, continuation: AsyncStream<MonitorEvent>.Continuation) throws(MonitoringError) -> UInt64 {
+    public func openMonitor(
+        _ name: String, continuation: AsyncStream<MonitorEvent>.Continuation
+    ) throws(MonitoringError) -> UInt64 {
         try MonitorName.validate(name)
         if monitors[name]?.continuation != nil { throw .monitorAlreadyOpen(name: name) }
         if monitors[name] == nil {
@@ -35,8 +37,9 @@ extension SimulatedDevice {
         for id in slot.snapshot.order {
             guard let record = slot.snapshot.records[id], record.lastEvent.state != .unmonitored else { continue }
             if !slots.claim(.condition(monitor: name, identifier: id), limit: settings.regionLimit) {
-                slot.snapshot.records[id]?.lastEvent = MonitorEvent(identifier: id, state: .unmonitored, date: currentDate,
-                                                                     diagnostics: .conditionLimitExceeded)
+                slot.snapshot.records[id]?.lastEvent = MonitorEvent(
+                    identifier: id, state: .unmonitored, date: currentDate,
+                    diagnostics: .conditionLimitExceeded)
                 changed = true
             }
         }
@@ -70,8 +73,10 @@ extension SimulatedDevice {
     /// Adds or replaces condition `id`. A condition the device can monitor takes a slot if one
     /// is free (a replaced one gives its own back first); otherwise it is kept `.unmonitored`
     /// with the reason, and holds no slot (rules 5, 26).
-    public func addCondition(_ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
-                      monitor name: String, token: UInt64) {
+    public func addCondition(
+        _ condition: MonitorCondition, identifier id: String, assuming: MonitorState,
+        monitor name: String, token: UInt64
+    ) {
         guard owns(name, token), var slot = monitors[name] else { return }
         let owner = RegionOwner.condition(monitor: name, identifier: id)
         let replacing = slot.snapshot.records[id] != nil
@@ -94,13 +99,17 @@ extension SimulatedDevice {
 
     /// Whether the device can monitor `condition` at all (kind, validity, size, hardware).
     func canMonitor(_ condition: MonitorCondition, identifier id: String) -> Bool {
-        guard let region = condition.monitoredRegion, !id.isEmpty, settings.isRegionMonitoringAvailable else { return false }
+        guard let region = condition.monitoredRegion, !id.isEmpty, settings.isRegionMonitoringAvailable else {
+            return false
+        }
         return (try? region.engineRegion(id: id).validate()) != nil
             && region.boundaryDistance <= settings.maximumRegionMonitoringDistance
     }
 
     public func removeCondition(_ id: String, monitor name: String, token: UInt64) {
-        guard owns(name, token), var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else { return }
+        guard owns(name, token), var slot = monitors[name], slot.snapshot.records.removeValue(forKey: id) != nil else {
+            return
+        }
         slot.snapshot.order.removeAll { $0 == id }
         slot.snapshot.pending.removeAll { $0.identifier == id }
         slot.persistenceOK = store?.save(slot.snapshot) ?? true

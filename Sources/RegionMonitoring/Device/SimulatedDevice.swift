@@ -113,8 +113,10 @@ public actor SimulatedDevice {
     ///   - subject: the engine subject name for this device's fixes.
     ///   - start: the track time before the first fix (dates of records added before any fix).
     ///   - store: where monitors persist; `nil` keeps them in memory.
-    public init(settings: DeviceSettings = DeviceSettings(), subject: String = "device",
-                start: Date = Date(timeIntervalSince1970: 0), store: MonitorStore? = nil) {
+    public init(
+        settings: DeviceSettings = DeviceSettings(), subject: String = "device",
+        start: Date = Date(timeIntervalSince1970: 0), store: MonitorStore? = nil
+    ) {
         self.settings = settings
         self.subject = subject
         self.currentDate = start
@@ -158,16 +160,23 @@ public actor SimulatedDevice {
         settings = new
         if new.policy != old.policy { engine.policy = new.policy }
         syncEngine()
-        let before = old.effectiveAuthorization, after = new.effectiveAuthorization
+        let before = old.effectiveAuthorization
+        let after = new.effectiveAuthorization
         guard before != after else { return }
         for (m, d) in liveDelegates() { d.locationManager(m, didChangeAuthorization: after) }
         if after.isAuthorized, !before.isAuthorized {
-            for id in appRegionOrder { if let r = appRegions[id] { for (m, d) in liveDelegates() { d.locationManager(m, didStartMonitoringFor: r) } } }
+            for id in appRegionOrder {
+                if let r = appRegions[id] {
+                    for (m, d) in liveDelegates() { d.locationManager(m, didStartMonitoringFor: r) }
+                }
+            }
         }
         if after == .denied || after == .restricted {
             for id in appRegionOrder {
                 if let r = appRegions[id] {
-                    for (m, d) in liveDelegates() { d.locationManager(m, monitoringDidFailFor: r, withError: .regionMonitoringDenied(after)) }
+                    for (m, d) in liveDelegates() {
+                        d.locationManager(m, monitoringDidFailFor: r, withError: .regionMonitoringDenied(after))
+                    }
                 }
             }
             announceDiagnostics()
@@ -204,7 +213,7 @@ public actor SimulatedDevice {
     func region(of owner: RegionOwner) -> MonitoredRegion? {
         switch owner {
         case .manager(let id): appRegions[id]
-        case let .condition(name, id): monitors[name]?.snapshot.records[id]?.condition.monitoredRegion
+        case .condition(let name, let id): monitors[name]?.snapshot.records[id]?.condition.monitoredRegion
         }
     }
 
@@ -220,7 +229,7 @@ public actor SimulatedDevice {
         }
         for id in engine.regionIdentifiers where desired[id] == nil { engine.remove(identifier: id) }
         for (id, r) in desired.sorted(by: { $0.key < $1.key }) where engine.region(identifier: id) == nil {
-            try? engine.add(r)                                  // in a fixed order: runs repeat exactly
+            try? engine.add(r) // in a fixed order: runs repeat exactly
         }
         initialHolds = initialHolds.filter { desired[$0.key] != nil }
     }
@@ -257,7 +266,9 @@ public actor SimulatedDevice {
             }
             processed = fix
             lastFix = fix
-            if locationUpdatesEnabled { for (m, d) in liveDelegates() { d.locationManager(m, didUpdateLocations: [fix]) } }
+            if locationUpdatesEnabled {
+                for (m, d) in liveDelegates() { d.locationManager(m, didUpdateLocations: [fix]) }
+            }
         case .tick(let date):
             events = engine.advance(subject: subject, to: date)
         }
@@ -279,7 +290,7 @@ public actor SimulatedDevice {
         for e in events where e.kind != .dwell {
             switch slots.owner(ofEngineKey: e.regionID) {
             case .manager(let id)?: deliverToManagers(e, id: id)
-            case let .condition(name, id)?: deliverToMonitor(e, name: name, id: id)
+            case .condition(let name, let id)?: deliverToMonitor(e, name: name, id: id)
             case nil: continue
             }
         }

@@ -110,7 +110,9 @@ public final class LocationManager: Sendable {
     }
 
     /// ``isMonitoringAvailable(for:)`` on a device with `settings` (false without hardware).
-    public static func isMonitoringAvailable(for regionType: any GeographicRegion.Type, on settings: DeviceSettings) -> Bool {
+    public static func isMonitoringAvailable(
+        for regionType: any GeographicRegion.Type, on settings: DeviceSettings
+    ) -> Bool {
         settings.isRegionMonitoringAvailable && isMonitoringAvailable(for: regionType)
     }
 }

@@ -18,8 +18,9 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
     /// authorisation arrives).
     func locationManager(_ manager: LocationManager, didStartMonitoringFor region: MonitoredRegion)
     /// `region` cannot be monitored, or monitoring is denied.
-    func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
-                         withError error: RegionMonitoringError)
+    func locationManager(
+        _ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
+        withError error: RegionMonitoringError)
     /// The app's authorisation is `status` (once when the delegate is set, then on each change).
     func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus)
     /// New positions, oldest first, while location updates are on
@@ -30,10 +31,14 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
 extension LocationManagerDelegate {
     public func locationManager(_ manager: LocationManager, didEnterRegion region: MonitoredRegion) {}
     public func locationManager(_ manager: LocationManager, didExitRegion region: MonitoredRegion) {}
-    public func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion) {}
+    public func locationManager(
+        _ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion
+    ) {}
     public func locationManager(_ manager: LocationManager, didStartMonitoringFor region: MonitoredRegion) {}
-    public func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
-                                withError error: RegionMonitoringError) {}
+    public func locationManager(
+        _ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
+        withError error: RegionMonitoringError
+    ) {}
     public func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus) {}
     public func locationManager(_ manager: LocationManager, didUpdateLocations fixes: [LocationFix]) {}
 }

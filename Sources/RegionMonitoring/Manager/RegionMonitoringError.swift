@@ -29,7 +29,7 @@ public enum RegionMonitoringError: Error, Sendable, Hashable, CustomStringConver
         public var description: String {
             switch self {
             case .limitExceeded(let n): "the app already monitors the maximum of \(n) regions"
-            case let .radiusTooLarge(r, m): "radius \(r) m exceeds the maximum of \(m) m"
+            case .radiusTooLarge(let r, let m): "radius \(r) m exceeds the maximum of \(m) m"
             case .unavailable: "region monitoring is not available on this device"
             case .invalidRegion(let e): "invalid region: \(e)"
             case .reportedBySystem(let code): "the system refused to monitor the region (CLError code \(code))"

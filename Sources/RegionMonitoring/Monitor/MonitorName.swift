@@ -13,7 +13,8 @@ package enum MonitorName {
 
     package static func validate(_ name: String) throws(MonitoringError) {
         guard let first = name.unicodeScalars.first, first != "_",
-              name.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) }) else {
+            name.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) })
+        else {
             throw .invalidName(name)
         }
         let bytes = name.utf8.count

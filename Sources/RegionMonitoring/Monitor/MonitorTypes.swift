@@ -13,8 +13,8 @@ public enum MonitorCondition: Sendable, Hashable, Codable {
 
     var monitoredRegion: MonitoredRegion? {
         switch self {
-        case let .circular(c, r): .circle(CircularRegion(center: c, radius: r, identifier: ""))
-        case let .polygon(e, h): .polygon(PolygonRegion(exterior: e, holes: h, identifier: ""))
+        case .circular(let c, let r): .circle(CircularRegion(center: c, radius: r, identifier: ""))
+        case .polygon(let e, let h): .polygon(PolygonRegion(exterior: e, holes: h, identifier: ""))
         case .beacon: nil
         }
     }

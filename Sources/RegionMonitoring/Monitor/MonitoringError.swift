@@ -20,9 +20,9 @@ public enum MonitoringError: Error, Sendable, Hashable, CustomStringConvertible 
         case .monitorAlreadyOpen(let n): "a monitor named \"\(n)\" is already open"
         case .invalidName(let n):
             "invalid monitor name \"\(n)\": use letters, digits and underscores, not starting with an underscore"
-        case let .nameTooLong(n, count, limit):
+        case .nameTooLong(let n, let count, let limit):
             "monitor name \"\(n.prefix(40))…\" is \(count) bytes long; the store keeps names of at most \(limit) bytes"
-        case let .storeCorrupt(n, p, r): "stored state of monitor \"\(n)\" at \(p) is unreadable: \(r)"
+        case .storeCorrupt(let n, let p, let r): "stored state of monitor \"\(n)\" at \(p) is unreadable: \(r)"
         case .closed(let n): "monitor \"\(n)\" is closed"
         }
     }

@@ -47,7 +47,8 @@ public struct MonitorStore: Sendable {
         guard snap.version == MonitorSnapshot.currentVersion else {
             throw .storeCorrupt(name: name, path: url.path, reason: "unsupported version \(snap.version)")
         }
-        guard snap.name == name, Set(snap.order) == Set(snap.records.keys), snap.order.count == snap.records.count else {
+        guard snap.name == name, Set(snap.order) == Set(snap.records.keys), snap.order.count == snap.records.count
+        else {
             throw .storeCorrupt(name: name, path: url.path, reason: "records do not match their order list")
         }
         return snap

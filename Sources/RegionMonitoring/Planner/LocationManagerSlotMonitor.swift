@@ -74,7 +74,7 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
 
     public func register(_ region: Region) async throws(SlotMonitorError) {
         let id = region.identifier
-        guard case let .circle(center, radius) = region.shape else {
+        guard case .circle(let center, let radius) = region.shape else {
             throw .rejected(identifier: id, reason: "Core Location monitors circles only")
         }
         let maximum = await manager.maximumRegionMonitoringDistance
@@ -104,8 +104,10 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
             askAgain.remove(identifier)
             queued.removeAll { $0.id == identifier }
         }
-        await manager.stopMonitoring(for: MonitoredRegion.circle(
-            CircularRegion(center: Coordinate(uncheckedLatitude: 0, longitude: 0), radius: 1, identifier: identifier)))
+        await manager.stopMonitoring(
+            for: MonitoredRegion.circle(
+                CircularRegion(
+                    center: Coordinate(uncheckedLatitude: 0, longitude: 0), radius: 1, identifier: identifier)))
     }
 
     public func state(of identifier: String) async -> RegionState {
@@ -132,7 +134,10 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     /// The positions delivered since the last call while updates were requested, oldest first:
     /// hand each to `RegionPlanner.observe(_:)` before the events of ``takeEvents()``.
     public func takeLocations() -> [LocationFix] {
-        lock.withLock { defer { locations = [] }; return locations }
+        lock.withLock {
+            defer { locations = [] }
+            return locations
+        }
     }
 
     // MARK: Events
@@ -143,14 +148,20 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     /// backend has no location.
     public func takeEvents() async -> [TransitionEvent] {
         // A first state Core Location did not know yet: ask again, once per call.
-        let again: Set<String> = lock.withLock { defer { askAgain = [] }; return askAgain }
+        let again: Set<String> = lock.withLock {
+            defer { askAgain = [] }
+            return askAgain
+        }
         for id in again.sorted() {
-            guard let r = lock.withLock({ regions[id] }), case let .circle(center, radius) = r.shape else { continue }
+            guard let r = lock.withLock({ regions[id] }), case .circle(let center, let radius) = r.shape else {
+                continue
+            }
             await manager.requestState(for: CircularRegion(center: center, radius: radius, identifier: id))
         }
         guard lock.withLock({ !queued.isEmpty }) else { return [] }
         guard let fix = await manager.backend.currentLocation() else { return [] }
-        let (batch, known) = lock.withLock { () -> ([(kind: TransitionEvent.Kind, id: String, initial: Bool)], [String: Region]) in
+        let (batch, known) = lock.withLock {
+            () -> ([(kind: TransitionEvent.Kind, id: String, initial: Bool)], [String: Region]) in
             defer { queued = [] }
             return (queued, regions)
         }
@@ -160,15 +171,20 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
                 if q.kind == .enter, !region.notifyOnEntry { continue }
                 if q.kind == .exit, !region.notifyOnExit { continue }
             }
-            out.append(TransitionEvent(kind: q.kind, regionID: q.id, subject: fix.subject, fix: fix,
-                                       time: fix.timestamp, crossedAt: fix.timestamp, isInitial: q.initial))
+            out.append(
+                TransitionEvent(
+                    kind: q.kind, regionID: q.id, subject: fix.subject, fix: fix,
+                    time: fix.timestamp, crossedAt: fix.timestamp, isInitial: q.initial))
         }
         return out
     }
 
     /// Registrations the system refused after `register` returned, since the last call.
     public func takeFailures() -> [SlotMonitorError] {
-        lock.withLock { defer { failures = [] }; return failures }
+        lock.withLock {
+            defer { failures = [] }
+            return failures
+        }
     }
 
     // MARK: LocationManagerDelegate
@@ -181,11 +197,16 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
         enqueue(.exit, region.identifier, initial: false)
     }
 
-    public func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion) {
+    public func locationManager(
+        _ manager: LocationManager, didDetermineState state: RegionState, for region: MonitoredRegion
+    ) {
         let id = region.identifier
         let trigger: InitialTrigger? = lock.withLock {
             guard let t = waitingInitial[id] else { return nil }
-            if state == .unknown { askAgain.insert(id); return nil }
+            if state == .unknown {
+                askAgain.insert(id)
+                return nil
+            }
             waitingInitial[id] = nil
             return t
         }
@@ -202,8 +223,10 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
         if wanted { arrivalsContinuation.yield() }
     }
 
-    public func locationManager(_ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
-                                withError error: RegionMonitoringError) {
+    public func locationManager(
+        _ manager: LocationManager, monitoringDidFailFor region: MonitoredRegion?,
+        withError error: RegionMonitoringError
+    ) {
         guard let id = region?.identifier, case .regionMonitoringFailure(let reason) = error else { return }
         lock.withLock {
             guard regions.removeValue(forKey: id) != nil else { return }
@@ -215,7 +238,10 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     private func enqueue(_ kind: TransitionEvent.Kind, _ id: String, initial: Bool) {
         lock.withLock {
             // A crossing settles the first state: no initial event for it any more.
-            if !initial { waitingInitial[id] = nil; askAgain.remove(id) }
+            if !initial {
+                waitingInitial[id] = nil
+                askAgain.remove(id)
+            }
             queued.append((kind, id, initial))
         }
         arrivalsContinuation.yield()

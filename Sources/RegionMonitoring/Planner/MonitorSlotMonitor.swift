@@ -67,9 +67,9 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
         let id = region.identifier
         let condition: MonitorCondition
         switch region.shape {
-        case let .circle(center, radius):
+        case .circle(let center, let radius):
             condition = .circular(center: center, radius: radius)
-        case let .polygon(p):
+        case .polygon(let p):
             condition = .polygon(exterior: p.exterior, holes: p.holes)
         case .multiPolygon:
             throw .rejected(identifier: id, reason: "a multipolygon cannot be a monitor condition")
@@ -140,5 +140,10 @@ final class TransitionInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [TransitionEvent] = []
     func append(_ e: TransitionEvent) { lock.withLock { events.append(e) } }
-    func drain() -> [TransitionEvent] { lock.withLock { defer { events = [] }; return events } }
+    func drain() -> [TransitionEvent] {
+        lock.withLock {
+            defer { events = [] }
+            return events
+        }
+    }
 }

@@ -53,17 +53,19 @@ public struct PowerModel: Sendable, Hashable, Codable {
             guard let s = spacing, s.isFinite, s > 0 else { return full }
             return min(full, s)
         }
-        return UnitCosts(gpsFixJoules: gpsWatts * onTime(gpsOnSecondsPerFix),
-                         networkFixJoules: networkFixJoules,
-                         wakeUpJoules: appAwakeWatts * onTime(wakeSeconds),
-                         uploadJoules: uploadTransferJoules + radioTailWatts * onTime(radioTailSeconds),
-                         baselineWatts: monitoringBaselineWatts)
+        return UnitCosts(
+            gpsFixJoules: gpsWatts * onTime(gpsOnSecondsPerFix),
+            networkFixJoules: networkFixJoules,
+            wakeUpJoules: appAwakeWatts * onTime(wakeSeconds),
+            uploadJoules: uploadTransferJoules + radioTailWatts * onTime(radioTailSeconds),
+            baselineWatts: monitoringBaselineWatts)
     }
 
     /// The energy of `usage`, its counts priced by ``unitCosts(spacing:)``.
     public func estimate(_ usage: PowerUsage, spacing: TimeInterval? = nil) -> PowerEstimate {
         let c = unitCosts(spacing: spacing)
-        let joules = Double(usage.gpsFixes) * c.gpsFixJoules
+        let joules =
+            Double(usage.gpsFixes) * c.gpsFixJoules
             + Double(usage.networkFixes) * c.networkFixJoules
             + Double(usage.wakeUps) * c.wakeUpJoules
             + Double(usage.uploads) * c.uploadJoules
@@ -103,8 +105,10 @@ public struct PowerUsage: Sendable, Hashable, Codable {
     /// priced at `gpsWatts + appAwakeWatts`.
     public var continuousSeconds: Double = 0
 
-    public init(gpsFixes: Int = 0, networkFixes: Int = 0, wakeUps: Int = 0, uploads: Int = 0,
-                durationSeconds: Double = 0, continuousSeconds: Double = 0) {
+    public init(
+        gpsFixes: Int = 0, networkFixes: Int = 0, wakeUps: Int = 0, uploads: Int = 0,
+        durationSeconds: Double = 0, continuousSeconds: Double = 0
+    ) {
         self.gpsFixes = gpsFixes
         self.networkFixes = networkFixes
         self.wakeUps = wakeUps

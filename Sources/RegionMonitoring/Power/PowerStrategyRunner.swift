@@ -32,8 +32,10 @@ import RegionPlanner
 public enum PowerStrategyRunner {
     /// Runs `strategy` on `scenario`.
     /// - Throws: ``PlannerError`` if the catalogue is invalid (duplicate identifiers, bad regions).
-    public static func run(_ strategy: PowerStrategy, on scenario: PowerScenario,
-                           model: PowerModel = PowerModel()) async throws -> StrategyReport {
+    public static func run(
+        _ strategy: PowerStrategy, on scenario: PowerScenario,
+        model: PowerModel = PowerModel()
+    ) async throws -> StrategyReport {
         switch strategy {
         case .continuousReporting(let interval):
             return try continuous(interval: interval, scenario, model, strategy)
@@ -42,14 +44,16 @@ public enum PowerStrategyRunner {
             let source = PlannerSource(prefix: "r.", catalogue: catalogue)
             return try await monitored(source: source, slots: slots, parents: [], scenario, model, strategy)
         case .tieredRegions(let cluster):
-            let (parents, children) = tiers(of: scenario.regions, clusterMeters: cluster,
-                                            margin: 200 + scenario.maximumSpeed * 30)
+            let (parents, children) = tiers(
+                of: scenario.regions, clusterMeters: cluster,
+                margin: 200 + scenario.maximumSpeed * 30)
             let catalogue = try Catalogue(parents)
             let source = PlannerSource(prefix: "t.", catalogue: catalogue) { parent in
                 children[parent.identifier] ?? []
             }
-            return try await monitored(source: source, slots: 20, parents: Set(parents.map(\.identifier)),
-                                       scenario, model, strategy)
+            return try await monitored(
+                source: source, slots: 20, parents: Set(parents.map(\.identifier)),
+                scenario, model, strategy)
         }
     }
 
@@ -62,8 +66,10 @@ public enum PowerStrategyRunner {
 
     // MARK: Continuous reporting
 
-    static func continuous(interval: Double, _ scenario: PowerScenario, _ model: PowerModel,
-                           _ strategy: PowerStrategy) throws -> StrategyReport {
+    static func continuous(
+        interval: Double, _ scenario: PowerScenario, _ model: PowerModel,
+        _ strategy: PowerStrategy
+    ) throws -> StrategyReport {
         guard let start = scenario.fixes.first?.timestamp, interval > 0 else {
             return report(strategy, PowerUsage(durationSeconds: scenario.durationSeconds), interval, model, 0, 0, 0)
         }
@@ -79,16 +85,19 @@ public enum PowerStrategyRunner {
             events += ((try? engine.process(fix)) ?? []).filter { $0.kind != .dwell }.count
             while next <= fix.timestamp { next = next.addingTimeInterval(interval) }
         }
-        let usage = PowerUsage(gpsFixes: samples, wakeUps: samples, uploads: samples,
-                               durationSeconds: scenario.durationSeconds)
+        let usage = PowerUsage(
+            gpsFixes: samples, wakeUps: samples, uploads: samples,
+            durationSeconds: scenario.durationSeconds)
         return report(strategy, usage, interval, model, events, 0, 0)
     }
 
     // MARK: Region monitoring
 
-    static func monitored(source: PlannerSource, slots: Int, parents: Set<String>,
-                          _ scenario: PowerScenario, _ model: PowerModel,
-                          _ strategy: PowerStrategy) async throws -> StrategyReport {
+    static func monitored(
+        source: PlannerSource, slots: Int, parents: Set<String>,
+        _ scenario: PowerScenario, _ model: PowerModel,
+        _ strategy: PowerStrategy
+    ) async throws -> StrategyReport {
         guard let first = scenario.fixes.first else {
             return report(strategy, PowerUsage(), nil, model, 0, 0, 0)
         }
@@ -102,15 +111,18 @@ public enum PowerStrategyRunner {
         // The accuracy 99 % of the scenario's fixes claim or better (the policy's assumed accuracy
         // for fixes without one): the sizing is stated for it, so that one ±177 m outlier among
         // ±15 m fixes does not size every plan for ±177 m (coarser fixes are outside the guarantee).
-        let accuracy = Self.percentile(0.99, of: scenario.fixes.map { $0.horizontalAccuracy ?? settings.policy.assumedAccuracy })
-        let sizing = ReplanSizing(policy: settings.policy, largestRegionSize: largest,
-                                  maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes),
-                                  maximumAccuracy: accuracy)
+        let accuracy = Self.percentile(
+            0.99, of: scenario.fixes.map { $0.horizontalAccuracy ?? settings.policy.assumedAccuracy })
+        let sizing = ReplanSizing(
+            policy: settings.policy, largestRegionSize: largest,
+            maximumSpeed: scenario.maximumSpeed, maximumFixInterval: maximumGap(scenario.fixes),
+            maximumAccuracy: accuracy)
         let clock = TrackClock(first.timestamp)
         let hybrid: Bool = if case .hybridRegions = strategy { true } else { false }
-        let planner = try RegionPlanner(monitor: slotMonitor, sources: [source], sizing: sizing,
-                                        policy: settings.policy, slots: min(slots, slotMonitor.slotCapacity),
-                                        allowsHybrid: hybrid, now: { clock.now })
+        let planner = try RegionPlanner(
+            monitor: slotMonitor, sources: [source], sizing: sizing,
+            policy: settings.policy, slots: min(slots, slotMonitor.slotCapacity),
+            allowsHybrid: hybrid, now: { clock.now })
         try await planner.start(at: first)
         await device.setAppState(.suspended)
         var events = 0
@@ -121,7 +133,9 @@ public enum PowerStrategyRunner {
             if slotMonitor.locationUpdatesRequested {
                 // Outside hybrid mode this is the one GPS fix a re-plan asks for.
                 if await planner.status.mode == .slots { probes += 1 }
-                events += try await planner.observe(fix).filter { !parents.contains($0.identifier) && $0.kind != .dwell }.count
+                events += try await planner.observe(fix).filter {
+                    !parents.contains($0.identifier) && $0.kind != .dwell
+                }.count
             }
             try? await device.receive(.fix(fix))
             for e in slotMonitor.takeEvents() {
@@ -134,11 +148,12 @@ public enum PowerStrategyRunner {
         let statistics = await planner.statistics
         let downloads = statistics.loaderCalls
         let duration = scenario.durationSeconds
-        let usage = PowerUsage(gpsFixes: probes,
-                               networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
-                               wakeUps: activity.wakeUps + activity.relaunches,
-                               uploads: events + downloads, durationSeconds: duration,
-                               continuousSeconds: statistics.hybridSeconds)
+        let usage = PowerUsage(
+            gpsFixes: probes,
+            networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
+            wakeUps: activity.wakeUps + activity.relaunches,
+            uploads: events + downloads, durationSeconds: duration,
+            continuousSeconds: statistics.hybridSeconds)
         await monitor.close()
         var r = report(strategy, usage, nil, model, events, statistics.replans, downloads)
         r.replansWithoutGuarantee = statistics.replansWithoutGuarantee
@@ -150,8 +165,11 @@ public enum PowerStrategyRunner {
     /// `clusterMeters` of the cluster's first region; each parent is a circle around the
     /// members' mean centre covering every member plus `margin` metres (so that children are
     /// loaded before the user can reach them).
-    static func tiers(of regions: [Region], clusterMeters: Double, margin: Double)
-        -> (parents: [CatalogueEntry], children: [String: [CatalogueEntry]]) {
+    static func tiers(
+        of regions: [Region], clusterMeters: Double, margin: Double
+    )
+        -> (parents: [CatalogueEntry], children: [String: [CatalogueEntry]])
+    {
         var clusters: [(seed: Coordinate, members: [Region])] = []
         for r in regions {
             let c = center(of: r)
@@ -165,12 +183,16 @@ public enum PowerStrategyRunner {
         var children: [String: [CatalogueEntry]] = [:]
         for (i, cluster) in clusters.enumerated() {
             let centers = cluster.members.map(center(of:))
-            let mean = Coordinate(uncheckedLatitude: centers.map(\.latitude).reduce(0, +) / Double(centers.count),
-                                  longitude: centers.map(\.longitude).reduce(0, +) / Double(centers.count))
-            let reach = cluster.members.map { Geodesic.wgs84.inverse(mean, center(of: $0)).distance + size(of: $0) }.max() ?? 0
+            let mean = Coordinate(
+                uncheckedLatitude: centers.map(\.latitude).reduce(0, +) / Double(centers.count),
+                longitude: centers.map(\.longitude).reduce(0, +) / Double(centers.count))
+            let reach =
+                cluster.members.map { Geodesic.wgs84.inverse(mean, center(of: $0)).distance + size(of: $0) }.max() ?? 0
             let id = "parent-\(i + 1)"
-            parents.append(CatalogueEntry(region: .circle(identifier: id, center: mean, radius: reach + margin),
-                                          hasChildren: true))
+            parents.append(
+                CatalogueEntry(
+                    region: .circle(identifier: id, center: mean, radius: reach + margin),
+                    hasChildren: true))
             children[id] = cluster.members.map { CatalogueEntry(region: $0, parent: id) }
         }
         return (parents, children)
@@ -178,26 +200,27 @@ public enum PowerStrategyRunner {
 
     static func center(of region: Region) -> Coordinate {
         switch region.shape {
-        case let .circle(c, _): return c
-        case let .polygon(p): return mean(p.exterior)
-        case let .multiPolygon(ps): return mean(ps.flatMap(\.exterior))
+        case .circle(let c, _): return c
+        case .polygon(let p): return mean(p.exterior)
+        case .multiPolygon(let ps): return mean(ps.flatMap(\.exterior))
         }
     }
 
     /// A circle's radius, or the farthest vertex from the mean of a polygon's vertices.
     static func size(of region: Region) -> Double {
         switch region.shape {
-        case let .circle(_, r): return r
-        case let .polygon(p): return spread(p.exterior)
-        case let .multiPolygon(ps): return spread(ps.flatMap(\.exterior))
+        case .circle(_, let r): return r
+        case .polygon(let p): return spread(p.exterior)
+        case .multiPolygon(let ps): return spread(ps.flatMap(\.exterior))
         }
     }
 
     static func mean(_ points: [Coordinate]) -> Coordinate {
         guard !points.isEmpty else { return Coordinate(uncheckedLatitude: 0, longitude: 0) }
         let n = Double(points.count)
-        return Coordinate(uncheckedLatitude: points.map(\.latitude).reduce(0, +) / n,
-                          longitude: points.map(\.longitude).reduce(0, +) / n)
+        return Coordinate(
+            uncheckedLatitude: points.map(\.latitude).reduce(0, +) / n,
+            longitude: points.map(\.longitude).reduce(0, +) / n)
     }
 
     static func spread(_ points: [Coordinate]) -> Double {
@@ -211,11 +234,14 @@ public enum PowerStrategyRunner {
         return gap
     }
 
-    static func report(_ strategy: PowerStrategy, _ usage: PowerUsage, _ spacing: TimeInterval?,
-                       _ model: PowerModel, _ events: Int, _ replans: Int, _ downloads: Int) -> StrategyReport {
-        StrategyReport(strategy: strategy, usage: usage, spacing: spacing,
-                       estimate: model.estimate(usage, spacing: spacing),
-                       events: events, replans: replans, replansWithoutGuarantee: 0, downloads: downloads)
+    static func report(
+        _ strategy: PowerStrategy, _ usage: PowerUsage, _ spacing: TimeInterval?,
+        _ model: PowerModel, _ events: Int, _ replans: Int, _ downloads: Int
+    ) -> StrategyReport {
+        StrategyReport(
+            strategy: strategy, usage: usage, spacing: spacing,
+            estimate: model.estimate(usage, spacing: spacing),
+            events: events, replans: replans, replansWithoutGuarantee: 0, downloads: downloads)
     }
 }
 

@@ -24,8 +24,10 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     /// Report exits (`didExitRegion`); default `true`.
     public var notifyOnExit: Bool
 
-    public init(center: Coordinate, radius: Double, identifier: String,
-                notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    public init(
+        center: Coordinate, radius: Double, identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true
+    ) {
         self.center = center
         self.radius = radius
         self.identifier = identifier

@@ -71,11 +71,13 @@ extension MonitoredRegion {
     func engineRegion(id: String, initialTrigger: InitialTrigger = []) -> Region {
         switch self {
         case .circle(let c):
-            return Region(identifier: id, shape: .circle(center: c.center, radius: c.radius),
-                          initialTrigger: initialTrigger)
+            return Region(
+                identifier: id, shape: .circle(center: c.center, radius: c.radius),
+                initialTrigger: initialTrigger)
         case .polygon(let p):
-            return Region(identifier: id, shape: .polygon(Polygon(exterior: p.exterior, holes: p.holes)),
-                          initialTrigger: initialTrigger)
+            return Region(
+                identifier: id, shape: .polygon(Polygon(exterior: p.exterior, holes: p.holes)),
+                initialTrigger: initialTrigger)
         }
     }
 }

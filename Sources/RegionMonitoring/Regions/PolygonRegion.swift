@@ -13,8 +13,10 @@ public struct PolygonRegion: Sendable, Hashable, Codable {
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
 
-    public init(exterior: [Coordinate], holes: [[Coordinate]] = [], identifier: String,
-                notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    public init(
+        exterior: [Coordinate], holes: [[Coordinate]] = [], identifier: String,
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true
+    ) {
         self.exterior = exterior
         self.holes = holes
         self.identifier = identifier

@@ -25,8 +25,10 @@ public struct GPSErrorModel: Sendable, Hashable, Codable {
     /// Probability that a jump fix reports the nominal accuracy instead of the truth.
     public var lyingProbability: Double
 
-    public init(sigma: Double, correlationTime: Double = 30, jumpProbability: Double = 0,
-                jumpRange: ClosedRange<Double> = 100...500, lyingProbability: Double = 0.5) {
+    public init(
+        sigma: Double, correlationTime: Double = 30, jumpProbability: Double = 0,
+        jumpRange: ClosedRange<Double> = 100...500, lyingProbability: Double = 0.5
+    ) {
         self.sigma = sigma
         self.correlationTime = correlationTime
         self.jumpProbability = jumpProbability
@@ -63,7 +65,9 @@ struct GPSErrorProcess {
     mutating func next(dt: Double) -> (east: Double, north: Double, accuracy: Double, isJump: Bool) {
         let s = model.sigma
         if !started {
-            east = s * rng.nextGaussian(); north = s * rng.nextGaussian(); started = true
+            east = s * rng.nextGaussian()
+            north = s * rng.nextGaussian()
+            started = true
         } else {
             let phi = exp(-max(0, dt) / max(1e-9, model.correlationTime))
             let k = s * (1 - phi * phi).squareRoot()
@@ -72,7 +76,8 @@ struct GPSErrorProcess {
         }
         let nominal = max(3, 1.5 * s + abs(rng.nextGaussian()) * 0.3 * s)
         if model.jumpProbability > 0, rng.nextUnit() < model.jumpProbability {
-            let d = model.jumpRange.lowerBound + rng.nextUnit() * (model.jumpRange.upperBound - model.jumpRange.lowerBound)
+            let d =
+                model.jumpRange.lowerBound + rng.nextUnit() * (model.jumpRange.upperBound - model.jumpRange.lowerBound)
             let a = rng.nextUnit() * 2 * .pi
             let lies = rng.nextUnit() < model.lyingProbability
             return (east + d * sin(a), north + d * cos(a), lies ? nominal : d, true)
@@ -80,4 +85,3 @@ struct GPSErrorProcess {
         return (east, north, nominal, false)
     }
 }
-

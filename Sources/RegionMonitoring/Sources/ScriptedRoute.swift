@@ -42,7 +42,7 @@ public struct ScriptedRoute: Sendable {
     /// One stretch of the route: a pause or a geodesic leg.
     private struct Piece {
         var t0: Double, t1: Double
-        var from: Coordinate, azimuth: Double, speed: Double   // speed 0: pause
+        var from: Coordinate, azimuth: Double, speed: Double // speed 0: pause
     }
 
     private var pieces: [Piece] {
@@ -82,7 +82,8 @@ public struct ScriptedRoute: Sendable {
 
     /// Fixes every `interval` seconds from start to the end of the route, with errors from
     /// `errors` (seeded: the same seed gives the same fixes).
-    public func fixes(every interval: TimeInterval, errors: GPSErrorModel = .perfect, seed: UInt64 = 1) -> [LocationFix] {
+    public func fixes(every interval: TimeInterval, errors: GPSErrorModel = .perfect, seed: UInt64 = 1) -> [LocationFix]
+    {
         guard interval > 0, interval.isFinite, !waypoints.isEmpty else { return [] }
         var process = GPSErrorProcess(model: errors, seed: seed)
         var out: [LocationFix] = []
@@ -92,8 +93,10 @@ public struct ScriptedRoute: Sendable {
             let truth = truePosition(at: date)
             let e = process.next(dt: k == 0 ? 0 : interval)
             let c = LocalProjection(origin: truth.coordinate).unproject(east: e.east, north: e.north)
-            out.append(LocationFix(subject: subject, coordinate: c, horizontalAccuracy: e.accuracy,
-                                   timestamp: date, speed: truth.speed, course: truth.course))
+            out.append(
+                LocationFix(
+                    subject: subject, coordinate: c, horizontalAccuracy: e.accuracy,
+                    timestamp: date, speed: truth.speed, course: truth.course))
         }
         return out
     }

@@ -45,8 +45,10 @@ public struct TrackReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
     /// the end of the track is still confirmed).
     public let trailingDuration: TimeInterval
 
-    public init(_ fixes: [LocationFix], clock: C, speed: Speed = .realTime, tickInterval: TimeInterval? = 1,
-                trailingDuration: TimeInterval = 0) {
+    public init(
+        _ fixes: [LocationFix], clock: C, speed: Speed = .realTime, tickInterval: TimeInterval? = 1,
+        trailingDuration: TimeInterval = 0
+    ) {
         self.fixes = fixes
         self.trailingDuration = Swift.max(0, trailingDuration.isFinite ? trailingDuration : 0)
         self.clock = clock

@@ -42,7 +42,7 @@ public enum PlanSourceError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .transport(let why): "plan request failed: \(why)"
-        case let .status(code, detail): "plan request answered \(code)\(detail.isEmpty ? "" : ": \(detail)")"
+        case .status(let code, let detail): "plan request answered \(code)\(detail.isEmpty ? "" : ": \(detail)")"
         case .malformed(let why): "plan answer is malformed: \(why)"
         }
     }
@@ -52,11 +52,15 @@ extension ServerPlan {
     /// Reads a plan document; the regions with GeoFormats' reader (the server's own rules).
     public init(json: JSONValue) throws(PlanSourceError) {
         guard case .bool(let enabled)? = json["monitoringEnabled"] else { throw .malformed("monitoringEnabled") }
-        guard case .number(let maxAge)? = json["maxAgeSeconds"], maxAge >= 0, maxAge.isFinite else { throw .malformed("maxAgeSeconds") }
+        guard case .number(let maxAge)? = json["maxAgeSeconds"], maxAge >= 0, maxAge.isFinite else {
+            throw .malformed("maxAgeSeconds")
+        }
         var center: Coordinate? = nil
         if case .object? = json["center"] {
-            guard case .number(let lat)? = json["center"]?["latitude"], case .number(let lon)? = json["center"]?["longitude"],
-                  let c = try? Coordinate(latitude: lat, longitude: lon) else { throw .malformed("center") }
+            guard case .number(let lat)? = json["center"]?["latitude"],
+                case .number(let lon)? = json["center"]?["longitude"],
+                let c = try? Coordinate(latitude: lat, longitude: lon)
+            else { throw .malformed("center") }
             center = c
         }
         var radius: Double? = nil
@@ -84,7 +88,8 @@ extension ServerPlan {
             entries.append(Entry(region: region, hasChildren: item["hasChildren"] == .bool(true)))
         }
         let guaranteed = json["guaranteed"] == .bool(true)
-        self.init(center: center, regions: enabled ? entries : [], replanRadius: enabled ? radius : nil,
-                  monitoringEnabled: enabled, maxAge: maxAge, guaranteed: guaranteed)
+        self.init(
+            center: center, regions: enabled ? entries : [], replanRadius: enabled ? radius : nil,
+            monitoringEnabled: enabled, maxAge: maxAge, guaranteed: guaranteed)
     }
 }

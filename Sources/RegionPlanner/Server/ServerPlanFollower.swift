@@ -149,8 +149,9 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
             }
         }
         if plan.monitoringEnabled, let center = plan.center, let radius = plan.replanRadius, radius.isFinite {
-            var circle = Region.circle(identifier: RegionPlanner<Monitor>.replanIdentifier, center: center, radius: radius,
-                                       notifyOnEntry: false, notifyOnExit: true)
+            var circle = Region.circle(
+                identifier: RegionPlanner<Monitor>.replanIdentifier, center: center, radius: radius,
+                notifyOnEntry: false, notifyOnExit: true)
             circle.initialTrigger = [.exit]
             do {
                 try await monitor.register(circle)

@@ -44,8 +44,10 @@ public actor ServerPlanSource {
     private var heldURL: String?
     private var expiresAt: Date?
 
-    public init(server: String, key: String, device: String, slots: Int = 20, fixInterval: TimeInterval? = nil,
-                transport: any PlanTransport) {
+    public init(
+        server: String, key: String, device: String, slots: Int = 20, fixInterval: TimeInterval? = nil,
+        transport: any PlanTransport
+    ) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.key = key
         self.device = device

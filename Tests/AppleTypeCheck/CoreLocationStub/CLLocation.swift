@@ -58,8 +58,11 @@ open class CLLocation: NSObject, @unchecked Sendable {
     /// https://developer.apple.com/documentation/corelocation/cllocation/init(latitude:longitude:)
     public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocation/init(coordinate:altitude:horizontalaccuracy:verticalaccuracy:course:courseaccuracy:speed:speedaccuracy:timestamp:)
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
-                verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection,
-                courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed,
-                speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date) { stub() }
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection,
+        courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed,
+        speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date
+    ) { stub() }
 }

@@ -35,9 +35,15 @@ open class CLRegion: NSObject, @unchecked Sendable {
     /// https://developer.apple.com/documentation/corelocation/clregion/identifier
     open var identifier: String { stub() }
     /// https://developer.apple.com/documentation/corelocation/clregion/notifyonentry
-    open var notifyOnEntry: Bool { get { stub() } set { stub() } }
+    open var notifyOnEntry: Bool {
+        get { stub() }
+        set { stub() }
+    }
     /// https://developer.apple.com/documentation/corelocation/clregion/notifyonexit
-    open var notifyOnExit: Bool { get { stub() } set { stub() } }
+    open var notifyOnExit: Bool {
+        get { stub() }
+        set { stub() }
+    }
 }
 
 /// https://developer.apple.com/documentation/corelocation/clcircularregion
@@ -55,7 +61,10 @@ open class CLLocationManager: NSObject {
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/init()
     public override init() { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/delegate
-    weak open var delegate: (any CLLocationManagerDelegate)? { get { stub() } set { stub() } }
+    weak open var delegate: (any CLLocationManagerDelegate)? {
+        get { stub() }
+        set { stub() }
+    }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/authorizationstatus
     open var authorizationStatus: CLAuthorizationStatus { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/requestwheninuseauthorization()
@@ -63,7 +72,7 @@ open class CLLocationManager: NSObject {
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/requestalwaysauthorization()
     open func requestAlwaysAuthorization() { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/location
-    open var location: CLLocation? { stub() }        // Apple: `@NSCopying var location: CLLocation? { get }`
+    open var location: CLLocation? { stub() } // Apple: `@NSCopying var location: CLLocation? { get }`
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/requestlocation()
     open func requestLocation() { stub() }
     /// https://developer.apple.com/documentation/corelocation/cllocationmanager/startupdatinglocation()
@@ -95,7 +104,8 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didstartmonitoringfor:)
     func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion)
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:monitoringdidfailfor:witherror:)
-    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error)
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error)
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didfailwitherror:)
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanagerdidchangeauthorization(_:)

@@ -2,7 +2,11 @@ import Foundation
 
 /// Reads a committed CSV fixture (`kind,v1,v2,…`; '#' lines are comments).
 enum Fixture {
-    struct Row { var kind: String; var values: [Double]; var line: Int }
+    struct Row {
+        var kind: String
+        var values: [Double]
+        var line: Int
+    }
 
     static func rows(_ name: String) throws -> [Row] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

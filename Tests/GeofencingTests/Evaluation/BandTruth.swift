@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+
 @testable import Geofencing
 
 // Evaluation harness, part 3: the ground truth, from the true path alone.
@@ -40,13 +41,15 @@ enum BandTruth {
     static func resolvableDepth(sigma: Double) -> Double { band + 5 * sigma }
 
     /// The real crossings of `region` by the path, and its lingering episodes.
-    static func analyse(_ region: Region, truth: [Coordinate], times: [Double],
-                        sigma: Double) -> (crossings: [BandCrossing], episodes: [LingeringEpisode]) {
+    static func analyse(
+        _ region: Region, truth: [Coordinate], times: [Double],
+        sigma: Double
+    ) -> (crossings: [BandCrossing], episodes: [LingeringEpisode]) {
         let sd = truth.map { region.signedDistance(to: $0) }
         let deep = resolvableDepth(sigma: sigma)
         var crossings: [BandCrossing] = []
-        var resolvable: [Bool] = []          // per stay on one side: the initial one, then one per crossing
-        var side = 0                          // +1 outside, −1 inside, 0 not yet known
+        var resolvable: [Bool] = [] // per stay on one side: the initial one, then one per crossing
+        var side = 0 // +1 outside, −1 inside, 0 not yet known
         var lastZero = times[0]
         var deepTime = 0.0
         var episodes: [LingeringEpisode] = []
@@ -60,8 +63,10 @@ enum BandTruth {
             if now != 0, now != side {
                 if side != 0 {
                     resolvable.append(deepTime >= minimumStay)
-                    crossings.append(BandCrossing(regionID: region.identifier, kind: now < 0 ? .enter : .exit,
-                                                  time: lastZero, required: false))
+                    crossings.append(
+                        BandCrossing(
+                            regionID: region.identifier, kind: now < 0 ? .enter : .exit,
+                            time: lastZero, required: false))
                 }
                 side = now
                 deepTime = 0

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Geofencing
 
 // Evaluation harness, part 4: run tracks through a policy and score the events against the
@@ -33,12 +34,13 @@ struct Score: Sendable {
     }
 
     static func + (a: Score, b: Score) -> Score {
-        Score(tracks: a.tracks + b.tracks, fixes: a.fixes + b.fixes, realCrossings: a.realCrossings + b.realCrossings,
-              requiredCrossings: a.requiredCrossings + b.requiredCrossings,
-              falseEvents: a.falseEvents + b.falseEvents, missed: a.missed + b.missed, delays: a.delays + b.delays,
-              lingeringSeconds: a.lingeringSeconds + b.lingeringSeconds,
-              lingeringEvents: a.lingeringEvents + b.lingeringEvents,
-              mostPerEpisode: max(a.mostPerEpisode, b.mostPerEpisode))
+        Score(
+            tracks: a.tracks + b.tracks, fixes: a.fixes + b.fixes, realCrossings: a.realCrossings + b.realCrossings,
+            requiredCrossings: a.requiredCrossings + b.requiredCrossings,
+            falseEvents: a.falseEvents + b.falseEvents, missed: a.missed + b.missed, delays: a.delays + b.delays,
+            lingeringSeconds: a.lingeringSeconds + b.lingeringSeconds,
+            lingeringEvents: a.lingeringEvents + b.lingeringEvents,
+            mostPerEpisode: max(a.mostPerEpisode, b.mostPerEpisode))
     }
 }
 
@@ -57,7 +59,8 @@ enum Evaluation {
             let hard = HardFamily.allCases.flatMap { family in
                 (0..<tracksPerHardFamily).map { SyntheticTrack.make(family, level: level, index: $0, seed: seed) }
             }
-            return try movers + hard + RecordedTracks.names.map { try RecordedTracks.make($0, level: level, seed: seed) }
+            return try movers + hard
+                + RecordedTracks.names.map { try RecordedTracks.make($0, level: level, seed: seed) }
         }
     }
 
@@ -72,8 +75,9 @@ enum Evaluation {
         var s = Score(tracks: 1, fixes: track.fixes.count)
         var used = [Bool](repeating: false, count: events.count)
         for region in track.regions {
-            let (crossings, episodes) = BandTruth.analyse(region, truth: track.truth, times: track.times,
-                                                          sigma: track.noiseSigma)
+            let (crossings, episodes) = BandTruth.analyse(
+                region, truth: track.truth, times: track.times,
+                sigma: track.noiseSigma)
             s.realCrossings += crossings.count
             for (ci, c) in crossings.enumerated() {
                 if c.required { s.requiredCrossings += 1 }
@@ -88,7 +92,9 @@ enum Evaluation {
                 } else if c.required {
                     s.missed += 1
                     if ProcessInfo.processInfo.environment["GEOFENCE_EVAL_VERBOSE"] != nil {
-                        print("missed \(c.kind) \(c.regionID) at \(c.time) s, next \(next); events: \(events.filter { $0.regionID == c.regionID }.map { "\($0.kind)@\(at($0))" })")
+                        print(
+                            "missed \(c.kind) \(c.regionID) at \(c.time) s, next \(next); events: \(events.filter { $0.regionID == c.regionID }.map { "\($0.kind)@\(at($0))" })"
+                        )
                     }
                 }
             }
@@ -110,11 +116,15 @@ enum Evaluation {
     static func describe(_ e: TransitionEvent, in track: SyntheticTrack) {
         let region = track.regions.first { $0.identifier == e.regionID }!
         let t = e.time.timeIntervalSince(SyntheticTrack.t0)
-        print("false \(e.kind) \(e.regionID) at \(t) s (crossed \(e.crossedAt.timeIntervalSince(SyntheticTrack.t0))), size \(region.shape)")
+        print(
+            "false \(e.kind) \(e.regionID) at \(t) s (crossed \(e.crossedAt.timeIntervalSince(SyntheticTrack.t0))), size \(region.shape)"
+        )
         for (i, f) in track.fixes.enumerated() where abs(track.times[i] - t) <= 60 {
-            print(String(format: "  t %.0f  truth sd %.1f  fix sd %.1f  accuracy %.1f", track.times[i],
-                         region.signedDistance(to: track.truth[i]), region.signedDistance(to: f.coordinate),
-                         f.horizontalAccuracy ?? -1))
+            print(
+                String(
+                    format: "  t %.0f  truth sd %.1f  fix sd %.1f  accuracy %.1f", track.times[i],
+                    region.signedDistance(to: track.truth[i]), region.signedDistance(to: f.coordinate),
+                    f.horizontalAccuracy ?? -1))
         }
     }
 
@@ -125,7 +135,12 @@ enum Evaluation {
         for t in tracks {
             let key = "\(t.family), \(t.level.rawValue)"
             let s = try score(t, policy: policy)
-            if let i = byKey[key] { rows[i].1 = rows[i].1 + s } else { byKey[key] = rows.count; rows.append((key, s)) }
+            if let i = byKey[key] {
+                rows[i].1 = rows[i].1 + s
+            } else {
+                byKey[key] = rows.count
+                rows.append((key, s))
+            }
         }
         for level in NoiseLevel.allCases {
             let sum = rows.filter { $0.0.hasSuffix(", \(level.rawValue)") }.map(\.1).reduce(Score(), +)
@@ -137,15 +152,18 @@ enum Evaluation {
     /// One markdown table, the two policies side by side (precise / coreLocation).
     static func table(precise: [(String, Score)], core: [(String, Score)]) -> String {
         var out = "| tracks, noise | tracks | fixes | real (required) crossings | false P / C | missed P / C "
-        out += "| median delay P / C (s) | p95 delay P / C (s) | lingering h | flapping P / C (events/h; most per episode) |\n"
+        out +=
+            "| median delay P / C (s) | p95 delay P / C (s) | lingering h | flapping P / C (events/h; most per episode) |\n"
         out += "|---|---|---|---|---|---|---|---|---|---|\n"
         for ((name, p), (_, c)) in zip(precise, core) {
             out += "| \(name) | \(p.tracks) | \(p.fixes) | \(p.realCrossings) (\(p.requiredCrossings)) "
             out += "| \(p.falseEvents) / \(c.falseEvents) | \(p.missed) / \(c.missed) "
-            out += String(format: "| %.1f / %.1f | %.1f / %.1f | %.1f ", p.median, c.median, p.p95, c.p95,
-                          p.lingeringSeconds / 3_600)
-            out += String(format: "| %.2f / %.2f (%d; %d) |\n", p.flappingPerHour, c.flappingPerHour,
-                          p.mostPerEpisode, c.mostPerEpisode)
+            out += String(
+                format: "| %.1f / %.1f | %.1f / %.1f | %.1f ", p.median, c.median, p.p95, c.p95,
+                p.lingeringSeconds / 3_600)
+            out += String(
+                format: "| %.2f / %.2f (%d; %d) |\n", p.flappingPerHour, c.flappingPerHour,
+                p.mostPerEpisode, c.mostPerEpisode)
         }
         return out
     }

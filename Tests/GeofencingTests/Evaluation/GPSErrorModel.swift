@@ -40,7 +40,8 @@ struct GPSErrorModel {
     }
 
     mutating func observe(_ p: Coordinate, dt: Double, elapsed: Double) -> (Coordinate, Double) {
-        let phi = exp(-dt / tau), k = sigma * (1 - phi * phi).squareRoot()
+        let phi = exp(-dt / tau)
+        let k = sigma * (1 - phi * phi).squareRoot()
         ex = phi * ex + k * rng.nextGaussian()
         ey = phi * ey + k * rng.nextGaussian()
         var offset = SIMD2(ex, ey)
@@ -55,12 +56,14 @@ struct GPSErrorModel {
             let d = rng.uniform(profile.jumpDistance.lowerBound, profile.jumpDistance.upperBound)
             jump = SIMD2(sin(a), cos(a)) * d
             let fixes = profile.jumpFixes
-            jumpLeft = Int(rng.uniform(Double(fixes.lowerBound), Double(fixes.upperBound) + 1)) - 1   // this fix plus the rest
+            // This fix plus the rest.
+            jumpLeft = Int(rng.uniform(Double(fixes.lowerBound), Double(fixes.upperBound) + 1)) - 1
             jumpAccuracy = rng.nextUnit() < profile.jumpLieShare ? rng.uniform(2, 5) : rng.uniform(20, 60)
             offset += jump
             accuracy = jumpAccuracy
         } else if warm, rng.nextUnit() < profile.absurdRate {
-            let a = rng.uniform(0, 2 * .pi), d = rng.uniform(0, 3_000)
+            let a = rng.uniform(0, 2 * .pi)
+            let d = rng.uniform(0, 3_000)
             offset += SIMD2(sin(a), cos(a)) * d
             accuracy = rng.uniform(5_000, 20_000)
         } else if warm, rng.nextUnit() < profile.lieRate {

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+
 @testable import Geofencing
 
 // Evaluation harness, part 1b: the adversarial families, written to break a rule, not to suit
@@ -49,38 +50,49 @@ struct BoundaryStretch {
         let c = SIMD2(rng.uniform(-200, 200), rng.uniform(-200, 200))
         switch Int(rng.uniform(0, 3)) {
         case 0:
-            let r = exp(rng.uniform(log(150), log(1_000))), a0 = rng.uniform(0, 2 * .pi)
+            let r = exp(rng.uniform(log(150), log(1_000)))
+            let a0 = rng.uniform(0, 2 * .pi)
             let region = Region.circle(identifier: id, center: unproject(c), radius: r)
-            return BoundaryStretch(region: region, length: 2 * .pi * r, periodic: true, point: { s, o in
-                let a = a0 + s / r
-                return c + SIMD2(sin(a), cos(a)) * (r + o)
-            }, roomInside: 0.8 * r, roomOutside: 400)
+            return BoundaryStretch(
+                region: region, length: 2 * .pi * r, periodic: true,
+                point: { s, o in
+                    let a = a0 + s / r
+                    return c + SIMD2(sin(a), cos(a)) * (r + o)
+                }, roomInside: 0.8 * r, roomOutside: 400)
         default:
             let alpha = rng.uniform(0, 2 * .pi)
-            let rot = { (v: SIMD2<Double>) in SIMD2(v.x * cos(alpha) - v.y * sin(alpha), v.x * sin(alpha) + v.y * cos(alpha)) }
+            let rot = { (v: SIMD2<Double>) in
+                SIMD2(v.x * cos(alpha) - v.y * sin(alpha), v.x * sin(alpha) + v.y * cos(alpha))
+            }
             let ring = { (hx: Double, hy: Double) in
                 [SIMD2(-hx, -hy), SIMD2(hx, -hy), SIMD2(hx, hy), SIMD2(-hx, hy)].map { unproject(c + rot($0)) }
             }
-            let region = Region(identifier: id, shape: .polygon(Polygon(exterior: ring(1_200, 1_000), holes: [ring(250, 250)])))
+            let region = Region(
+                identifier: id, shape: .polygon(Polygon(exterior: ring(1_200, 1_000), holes: [ring(250, 250)])))
             if rng.nextUnit() < 0.5 {
                 // The rectangle's bottom edge (outward: −y), 100 m clear of the corners.
-                return BoundaryStretch(region: region, length: 2_200, periodic: false, point: { s, o in
-                    c + rot(SIMD2(-1_100 + s, -1_000 - o))
-                }, roomInside: 400, roomOutside: 400)
+                return BoundaryStretch(
+                    region: region, length: 2_200, periodic: false,
+                    point: { s, o in
+                        c + rot(SIMD2(-1_100 + s, -1_000 - o))
+                    }, roomInside: 400, roomOutside: 400)
             }
             // The hole's bottom edge (outside the region = into the hole: +y).
-            return BoundaryStretch(region: region, length: 300, periodic: false, point: { s, o in
-                c + rot(SIMD2(-150 + s, -250 + o))
-            }, roomInside: 400, roomOutside: 200)
+            return BoundaryStretch(
+                region: region, length: 300, periodic: false,
+                point: { s, o in
+                    c + rot(SIMD2(-150 + s, -250 + o))
+                }, roomInside: 400, roomOutside: 200)
         }
     }
 }
 
 extension SyntheticTrack {
     static func make(_ family: HardFamily, level: NoiseLevel, index: Int, seed: UInt64) -> SyntheticTrack {
-        var rng = SplitMix64(seed: seed &+ 0x5EED &+ UInt64(index) &* 7_919
-            &+ UInt64(HardFamily.allCases.firstIndex(of: family)!) &* 104_729
-            &+ UInt64(NoiseLevel.allCases.firstIndex(of: level)!) &* 1_299_709)
+        var rng = SplitMix64(
+            seed: seed &+ 0x5EED &+ UInt64(index) &* 7_919
+                &+ UInt64(HardFamily.allCases.firstIndex(of: family)!) &* 104_729
+                &+ UInt64(NoiseLevel.allCases.firstIndex(of: level)!) &* 1_299_709)
         let origin = Coordinate(uncheckedLatitude: rng.uniform(-60, 60), longitude: rng.uniform(-180, 180))
         let proj = LocalProjection(origin: origin)
         let subject = "\(family.rawValue)-\(level.rawValue)-\(index)"
@@ -90,10 +102,14 @@ extension SyntheticTrack {
         var interval = level.interval
         switch family {
         case .boundaryWalker:
-            let side0 = rng.nextUnit() < 0.5 ? -1.0 : 1, side1 = rng.nextUnit() < 0.5 ? -1.0 : 1
-            let a = rng.uniform(5, 10), b = rng.uniform(0, 5)
-            let p1 = rng.uniform(120, 600), p2 = rng.uniform(40, 120)
-            let f1 = rng.uniform(0, 2 * .pi), f2 = rng.uniform(0, 2 * .pi)
+            let side0 = rng.nextUnit() < 0.5 ? -1.0 : 1
+            let side1 = rng.nextUnit() < 0.5 ? -1.0 : 1
+            let a = rng.uniform(5, 10)
+            let b = rng.uniform(0, 5)
+            let p1 = rng.uniform(120, 600)
+            let p2 = rng.uniform(40, 120)
+            let f1 = rng.uniform(0, 2 * .pi)
+            let f2 = rng.uniform(0, 2 * .pi)
             let offset = { (t: Double) in a * sin(2 * .pi * t / p1 + f1) + b * sin(2 * .pi * t / p2 + f2) }
             path.o = side0 * stretch.room(side0)
             path.rest(rng.uniform(120, 300))
@@ -128,10 +144,12 @@ extension SyntheticTrack {
         }
         let (times, truth) = path.sampled(every: interval, proj)
         let sigma = level.sigma * rng.uniform(0.9, 1.1)
-        let fixes = observe(truth, times: times, subject: subject, sigma: sigma, interval: interval, rng: rng,
-                            profile: profile)
-        return SyntheticTrack(family: family.rawValue, level: level, subject: subject, times: times, truth: truth,
-                              fixes: fixes, regions: [stretch.region], noiseSigma: sigma)
+        let fixes = observe(
+            truth, times: times, subject: subject, sigma: sigma, interval: interval, rng: rng,
+            profile: profile)
+        return SyntheticTrack(
+            family: family.rawValue, level: level, subject: subject, times: times, truth: truth,
+            fixes: fixes, regions: [stretch.region], noiseSigma: sigma)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+
 @testable import Geofencing
 
 // Evaluation harness, part 5: recorded tracks. Two public GPS recordings (Recorded/NOTICE.md)
@@ -22,12 +23,14 @@ enum RecordedTracks {
         let point = /<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)"[^>]*>(.*?)<\/trkpt>/.dotMatchesNewlines()
         let time = /<time>([^<]+)<\/time>/
         let iso = ISO8601DateFormatter()
-        var times: [Double] = [], points: [Coordinate] = []
+        var times: [Double] = []
+        var points: [Coordinate] = []
         for m in text.matches(of: point) {
             guard let t = m.output.3.firstMatch(of: time).flatMap({ iso.date(from: String($0.output.1)) }),
-                  let lat = Double(m.output.1), let lon = Double(m.output.2) else { continue }
+                let lat = Double(m.output.1), let lon = Double(m.output.2)
+            else { continue }
             let s = t.timeIntervalSince1970
-            if let last = times.last, s <= last { continue }      // keep time strictly increasing
+            if let last = times.last, s <= last { continue } // keep time strictly increasing
             times.append(s)
             points.append(Coordinate(uncheckedLatitude: lat, longitude: lon))
         }
@@ -36,12 +39,15 @@ enum RecordedTracks {
     }
 
     static func make(_ name: String, level: NoiseLevel, seed: UInt64) throws -> SyntheticTrack {
-        var rng = SplitMix64(seed: seed &+ 0xEC0D &+ UInt64(names.firstIndex(of: name)!) &* 7_919
-            &+ UInt64(NoiseLevel.allCases.firstIndex(of: level)!) &* 1_299_709)
+        var rng = SplitMix64(
+            seed: seed &+ 0xEC0D &+ UInt64(names.firstIndex(of: name)!) &* 7_919
+                &+ UInt64(NoiseLevel.allCases.firstIndex(of: level)!) &* 1_299_709)
         var (times, truth) = try load(name)
         // Cell-grade fixes come at most one every 10 s.
         var kept: [Int] = []
-        for i in times.indices where kept.last.map({ times[i] - times[$0] >= level.interval }) ?? true { kept.append(i) }
+        for i in times.indices where kept.last.map({ times[i] - times[$0] >= level.interval }) ?? true {
+            kept.append(i)
+        }
         times = kept.map { times[$0] }
         truth = kept.map { truth[$0] }
         let subject = "recorded-\(name)-\(level.rawValue)"
@@ -52,16 +58,21 @@ enum RecordedTracks {
         for i in times.indices {
             let dt = i == 0 ? level.interval : times[i] - times[i - 1]
             let (q, accuracy) = error.observe(truth[i], dt: dt, elapsed: times[i])
-            fixes.append(LocationFix(subject: subject, coordinate: q, horizontalAccuracy: accuracy,
-                                     timestamp: SyntheticTrack.t0.addingTimeInterval(times[i])))
+            fixes.append(
+                LocationFix(
+                    subject: subject, coordinate: q, horizontalAccuracy: accuracy,
+                    timestamp: SyntheticTrack.t0.addingTimeInterval(times[i])))
         }
-        return SyntheticTrack(family: "recorded", level: level, subject: subject, times: times, truth: truth,
-                              fixes: fixes, regions: regions, noiseSigma: sigma)
+        return SyntheticTrack(
+            family: "recorded", level: level, subject: subject, times: times, truth: truth,
+            fixes: fixes, regions: regions, noiseSigma: sigma)
     }
 
     /// A dip and a through circle for every five minutes of the recording.
-    static func regionsAlong(_ truth: [Coordinate], times: [Double], subject: String, level: NoiseLevel,
-                             rng: inout SplitMix64) -> [Region] {
+    static func regionsAlong(
+        _ truth: [Coordinate], times: [Double], subject: String, level: NoiseLevel,
+        rng: inout SplitMix64
+    ) -> [Region] {
         let smallest = level == .cell ? 500.0 : 120
         let proj = LocalProjection(origin: truth[0])
         let xy = truth.map { p -> SIMD2<Double> in
@@ -79,13 +90,17 @@ enum RecordedTracks {
             let farthest = stretch.map { distance($0, centre) }.max()!
             let dip = farthest - rng.uniform(10, 15)
             if dip >= smallest {
-                regions.append(.circle(identifier: "\(subject)/dip\(regions.count)",
-                                       center: proj.unproject(east: centre.x, north: centre.y), radius: dip))
+                regions.append(
+                    .circle(
+                        identifier: "\(subject)/dip\(regions.count)",
+                        center: proj.unproject(east: centre.x, north: centre.y), radius: dip))
             }
             let anchor = xy[(start + end) / 2]
-            regions.append(.circle(identifier: "\(subject)/through\(regions.count)",
-                                   center: proj.unproject(east: anchor.x, north: anchor.y),
-                                   radius: smallest * rng.uniform(1, 2)))
+            regions.append(
+                .circle(
+                    identifier: "\(subject)/through\(regions.count)",
+                    center: proj.unproject(east: anchor.x, north: anchor.y),
+                    radius: smallest * rng.uniform(1, 2)))
         }
         return regions
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+
 @testable import Geofencing
 
 // Evaluation harness, part 1: deterministic synthetic tracks — a true path, regions, and
@@ -17,15 +18,34 @@ import Geodesy
 enum NoiseLevel: String, CaseIterable, Sendable {
     case good, urban, poor, cell
 
-    var sigma: Double { switch self { case .good: 5; case .urban: 15; case .poor: 30; case .cell: 60 } }
+    var sigma: Double {
+        switch self {
+        case .good: 5
+        case .urban: 15
+        case .poor: 30
+        case .cell: 60
+        }
+    }
     var interval: Double { self == .cell ? 10 : 1 }
 }
 
 enum Mode: String, CaseIterable, Sendable {
     case walking, cycling, driving
 
-    var speed: Double { switch self { case .walking: 1.4; case .cycling: 5; case .driving: 14 } }
-    var duration: Double { switch self { case .walking: 2_700; case .cycling: 2_100; case .driving: 1_500 } }
+    var speed: Double {
+        switch self {
+        case .walking: 1.4
+        case .cycling: 5
+        case .driving: 14
+        }
+    }
+    var duration: Double {
+        switch self {
+        case .walking: 2_700
+        case .cycling: 2_100
+        case .driving: 1_500
+        }
+    }
 }
 
 struct SyntheticTrack: Sendable {
@@ -42,45 +62,59 @@ struct SyntheticTrack: Sendable {
     static let t0 = Date(timeIntervalSince1970: 1_750_000_000)
 
     /// Fixes along `truth` (sampled at `times`) with the level's noise.
-    static func observe(_ truth: [Coordinate], times: [Double], subject: String, sigma: Double,
-                        interval: Double, rng: SplitMix64, profile: GPSErrorModel.Profile = .init()) -> [LocationFix] {
+    static func observe(
+        _ truth: [Coordinate], times: [Double], subject: String, sigma: Double,
+        interval: Double, rng: SplitMix64, profile: GPSErrorModel.Profile = .init()
+    ) -> [LocationFix] {
         var error = GPSErrorModel(sigma: sigma, rng: rng, profile: profile)
         return zip(times, truth).map { t, p in
             let (q, acc) = error.observe(p, dt: interval, elapsed: t)
-            return LocationFix(subject: subject, coordinate: q, horizontalAccuracy: acc, timestamp: t0.addingTimeInterval(t))
+            return LocationFix(
+                subject: subject, coordinate: q, horizontalAccuracy: acc, timestamp: t0.addingTimeInterval(t))
         }
     }
 
     static func make(mode: Mode, level: NoiseLevel, index: Int, seed: UInt64) -> SyntheticTrack {
-        var rng = SplitMix64(seed: seed &+ UInt64(index) &* 7_919 &+ UInt64(Mode.allCases.firstIndex(of: mode)!) &* 104_729
-            &+ UInt64(NoiseLevel.allCases.firstIndex(of: level)!) &* 1_299_709)
+        var rng = SplitMix64(
+            seed: seed &+ UInt64(index) &* 7_919 &+ UInt64(Mode.allCases.firstIndex(of: mode)!) &* 104_729
+                &+ UInt64(NoiseLevel.allCases.firstIndex(of: level)!) &* 1_299_709)
         let origin = Coordinate(uncheckedLatitude: rng.uniform(-60, 60), longitude: rng.uniform(-180, 180))
         let proj = LocalProjection(origin: origin)
         // True path in local metres.
         var xy: [SIMD2<Double>] = []
         var times: [Double] = []
         let dt = level.interval
-        var p = SIMD2<Double>(0, 0), heading = rng.uniform(0, 2 * .pi)
+        var p = SIMD2<Double>(0, 0)
+        var heading = rng.uniform(0, 2 * .pi)
         var t = 0.0
         while t < mode.duration {
             let leg = rng.uniform(400, 2_500) * (mode == .walking ? 0.5 : 1)
             let v = mode.speed * rng.uniform(0.8, 1.2)
             let steps = Int(leg / v)
             for _ in 0..<steps where t < mode.duration {
-                if times.isEmpty || t >= times[times.count - 1] + dt { xy.append(p); times.append(t) }
+                if times.isEmpty || t >= times[times.count - 1] + dt {
+                    xy.append(p)
+                    times.append(t)
+                }
                 p += SIMD2(sin(heading), cos(heading)) * v
                 t += 1
             }
-            if mode == .walking, rng.nextUnit() < 0.3 {      // a stop
+            if mode == .walking, rng.nextUnit() < 0.3 { // a stop
                 for _ in 0..<Int(rng.uniform(60, 300)) where t < mode.duration {
-                    if t >= times[times.count - 1] + dt { xy.append(p); times.append(t) }
+                    if t >= times[times.count - 1] + dt {
+                        xy.append(p)
+                        times.append(t)
+                    }
                     t += 1
                 }
             }
             heading += rng.uniform(0.5, 2.0) * (rng.nextUnit() < 0.5 ? -1 : 1)
         }
-        for _ in 0..<300 {                                     // rest at the end
-            if t >= times[times.count - 1] + dt { xy.append(p); times.append(t) }
+        for _ in 0..<300 { // rest at the end
+            if t >= times[times.count - 1] + dt {
+                xy.append(p)
+                times.append(t)
+            }
             t += 1
         }
         let truth = xy.map { proj.unproject(east: $0.x, north: $0.y) }
@@ -98,14 +132,16 @@ struct SyntheticTrack: Sendable {
             guard dir.x.isFinite else { continue }
             let perp = SIMD2(-dir.y, dir.x)
             let c = xy[i] + perp * rng.uniform(-0.5, 0.5) * r
-            let region = Region.circle(identifier: "\(subject)/r\(regions.count)",
-                                       center: proj.unproject(east: c.x, north: c.y), radius: r)
+            let region = Region.circle(
+                identifier: "\(subject)/r\(regions.count)",
+                center: proj.unproject(east: c.x, north: c.y), radius: r)
             if isClean(region, truth: truth, times: times) { regions.append(region) }
         }
         let sigma = level.sigma * rng.uniform(0.9, 1.1)
         let fixes = observe(truth, times: times, subject: subject, sigma: sigma, interval: dt, rng: rng)
-        return SyntheticTrack(family: mode.rawValue, level: level, subject: subject, times: times, truth: truth,
-                              fixes: fixes, regions: regions, noiseSigma: sigma)
+        return SyntheticTrack(
+            family: mode.rawValue, level: level, subject: subject, times: times, truth: truth,
+            fixes: fixes, regions: regions, noiseSigma: sigma)
     }
 
     /// Whether the path crosses `region` at least once and every crossing is clear: ≥ 50 m
