@@ -20,7 +20,7 @@ public struct ServeCommand: AsyncParsableCommand {
 
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
-            maxAttempts}. Command-line options override it. See docs/server.md.
+            maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds. Command-line options             override it. See docs/server.md.
             """,
         subcommands: [CreateKey.self, Loadgen.self]
     )
@@ -40,6 +40,12 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Allow webhooks to this host (repeatable).")
     var allowWebhookHost: [String] = []
 
+    @Option(help: "Checkpoint a tenant's engine after this many fixes (default 100000; 0: never).")
+    var snapshotEveryFixes: Int?
+
+    @Option(help: "Checkpoint a tenant's engine at least this often while it receives fixes, in seconds (default 600).")
+    var snapshotIntervalSeconds: Double?
+
     public init() {}
 
     func resolvedConfiguration() throws -> ServerConfiguration {
@@ -49,6 +55,8 @@ public struct ServeCommand: AsyncParsableCommand {
         if let host { c.host = host }
         if let database { c.database = database }
         c.allowedWebhookHosts += allowWebhookHost
+        if let n = snapshotEveryFixes { c.snapshots.isEnabled = n > 0; c.snapshots.everyFixes = max(n, 1) }
+        if let s = snapshotIntervalSeconds { c.snapshots.interval = .milliseconds(Int64((s * 1000).rounded())) }
         try c.validate()
         return c
     }

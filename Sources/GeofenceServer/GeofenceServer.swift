@@ -25,7 +25,9 @@ import ServiceLifecycle
 /// `GET /v1/devices/{id}/state`, `GET /v1/events`, `GET /v1/events/stream` (SSE), `POST|GET /v1/webhooks`,
 /// `DELETE /v1/webhooks/{id}`, `GET /v1/webhooks/{id}/deliveries`.
 ///
-/// Start-up replays every tenant's journal into its engine (O(journal length)). Several
+/// Start-up restores every tenant's engine from its latest snapshot and replays the journal
+/// after it (``ServerConfiguration/snapshots``; the whole journal when there is no usable
+/// snapshot). Several
 /// instances may share one PostgreSQL database (``PostgresStore``): per-device writes are
 /// serialised there, and each instance polls for region changes made elsewhere every
 /// ``ServerConfiguration/regionSyncInterval`` (docs/server.md, "Scale-out").
@@ -54,7 +56,8 @@ public struct GeofenceServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics)
+        self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics,
+                             snapshotSchedule: configuration.snapshots, logger: logger)
         self.keys = KeyCache(store: store)
         self.queryLimiter = QueryLimiter(limit: configuration.maxConcurrentQueriesPerTenant)
         self.dispatcher = WebhookDispatcher(store: store, client: httpClient, retry: configuration.webhookRetry,

@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(10)
     /// The times a fix may carry, relative to the server's clock (400 outside).
     public var fixTimeWindow = FixTimeWindow()
+    /// When each tenant's engine is checkpointed in the store (start-up replays only the
+    /// journal after the last snapshot).
+    public var snapshots = SnapshotSchedule()
     /// Timeout of one webhook request.
     public var webhookTimeout: Duration = .seconds(10)
     /// The dashboard's map tiles: a URL template with `{z}`, `{x}`, `{y}` (256-pixel Web
@@ -66,7 +69,8 @@ public struct ServerConfiguration: Sendable {
     /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
     /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
-    /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`.
+    /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
+    /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -131,6 +135,15 @@ public struct ServerConfiguration: Sendable {
         if let ms = try wrap("webhookPollIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("webhookPollIntervalMilliseconds") }) {
             webhookPollInterval = .milliseconds(Int64(ms))
         }
+        if let n = try wrap("snapshotEveryFixes", { () throws(Problem) in try o.optionalNumber("snapshotEveryFixes") }) {
+            guard n >= 0, n <= 1e12, n == n.rounded() else { throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be a whole number ≥ 0") }
+            snapshots.isEnabled = n > 0
+            snapshots.everyFixes = max(Int(n), 1)
+        }
+        if let s = try wrap("snapshotIntervalSeconds", { () throws(Problem) in try o.optionalNumber("snapshotIntervalSeconds") }) {
+            guard s.isFinite, s > 0, s <= 1e9 else { throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive") }
+            snapshots.interval = .milliseconds(Int64((s * 1000).rounded()))
+        }
         try validate()
     }
 
@@ -147,6 +160,8 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError(key: "maxConcurrentQueriesPerTenant", reason: "must be at least 1")
         }
         guard requestTimeout > .zero else { throw ConfigurationError(key: "requestTimeoutSeconds", reason: "must be positive") }
+        guard snapshots.everyFixes >= 1 else { throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be at least 1") }
+        guard snapshots.interval > .zero else { throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive") }
         guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
         if let t = dashboardTileURL {
             guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {

@@ -69,6 +69,20 @@ public protocol ServerStore: Sendable {
     /// the store cannot tell (rebuild the whole engine then). The default is `nil`.
     func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]?
 
+    // MARK: Snapshots (ServerStore+Snapshots)
+    /// Stores `data` (an ``Engine/subjectSnapshot()``) as the tenant's snapshot, replacing the
+    /// previous one, together with the journal position it covers — the tenant's last journal
+    /// entry — in one transaction. The caller's engine must be exactly the tenant's journal
+    /// (nothing of this tenant committed but not applied, nothing applied but not committed).
+    /// Returns the position, or `nil` when nothing was stored (the store keeps no snapshots, or
+    /// another process wrote to the tenant since this one's engine saw it). The default stores nothing.
+    func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64?
+    /// What rebuilding the tenant's engine replays, read consistently: with `useSnapshot` and
+    /// a stored snapshot, the snapshot, the region changes up to its position (``StartupJournal/head``)
+    /// and every entry after it (``StartupJournal/tail``); otherwise the whole journal as the tail.
+    /// The default is ``journal(tenant:)`` as the tail.
+    func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal
+
     // MARK: Webhooks
     func addWebhook(_ webhook: Webhook, now: Date) async throws
     func webhooks(tenant: String) async throws -> [Webhook]
@@ -94,6 +108,10 @@ extension ServerStore {
     }
     public func changedTenants() async throws -> [String] { [] }
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
+    public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? { nil }
+    public func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
+        StartupJournal(snapshot: nil, head: [], tail: try await journal(tenant: tenant))
+    }
 }
 
 /// One device's accepted fix batch and the events the engine produced for it, as handed to
