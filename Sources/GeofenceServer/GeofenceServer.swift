@@ -142,10 +142,11 @@ public struct GeofenceServer: Sendable {
         async throws -> some ApplicationProtocol
     {
         let started = ContinuousClock.now
-        let tenants = try await hub.loadAll()
+        let (tenants, fromSnapshots) = try await hub.loadAll()
         let seconds = (ContinuousClock.now - started).seconds
         logger.info("engines rebuilt from the store",
-                    metadata: ["tenants": "\(tenants)", "seconds": "\((seconds * 1_000).rounded() / 1_000)"])
+                    metadata: ["tenants": "\(tenants)", "fromSnapshots": "\(fromSnapshots)",
+                               "seconds": "\((seconds * 1_000).rounded() / 1_000)"])
         let logger = self.logger
         return Application(
             router: makeRouter(),

@@ -29,11 +29,17 @@ actor TenantHub {
         return r
     }
 
-    /// Rebuilds every stored tenant's engine; returns how many tenants were loaded.
+    /// Rebuilds every stored tenant's engine; returns how many tenants were loaded and how
+    /// many of them from a snapshot.
     @discardableResult
-    func loadAll() async throws -> Int {
+    func loadAll() async throws -> (tenants: Int, fromSnapshots: Int) {
         let tenants = try await store.tenants()
-        for t in tenants { try await runtime(t).rebuild() }
-        return tenants.count
+        var fromSnapshots = 0
+        for t in tenants {
+            let r = runtime(t)
+            try await r.rebuild()
+            if await r.restoredFrom != nil { fromSnapshots += 1 }
+        }
+        return (tenants.count, fromSnapshots)
     }
 }

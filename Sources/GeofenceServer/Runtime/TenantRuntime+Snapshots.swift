@@ -60,6 +60,7 @@ extension TenantRuntime {
         let start = try await store.startupJournal(tenant: tenant, useSnapshot: snapshotSchedule.isEnabled)
         fixesSinceSnapshot = 0
         lastSnapshotAt = start.snapshot?.takenAt
+        restoredFrom = nil
         guard let snapshot = start.snapshot else { return try Self.replay(start.tail, policy: policy) }
         var engine = try Self.replay(start.head, policy: policy)
         do {
@@ -72,6 +73,7 @@ extension TenantRuntime {
             return try Self.replay(try await store.startupJournal(tenant: tenant, useSnapshot: false).tail, policy: policy)
         }
         try Self.replay(start.tail, into: &engine)
+        restoredFrom = snapshot.position
         return engine
     }
 }

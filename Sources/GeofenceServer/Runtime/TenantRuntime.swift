@@ -46,6 +46,8 @@ actor TenantRuntime {
     var fixesSinceSnapshot = 0
     var lastSnapshotAt: Date? = nil
     var snapshotting = false
+    /// The position of the snapshot the engine was last rebuilt from (`nil`: a full replay).
+    var restoredFrom: Int64? = nil
     /// The snapshot under way, if any (tests wait for it).
     var snapshotTask: Task<Void, Never>? = nil
 
