@@ -135,6 +135,12 @@ public struct GeofenceServer: Sendable {
         return router
     }
 
+    /// The retention worker (``Retention``), run as a service of the application.
+    var retention: Retention {
+        Retention(store: store, fixRetention: configuration.fixRetention, eventRetention: configuration.eventRetention,
+                  interval: configuration.retentionCheckInterval, batch: configuration.retentionBatch, clock: clock, logger: logger)
+    }
+
     /// Rebuilds every tenant's engine from the store and returns the application (HTTP server
     /// plus the webhook worker), ready for `runService()`. `onServerRunning` receives the bound
     /// port (useful with port 0).
@@ -151,7 +157,8 @@ public struct GeofenceServer: Sendable {
         return Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
-            services: [dispatcher, RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger)],
+            services: [dispatcher, RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
+                       retention],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["port": "\(port)"])

@@ -13,11 +13,17 @@ import PostgresNIO
 /// version) is the database's — otherwise this engine has not seen some committed batches
 /// and the snapshot is skipped (`nil`).
 extension PostgresStore {
-    /// Migration 3 (snapshots): the snapshot table, and a partial index of the region entries
-    /// of the journal so that start-up reads a tenant's region history without scanning its fixes.
+    /// Migration 3 (snapshots and retention): the snapshot table, a partial index of the region
+    /// entries of the journal so that start-up reads a tenant's region history without scanning
+    /// its fixes, and retention's bookkeeping.
     static let snapshotMigration = [
         #"CREATE TABLE engine_snapshots (tenant TEXT COLLATE "C" PRIMARY KEY, position BIGINT NOT NULL, format BIGINT NOT NULL, data BYTEA NOT NULL, taken_at DOUBLE PRECISION NOT NULL)"#,
         "CREATE INDEX journal_regions ON journal (tenant, seq) WHERE kind <> 'fixes'",
+        // Retention (PostgresStore+Retention): when each snapshot's position was reached, how far
+        // each tenant's events were pruned, and the deliveries of an event found by its event.
+        #"CREATE TABLE journal_marks (tenant TEXT COLLATE "C" NOT NULL, position BIGINT NOT NULL, at DOUBLE PRECISION NOT NULL, PRIMARY KEY (tenant, position))"#,
+        #"CREATE TABLE event_horizons (tenant TEXT COLLATE "C" PRIMARY KEY, cursor BIGINT NOT NULL)"#,
+        "CREATE INDEX deliveries_event ON deliveries (event_seq)",
     ]
 
     public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? {
@@ -43,6 +49,10 @@ extension PostgresStore {
                 INSERT INTO engine_snapshots (tenant, position, format, data, taken_at) VALUES (\(tenant), \(position), \(format), \(data), \(t))
                 ON CONFLICT (tenant) DO UPDATE SET position = excluded.position, format = excluded.format,
                   data = excluded.data, taken_at = excluded.taken_at
+                """, logger)
+            try await Self.run(c, """
+                INSERT INTO journal_marks (tenant, position, at) VALUES (\(tenant), \(position), \(t))
+                ON CONFLICT (tenant, position) DO NOTHING
                 """, logger)
             return position
         }

@@ -8,11 +8,17 @@ import SQLiteNIO
 /// database and each store call runs alone on its connection, so the tenant's last journal
 /// entry is exactly what an engine with no batch in flight has seen.
 extension SQLiteStore {
-    /// Migration 2 (snapshots): the snapshot table, and a partial index of the region entries
-    /// of the journal so that start-up reads a tenant's region history without scanning its fixes.
+    /// Migration 2 (snapshots and retention): the snapshot table, a partial index of the region
+    /// entries of the journal so that start-up reads a tenant's region history without scanning
+    /// its fixes, and retention's bookkeeping.
     static let snapshotMigration = [
         "CREATE TABLE engine_snapshots (tenant TEXT PRIMARY KEY, position INTEGER NOT NULL, format INTEGER NOT NULL, data BLOB NOT NULL, taken_at REAL NOT NULL) WITHOUT ROWID",
         "CREATE INDEX journal_regions ON journal (tenant, seq) WHERE kind <> 'fixes'",
+        // Retention (SQLiteStore+Retention): when each snapshot's position was reached, how far
+        // each tenant's events were pruned, and the deliveries of an event found by its event.
+        "CREATE TABLE journal_marks (tenant TEXT NOT NULL, position INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (tenant, position)) WITHOUT ROWID",
+        "CREATE TABLE event_horizons (tenant TEXT PRIMARY KEY, cursor INTEGER NOT NULL) WITHOUT ROWID",
+        "CREATE INDEX deliveries_event ON deliveries (event_seq)",
     ]
 
     public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? {
@@ -26,6 +32,8 @@ extension SQLiteStore {
                   data = excluded.data, taken_at = excluded.taken_at
                 """, [.text(tenant), .integer(Int(position)), .integer(Int(Engine.snapshotFormatVersion)), blob,
                       .float(now.timeIntervalSince1970)])
+            try s.query("INSERT OR IGNORE INTO journal_marks (tenant, position, at) VALUES (?, ?, ?)",
+                        [.text(tenant), .integer(Int(position)), .float(now.timeIntervalSince1970)])
             return position
         }
     }

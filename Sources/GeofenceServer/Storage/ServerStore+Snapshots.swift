@@ -53,3 +53,16 @@ extension JournalEntry {
         }
     }
 }
+
+/// What one ``ServerStore/prune(tenant:fixesBefore:eventsBefore:limit:)`` deleted.
+public struct PruneCount: Sendable, Hashable {
+    /// Fix batches (journal entries) deleted.
+    public var fixBatches = 0
+    /// Events (with their finished deliveries) deleted.
+    public var events = 0
+
+    public init(fixBatches: Int = 0, events: Int = 0) {
+        self.fixBatches = fixBatches
+        self.events = events
+    }
+}

@@ -83,6 +83,17 @@ public protocol ServerStore: Sendable {
     /// The default is ``journal(tenant:)`` as the tail.
     func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal
 
+    // MARK: Retention (ServerStore+Retention)
+    /// Deletes, in one transaction, at most `limit` of the tenant's fix batches stored before
+    /// `fixesBefore` **and covered by its snapshot**, and at most `limit` of its oldest events
+    /// created before `eventsBefore` with no delivery pending (always a prefix in cursor order,
+    /// so that ``eventHorizon(tenant:)`` says exactly what is gone). `nil`: keep them. Region
+    /// changes are never deleted. The default deletes nothing.
+    func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount
+    /// The highest event cursor deleted by retention (0: none): a reader resuming after an
+    /// older cursor would miss events. The default is 0.
+    func eventHorizon(tenant: String) async throws -> Int64
+
     // MARK: Webhooks
     func addWebhook(_ webhook: Webhook, now: Date) async throws
     func webhooks(tenant: String) async throws -> [Webhook]
@@ -109,6 +120,8 @@ extension ServerStore {
     public func changedTenants() async throws -> [String] { [] }
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
     public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? { nil }
+    public func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount { PruneCount() }
+    public func eventHorizon(tenant: String) async throws -> Int64 { 0 }
     public func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
         StartupJournal(snapshot: nil, head: [], tail: try await journal(tenant: tenant))
     }
