@@ -32,7 +32,7 @@ if [[ "$DATABASE" == postgres://* || "$DATABASE" == postgresql://* ]]; then
       | sql -c "COPY journal (tenant, kind, device, device_version, body) FROM STDIN"
     python3 scripts/server_startup_seed.py postgres-devices startup "$FIXES" "$DEVICES" "$BATCH" "$END" \
       | sql -c "COPY devices (tenant, id, last_fix, last_time, fix_count, version, updated_at) FROM STDIN"
-    sql -c "ANALYZE"
+    sql -c "ANALYZE journal" -c "ANALYZE devices"
   }
   snapshots() { sql -c "SELECT count(*) FROM engine_snapshots"; }
 else
@@ -69,7 +69,8 @@ stop() { kill -TERM $SERVER; wait $SERVER || true; }
 
 KEY=$("$BIN" serve create-key --tenant startup --database "$DB")
 echo "== $(uptime)"
-echo "== store: ${SCHEMA:+PostgreSQL schema $SCHEMA}${SCHEMA:-SQLite file}; $REGIONS regions, $FIXES fixes of $DEVICES devices in batches of $BATCH"
+if [ -n "$SCHEMA" ]; then STORE="PostgreSQL schema $SCHEMA"; else STORE="SQLite file"; fi
+echo "== store: $STORE; $REGIONS regions, $FIXES fixes of $DEVICES devices in batches of $BATCH"
 start --snapshot-every-fixes 0
 "$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01 | grep -i import || true
 stop
