@@ -119,4 +119,34 @@ struct EngineSnapshotTests {
         try other.add(contentsOf: regions)
         #expect(throws: EngineSnapshotError.policyDiffers) { try other.restoreSubjects(from: bytes) }
     }
+
+    @Test("odd names, removed and replaced regions, and an engine with no subjects round-trip exactly")
+    func oddCases() throws {
+        // No subjects at all.
+        var empty = Engine(policy: .precise)
+        try empty.add(Scene.circle("a"))
+        var emptyCopy = Engine(policy: .precise)
+        try emptyCopy.add(Scene.circle("a"))
+        try emptyCopy.restoreSubjects(from: empty.subjectSnapshot())
+        #expect(emptyCopy.subjects.isEmpty)
+
+        // Non-ASCII and long names; a region removed and one replaced while subjects track them
+        // (their dead tracks are not carried over).
+        let name = "設備-🚚-" + String(repeating: "x", count: 5_000)
+        let zone = Scene.circle("zone ✓", radius: 120, dwell: 30)
+        let other = Scene.circle("other", Scene.point(Scene.shanghai, north: 50), radius: 200)
+        var straight = Engine(policy: .precise)
+        try straight.add(contentsOf: [zone, other])
+        let fixes = (0..<12).map { Scene.fix(Scene.shanghai, north: Double($0 % 4) * 10, at: Double($0) * 10, subject: name) }
+        _ = try Scene.run(&straight, Array(fixes.prefix(6)))
+        straight.remove(identifier: "other")
+        try straight.add(Scene.circle("zone ✓", radius: 90))
+        let bytes = straight.subjectSnapshot()
+        var restored = Engine(policy: .precise)
+        try restored.add(Scene.circle("zone ✓", radius: 90))
+        try restored.restoreSubjects(from: bytes)
+        #expect(restored.subjects == [name])
+        #expect(try Scene.run(&restored, Array(fixes.dropFirst(6))) == (try Scene.run(&straight, Array(fixes.dropFirst(6)))))
+    }
 }
+
