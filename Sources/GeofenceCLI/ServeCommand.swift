@@ -20,7 +20,8 @@ public struct ServeCommand: AsyncParsableCommand {
 
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
-            maxAttempts}. Command-line options override it. See docs/server.md.
+            maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, fixRetentionDays, \
+            eventRetentionDays. Command-line options override it. See docs/server.md.
             """,
         subcommands: [CreateKey.self, Loadgen.self]
     )
@@ -40,6 +41,18 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Allow webhooks to this host (repeatable).")
     var allowWebhookHost: [String] = []
 
+    @Option(help: "Checkpoint a tenant's engine after this many fixes (default 100000; 0: never).")
+    var snapshotEveryFixes: Int?
+
+    @Option(help: "Checkpoint a tenant's engine at least this often while it receives fixes, in seconds (default 600).")
+    var snapshotIntervalSeconds: Double?
+
+    @Option(help: "Delete stored fixes older than this many days (default 30; 0: keep forever).")
+    var fixRetentionDays: Double?
+
+    @Option(help: "Delete delivered events older than this many days (default 30; 0: keep forever).")
+    var eventRetentionDays: Double?
+
     public init() {}
 
     func resolvedConfiguration() throws -> ServerConfiguration {
@@ -49,6 +62,10 @@ public struct ServeCommand: AsyncParsableCommand {
         if let host { c.host = host }
         if let database { c.database = database }
         c.allowedWebhookHosts += allowWebhookHost
+        if let n = snapshotEveryFixes { c.snapshots.isEnabled = n > 0; c.snapshots.everyFixes = max(n, 1) }
+        if let s = snapshotIntervalSeconds { c.snapshots.interval = .milliseconds(Int64((s * 1000).rounded())) }
+        if let d = fixRetentionDays { c.fixRetention = try ServerConfiguration.retention(days: d, key: "--fix-retention-days") }
+        if let d = eventRetentionDays { c.eventRetention = try ServerConfiguration.retention(days: d, key: "--event-retention-days") }
         try c.validate()
         return c
     }

@@ -25,7 +25,9 @@ import ServiceLifecycle
 /// `GET /v1/devices/{id}/state`, `GET /v1/events`, `GET /v1/events/stream` (SSE), `POST|GET /v1/webhooks`,
 /// `DELETE /v1/webhooks/{id}`, `GET /v1/webhooks/{id}/deliveries`.
 ///
-/// Start-up replays every tenant's journal into its engine (O(journal length)). Several
+/// Start-up restores every tenant's engine from its latest snapshot and replays the journal
+/// after it (``ServerConfiguration/snapshots``; the whole journal when there is no usable
+/// snapshot). Several
 /// instances may share one PostgreSQL database (``PostgresStore``): per-device writes are
 /// serialised there, and each instance polls for region changes made elsewhere every
 /// ``ServerConfiguration/regionSyncInterval`` (docs/server.md, "Scale-out").
@@ -54,7 +56,8 @@ public struct GeofenceServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics)
+        self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics,
+                             snapshotSchedule: configuration.snapshots, logger: logger)
         self.keys = KeyCache(store: store)
         self.queryLimiter = QueryLimiter(limit: configuration.maxConcurrentQueriesPerTenant)
         self.dispatcher = WebhookDispatcher(store: store, client: httpClient, retry: configuration.webhookRetry,
@@ -133,6 +136,12 @@ public struct GeofenceServer: Sendable {
         return router
     }
 
+    /// The retention worker (``Retention``), run as a service of the application.
+    var retention: Retention {
+        Retention(store: store, fixRetention: configuration.fixRetention, eventRetention: configuration.eventRetention,
+                  interval: configuration.retentionCheckInterval, batch: configuration.retentionBatch, clock: clock, logger: logger)
+    }
+
     /// Rebuilds every tenant's engine from the store and returns the application (HTTP server
     /// plus the webhook worker), ready for `runService()`. `onServerRunning` receives the bound
     /// port (useful with port 0).
@@ -140,15 +149,17 @@ public struct GeofenceServer: Sendable {
         async throws -> some ApplicationProtocol
     {
         let started = ContinuousClock.now
-        let tenants = try await hub.loadAll()
+        let (tenants, fromSnapshots) = try await hub.loadAll()
         let seconds = (ContinuousClock.now - started).seconds
         logger.info("engines rebuilt from the store",
-                    metadata: ["tenants": "\(tenants)", "seconds": "\((seconds * 1_000).rounded() / 1_000)"])
+                    metadata: ["tenants": "\(tenants)", "fromSnapshots": "\(fromSnapshots)",
+                               "seconds": "\((seconds * 1_000).rounded() / 1_000)"])
         let logger = self.logger
         return Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
-            services: [dispatcher, RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger)],
+            services: [dispatcher, RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
+                       retention],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["port": "\(port)"])

@@ -59,6 +59,22 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(10)
     /// The times a fix may carry, relative to the server's clock (400 outside).
     public var fixTimeWindow = FixTimeWindow()
+    /// When each tenant's engine is checkpointed in the store (start-up replays only the
+    /// journal after the last snapshot).
+    public var snapshots = SnapshotSchedule()
+    /// How long stored fix batches are kept (`nil`: forever). 30 days by default. Only
+    /// batches a snapshot covers are deleted, so fixes can outlive this by up to
+    /// ``SnapshotSchedule/interval`` (docs/server.md, "Retention").
+    public var fixRetention: Duration? = .seconds(30 * 86_400)
+    /// How long events are kept once no delivery of theirs is pending (`nil`: forever).
+    /// 30 days by default; reading after an older cursor is a 410 problem.
+    public var eventRetention: Duration? = .seconds(30 * 86_400)
+    /// How often retention deletes what expired (in batches of ``retentionBatch`` rows per
+    /// transaction). 60 s by default.
+    public var retentionCheckInterval: Duration = .seconds(60)
+    /// Most rows of each kind one pruning transaction deletes (5,000: a few milliseconds of
+    /// writer time on SQLite, so ingestion never waits long behind it).
+    public var retentionBatch: Int = 5_000
     /// Timeout of one webhook request.
     public var webhookTimeout: Duration = .seconds(10)
     /// The dashboard's map tiles: a URL template with `{z}`, `{x}`, `{y}` (256-pixel Web
@@ -75,7 +91,9 @@ public struct ServerConfiguration: Sendable {
     /// `profile` (`precise` | `coreLocation`), `webhookRetry` {`baseDelaySeconds`,
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
     /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
-    /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`.
+    /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
+    /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `fixRetentionDays`,
+    /// `eventRetentionDays` (0: keep forever).
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -140,7 +158,30 @@ public struct ServerConfiguration: Sendable {
         if let ms = try wrap("webhookPollIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("webhookPollIntervalMilliseconds") }) {
             webhookPollInterval = .milliseconds(Int64(ms))
         }
+        if let n = try wrap("snapshotEveryFixes", { () throws(Problem) in try o.optionalNumber("snapshotEveryFixes") }) {
+            guard n >= 0, n <= 1e12, n == n.rounded() else { throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be a whole number ≥ 0") }
+            snapshots.isEnabled = n > 0
+            snapshots.everyFixes = max(Int(n), 1)
+        }
+        if let s = try wrap("snapshotIntervalSeconds", { () throws(Problem) in try o.optionalNumber("snapshotIntervalSeconds") }) {
+            guard s.isFinite, s > 0, s <= 1e9 else { throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive") }
+            snapshots.interval = .milliseconds(Int64((s * 1000).rounded()))
+        }
+        if let d = try wrap("fixRetentionDays", { () throws(Problem) in try o.optionalNumber("fixRetentionDays") }) {
+            fixRetention = try Self.retention(days: d, key: "fixRetentionDays")
+        }
+        if let d = try wrap("eventRetentionDays", { () throws(Problem) in try o.optionalNumber("eventRetentionDays") }) {
+            eventRetention = try Self.retention(days: d, key: "eventRetentionDays")
+        }
         try validate()
+    }
+
+    /// A retention of `days` days (0: keep forever); throws ``ConfigurationError`` naming `key`.
+    public static func retention(days: Double, key: String) throws -> Duration? {
+        guard days.isFinite, days >= 0, days <= 36_500 else {
+            throw ConfigurationError(key: key, reason: "must be a number of days from 0 (keep forever) to 36500")
+        }
+        return days == 0 ? nil : .milliseconds(Int64((days * 86_400_000).rounded()))
     }
 
     /// Checks ranges; throws ``ConfigurationError`` naming the key.
@@ -156,6 +197,11 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError(key: "maxConcurrentQueriesPerTenant", reason: "must be at least 1")
         }
         guard requestTimeout > .zero else { throw ConfigurationError(key: "requestTimeoutSeconds", reason: "must be positive") }
+        guard snapshots.everyFixes >= 1 else { throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be at least 1") }
+        guard snapshots.interval > .zero else { throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive") }
+        guard retentionBatch >= 1, retentionCheckInterval > .zero else {
+            throw ConfigurationError(key: "retention", reason: "the batch and the check interval must be positive")
+        }
         guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
         if let t = dashboardTileURL {
             guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {

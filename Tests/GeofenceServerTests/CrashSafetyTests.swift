@@ -99,14 +99,33 @@ struct CrashSafetyTests {
         return out
     }
 
-    @Test("every event of every acknowledged batch survives SIGKILL, is delivered, and nothing is duplicated")
-    func sigkillMidLoad() async throws {
+    /// The inside sets one uninterrupted engine ends with, per device: `"dev-0 [r0-3]"`.
+    static func expectedInside(policy: HysteresisPolicy) throws -> [String] {
+        var engine = Engine(policy: policy)
+        try engine.add(contentsOf: regions())
+        for d in 0..<devices {
+            for i in 0..<batchesPerDevice * fixesPerBatch {
+                let f = fix(device: d, index: i)
+                _ = try engine.process(LocationFix(subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: f.lat, longitude: f.lon),
+                                                   horizontalAccuracy: 8, timestamp: Date(timeIntervalSince1970: f.t)))
+            }
+        }
+        return (0..<devices).map { "dev-\($0) \(engine.regionsContaining(subject: "dev-\($0)").sorted())" }
+    }
+
+    /// With `snapshots`, the server checkpoints every tenant's engine after every 40 fixes
+    /// (every batch), so the kill very likely lands while a snapshot is being exported or
+    /// written, and the restart loads the last snapshot and replays the journal after it.
+    @Test("every event of every acknowledged batch survives SIGKILL, is delivered, and nothing is duplicated",
+          arguments: [false, true])
+    func sigkillMidLoad(snapshots: Bool) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("geofence.sqlite").path
         let config = dir.appendingPathComponent("server.json").path
-        try Data(#"{"allowedWebhookHosts":["127.0.0.1"],"webhookPollIntervalMilliseconds":20,"webhookRetry":{"baseDelaySeconds":0.05,"maxDelaySeconds":0.2,"maxAttempts":50}}"#.utf8)
+        let snapshotEvery = snapshots ? 40 : 0
+        try Data(#"{"allowedWebhookHosts":["127.0.0.1"],"webhookPollIntervalMilliseconds":20,"snapshotEveryFixes":\#(snapshotEvery),"webhookRetry":{"baseDelaySeconds":0.05,"maxDelaySeconds":0.2,"maxAttempts":50}}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
         let key = try ChildServer.runToCompletion(["serve", "create-key", "--tenant", "crash", "--database", db])
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -153,6 +172,7 @@ struct CrashSafetyTests {
 
             // Second life on the same file: every acknowledged event is there.
             let second = try await ChildServer.start(["--database", db, "--config", config])
+            #expect(second.log.contains(snapshots ? "fromSnapshots=1" : "fromSnapshots=0"), "\(second.log.suffix(600))")
             let afterRestart = try await Self.storedEvents(second.baseURL, key: key)
             let idsAfterRestart = Set(afterRestart.compactMap { $0["id"]?.string })
             #expect(acknowledgedIDs.isSubset(of: idsAfterRestart),
@@ -178,6 +198,13 @@ struct CrashSafetyTests {
             #expect(described == expected, "stored \(described.count) events, expected \(expected.count)")
             let storedIDs = Set(stored.compactMap { $0["id"]?.string })
             #expect(storedIDs.count == stored.count)
+            // And every device ends in the regions an uninterrupted engine ends in.
+            var inside: [String] = []
+            for d in 0..<Self.devices {
+                let state = try await Self.get(second.baseURL, "/v1/devices/dev-\(d)/state", key: key)
+                inside.append("dev-\(d) \((state["inside"]?.array ?? []).compactMap(\.string).sorted())")
+            }
+            #expect(inside == (try Self.expectedInside(policy: ServerConfiguration().policy)))
 
             // Webhooks resume from the outbox: every stored event reaches the receiver.
             let clock = ContinuousClock()
@@ -195,7 +222,7 @@ struct CrashSafetyTests {
             let redelivered = hits.count - Set(hits.map(\.eventID)).count
             #expect(redelivered <= 64, "\(redelivered) events delivered twice")
             #expect(try await second.terminate() == 0, "graceful shutdown after SIGTERM")
-            print("crash test: \(acknowledged)/\(total) batches acknowledged before SIGKILL, \(expected.count) events, "
+            print("crash test (snapshots: \(snapshots)): \(acknowledged)/\(total) batches acknowledged before SIGKILL, \(expected.count) events, "
                   + "\(duplicatesRecognised) re-sent batches recognised as duplicates, \(redelivered) webhook re-deliveries")
         }
     }

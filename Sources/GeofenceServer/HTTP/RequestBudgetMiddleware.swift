@@ -18,6 +18,9 @@ import NIOCore
 struct RequestBudgetMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let timeout: Duration
+    /// Returns when a request's budget of `timeout` has run out: a sleep, or in tests a gate
+    /// the test opens (no test waits for real time).
+    var expiry: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
     private enum Outcome: Sendable {
         case finished(Result<Response, any Error>)
@@ -28,7 +31,7 @@ struct RequestBudgetMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         if path.hasSuffix("/locations") || path.hasSuffix("/events/stream") { return try await next(request, context) }
-        let timeout = self.timeout
+        let timeout = self.timeout, expiry = self.expiry
         let closed = context.connectionClosed
         // `next` is neither escaping nor @Sendable: it is called only from the first child task,
         // and the group waits for every child before `withoutActuallyEscaping` returns.
@@ -39,7 +42,7 @@ struct RequestBudgetMiddleware: RouterMiddleware {
                     do { return .finished(.success(try await handler.value(request, context))) } catch { return .finished(.failure(error)) }
                 }
                 group.addTask {
-                    try? await Task.sleep(for: timeout)
+                    await expiry(timeout)
                     return .timedOut
                 }
                 if let closed {

@@ -12,17 +12,22 @@ extension GeofenceServer {
     /// Resuming: reconnect with `Last-Event-ID` (or `after=`) set to the last `id:` seen; events
     /// come from the outbox in cursor order, so there are no gaps and no duplicates. A stream
     /// ends after `limit` events or `timeout` seconds (default 25, at most 300) — clients such as
-    /// `EventSource` reconnect by themselves — and on server shutdown.
+    /// `EventSource` reconnect by themselves — and on server shutdown. A cursor older than the
+    /// events retention kept is a 410 problem (``requireRetained(after:tenant:field:store:retention:)``).
     func addStreamRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let store = self.store, poll = configuration.streamPollInterval
+        let store = self.store, poll = configuration.streamPollInterval, retention = configuration.eventRetention
 
         v1.get("events/stream") { request, context -> Response in
             let tenant = try context.requireTenant()
             let cursor: Int64
             if let header = request.headers[.lastEventID] {
                 cursor = try parseCursor(header, field: "Last-Event-ID")
+                try await requireRetained(after: cursor, tenant: tenant, field: "Last-Event-ID", store: store, retention: retention)
             } else {
                 cursor = try request.cursorQuery("after")
+                if request.uri.queryParameters.get("after") != nil {
+                    try await requireRetained(after: cursor, tenant: tenant, field: "after", store: store, retention: retention)
+                }
             }
             let limit = try request.intQuery("limit", default: Int.max, range: 1...Int.max)
             let timeout = try request.intQuery("timeout", default: 25, range: 1...300)

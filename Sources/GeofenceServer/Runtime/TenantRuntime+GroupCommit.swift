@@ -116,6 +116,7 @@ extension TenantRuntime {
                 }
                 for q in group { metrics.batchWait.recordNanoseconds(Self.nanoseconds(ended - q.queuedAt)) }
                 landed(group)
+                if !batches.isEmpty { noteCommitted(fixes: batches.reduce(0) { $0 + $1.fixes.count }, now: group[group.count - 1].now) }
                 var next = results.makeIterator()
                 for q in group { q.continuation.resume(returning: q.batch == nil ? nil : (next.next() ?? [])) }
             } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Geofencing
+import Logging
 
 /// One tenant's live engine: its regions and every device's state, in memory, kept equal to
 /// what the store holds.
@@ -37,12 +38,27 @@ actor TenantRuntime {
     var nearbyIndex: NearbyIndex? = nil
 
     let metrics: ServerMetrics
+    let logger: Logger
+    /// When to checkpoint the engine (``TenantRuntime+Snapshots``).
+    let snapshotSchedule: SnapshotSchedule
+    /// Fixes committed since the last snapshot (or load), when it was taken, and whether one
+    /// is being taken.
+    var fixesSinceSnapshot = 0
+    var lastSnapshotAt: Date? = nil
+    var snapshotting = false
+    /// The position of the snapshot the engine was last rebuilt from (`nil`: a full replay).
+    var restoredFrom: Int64? = nil
+    /// The snapshot under way, if any (tests wait for it).
+    var snapshotTask: Task<Void, Never>? = nil
 
-    init(tenant: String, store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics()) {
+    init(tenant: String, store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
+         snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")) {
         self.tenant = tenant
         self.store = store
         self.policy = policy
         self.metrics = metrics
+        self.snapshotSchedule = snapshotSchedule
+        self.logger = logger
         self.engine = Engine(policy: policy)
     }
 
@@ -74,7 +90,7 @@ actor TenantRuntime {
     /// Takes the lock once every fix batch already run through the engine is committed (or
     /// failed), so the engine holds committed state only: for region changes, whose journal
     /// entries must follow those batches, and for reads of device state.
-    private func enterSettled() async throws {
+    func enterSettled() async throws {
         await acquire()
         await settle()
         if !loaded {
@@ -84,7 +100,8 @@ actor TenantRuntime {
 
     // MARK: Rebuild
 
-    /// Replays the tenant's journal into a fresh engine (start-up, or after a failed commit).
+    /// Rebuilds the engine from the store — its snapshot plus the journal after it, or the
+    /// whole journal (start-up, or after a failed commit).
     func rebuild() async throws {
         await acquire()
         defer { release() }
@@ -95,7 +112,7 @@ actor TenantRuntime {
     private func rebuildLocked() async throws {
         loaded = false
         nearbyIndex = nil
-        engine = try TenantRuntime.replay(try await store.journal(tenant: tenant), policy: policy)
+        engine = try await loadEngine()
         loaded = true
     }
 
@@ -107,6 +124,12 @@ actor TenantRuntime {
     /// one by one, and a tenant's regions imported in many requests load in one index build.
     static func replay(_ journal: [JournalEntry], policy: HysteresisPolicy) throws -> Engine {
         var engine = Engine(policy: policy)
+        try replay(journal, into: &engine)
+        return engine
+    }
+
+    /// Applies journal entries to `engine`, as ``replay(_:policy:)`` does to a fresh one.
+    static func replay(_ journal: [JournalEntry], into engine: inout Engine) throws {
         var upserts: [String: Region] = [:]
         var order: [String] = []
         var deletes: Set<String> = []
@@ -133,7 +156,6 @@ actor TenantRuntime {
             }
         }
         try flush()
-        return engine
     }
 
     // MARK: Regions
@@ -248,6 +270,7 @@ actor TenantRuntime {
         do {
             let committed = try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
             metrics.commits.increment()
+            noteCommitted(fixes: fixes.count, now: now)
             return .committed(committed)
         } catch let error as StoreError {
             switch error {

@@ -161,6 +161,8 @@ public final class PostgresStore: ServerStore {
         // Plan settings (issue 22): the tenant's document under device '' and per-device
         // overrides (PostgresStore+Settings). A step of its own, so other migrations merge beside it.
         [settingsTable],
+        // Engine snapshots and retention (issue 21): PostgresStore+Snapshots.
+        snapshotMigration,
     ]
 
     public func migrate() async throws {
@@ -307,22 +309,9 @@ public final class PostgresStore: ServerStore {
             let rows = try await Self.run(c, "SELECT kind, body FROM journal WHERE tenant = \(tenant) ORDER BY seq", logger)
             return (rows, view)
         }
-        var out: [JournalEntry] = []
-        out.reserveCapacity(rows.count)
-        for row in rows {
+        let out = try rows.map { row in
             let (kind, body) = try row.decode((String, String).self)
-            switch kind {
-            case "delete":
-                out.append(.delete(body))
-            case "upsert":
-                guard case .array(let fs) = Self.parse(body) else { throw StoreError.corruptJournal(tenant: tenant) }
-                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.storedRegion(from: f) }))
-            case "fixes":
-                guard let fixes = FixJSON.fixes(journal: Self.parse(body)) else { throw StoreError.corruptJournal(tenant: tenant) }
-                out.append(.fixes(fixes))
-            default:
-                throw StoreError.corruptJournal(tenant: tenant)
-            }
+            return try JournalEntry.decode(kind: kind, body: body, tenant: tenant)
         }
         views.withLockedValue { $0[tenant] = view }
         return out

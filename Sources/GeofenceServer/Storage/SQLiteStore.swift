@@ -100,6 +100,8 @@ public final class SQLiteStore: ServerStore {
         // Plan settings (issue 22): the tenant's document under device '' and per-device
         // overrides (SQLiteStore+Settings). A step of its own, so other migrations merge beside it.
         [SQLiteStore.settingsTable],
+        // Engine snapshots and retention (issue 21): SQLiteStore+Snapshots.
+        SQLiteStore.snapshotMigration,
     ]
 
     public func migrate() async throws {
@@ -281,24 +283,9 @@ public final class SQLiteStore: ServerStore {
         let rows = try await read { s in
             try s.query("SELECT kind, body FROM journal WHERE tenant = ? ORDER BY seq", [.text(tenant)])
         }
-        var out: [JournalEntry] = []
-        out.reserveCapacity(rows.count)
-        for row in rows {
-            let kind = row.column("kind")?.string ?? ""
-            switch kind {
-            case "delete":
-                out.append(.delete(row.column("body")?.string ?? ""))
-            case "upsert":
-                guard case .array(let fs) = SQLiteStore.parse(row, "body") else { throw StoreError.corruptJournal(tenant: tenant) }
-                out.append(.upsert(try fs.map { f throws(Problem) in try RegionJSON.storedRegion(from: f) }))
-            case "fixes":
-                guard let fixes = FixJSON.fixes(journal: SQLiteStore.parse(row, "body")) else { throw StoreError.corruptJournal(tenant: tenant) }
-                out.append(.fixes(fixes))
-            default:
-                throw StoreError.corruptJournal(tenant: tenant)
-            }
+        return try rows.map { row in
+            try JournalEntry.decode(kind: row.column("kind")?.string ?? "", body: row.column("body")?.string ?? "", tenant: tenant)
         }
-        return out
     }
 
     // MARK: Webhooks

@@ -76,6 +76,31 @@ public protocol ServerStore: Sendable {
     /// Stores (replaces) the tenant's settings document (`device == nil`) or one device's.
     func putSettings(tenant: String, device: String?, _ document: ServerJSON, now: Date) async throws
 
+    // MARK: Snapshots (ServerStore+Snapshots)
+    /// Stores `data` (an ``Engine/subjectSnapshot()``) as the tenant's snapshot, replacing the
+    /// previous one, together with the journal position it covers — the tenant's last journal
+    /// entry — in one transaction. The caller's engine must be exactly the tenant's journal
+    /// (nothing of this tenant committed but not applied, nothing applied but not committed).
+    /// Returns the position, or `nil` when nothing was stored (the store keeps no snapshots, or
+    /// another process wrote to the tenant since this one's engine saw it). The default stores nothing.
+    func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64?
+    /// What rebuilding the tenant's engine replays, read consistently: with `useSnapshot` and
+    /// a stored snapshot, the snapshot, the region changes up to its position (``StartupJournal/head``)
+    /// and every entry after it (``StartupJournal/tail``); otherwise the whole journal as the tail.
+    /// The default is ``journal(tenant:)`` as the tail.
+    func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal
+
+    // MARK: Retention (ServerStore+Retention)
+    /// Deletes, in one transaction, at most `limit` of the tenant's fix batches stored before
+    /// `fixesBefore` **and covered by its snapshot**, and at most `limit` of its oldest events
+    /// created before `eventsBefore` with no delivery pending (always a prefix in cursor order,
+    /// so that ``eventHorizon(tenant:)`` says exactly what is gone). `nil`: keep them. Region
+    /// changes are never deleted. The default deletes nothing.
+    func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount
+    /// The highest event cursor deleted by retention (0: none): a reader resuming after an
+    /// older cursor would miss events. The default is 0.
+    func eventHorizon(tenant: String) async throws -> Int64
+
     // MARK: Webhooks
     func addWebhook(_ webhook: Webhook, now: Date) async throws
     func webhooks(tenant: String) async throws -> [Webhook]
@@ -101,6 +126,12 @@ extension ServerStore {
     }
     public func changedTenants() async throws -> [String] { [] }
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
+    public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? { nil }
+    public func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount { PruneCount() }
+    public func eventHorizon(tenant: String) async throws -> Int64 { 0 }
+    public func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
+        StartupJournal(snapshot: nil, head: [], tail: try await journal(tenant: tenant))
+    }
 }
 
 /// One device's accepted fix batch and the events the engine produced for it, as handed to

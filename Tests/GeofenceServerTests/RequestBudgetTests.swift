@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import Testing
+@testable import GeofenceServer
+
+/// ``RequestBudgetMiddleware``: a request over its budget ends with a 503 problem and its work
+/// is cancelled; a client that goes away cancels its work. The budget's timer is a gate the
+/// test opens, so nothing waits for real time.
+@Suite("Request budget and client disconnects")
+struct RequestBudgetTests {
+    /// One-shot signals between the test and a handler.
+    final class Signal: Sendable {
+        let stream: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+        init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
+        func fire() { continuation.yield(); continuation.finish() }
+        /// Returns once fired (or when the waiting task is cancelled).
+        func wait() async { for await _ in stream { return } }
+    }
+
+    /// What the handler saw.
+    struct Probe: Sendable {
+        let started = Signal()
+        let cancelled = Signal()
+        let expire = Signal()
+        /// Lets the handler finish normally.
+        let finish = Signal()
+    }
+
+    /// A server with two routes behind the middleware, each signalling `started` first:
+    /// `/v1/work` waits for `finish` (→ 200) or for its task to be cancelled (signals
+    /// `cancelled`, throws); `/v1/commit` stands for work that cannot be undone: it waits for
+    /// `finish` whatever happens, then answers 200.
+    static func withServer(_ probe: Probe, _ body: (Int) async throws -> Void) async throws {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: ProblemMiddleware(logger: Harness.quietLogger(), metrics: ServerMetrics()))
+        router.group("v1").add(middleware: RequestBudgetMiddleware(timeout: .seconds(7), expiry: { _ in await probe.expire.wait() }))
+            .get("work") { _, _ -> Response in
+                probe.started.fire()
+                await probe.finish.wait()
+                if Task.isCancelled {
+                    probe.cancelled.fire()
+                    throw CancellationError()
+                }
+                return .json(.object(["done": .bool(true)]))
+            }
+        router.group("v1").add(middleware: RequestBudgetMiddleware(timeout: .seconds(7), expiry: { _ in await probe.expire.wait() }))
+            .get("commit") { _, _ -> Response in
+                probe.started.fire()
+                await Task.detached { await probe.finish.wait() }.value     // not cancellable
+                return .json(.object(["committed": .bool(true)]))
+            }
+        let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Harness.quietLogger())
+        let task = Task { try await group.run() }
+        var it = ports.makeAsyncIterator()
+        guard let port = await it.next() else { throw CancellationError() }
+        do { try await body(port) } catch {
+            await group.triggerGracefulShutdown(); try? await task.value; throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+
+    static func get(_ port: Int, _ route: String = "work") async throws -> (status: Int, body: String, headers: HTTPHeaders) {
+        let resp = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/\(route)"), timeout: .seconds(60))
+        let buf = try await resp.body.collect(upTo: 1 << 20)
+        return (Int(resp.status.code), String(buffer: buf), resp.headers)
+    }
+
+    @Test("a request still working when its budget runs out is cancelled and answered 503 with a problem saying so")
+    func overBudgetIs503() async throws {
+        let probe = Probe()
+        try await Self.withServer(probe) { port in
+            async let answer = Self.get(port)
+            await probe.started.wait()
+            probe.expire.fire()                 // the budget runs out
+            let (status, body, headers) = try await answer
+            #expect(status == 503)
+            #expect(headers["content-type"].first == "application/problem+json")
+            let problem = try ServerJSON.parse(Data(body.utf8))
+            #expect(problem["status"] == .number(503))
+            #expect(problem["detail"]?.string?.contains("budget of 7.0 s") == true, "\(body)")
+            #expect(problem["retryAfterSeconds"] == .number(1))
+            await probe.cancelled.wait()        // the work itself was cancelled (else this never returns)
+        }
+    }
+
+    @Test("work that completes although its budget ran out is answered with its own result, not a 503")
+    func finishedWorkIsAnswered() async throws {
+        let probe = Probe()
+        try await Self.withServer(probe) { port in
+            async let answer = Self.get(port, "commit")
+            await probe.started.wait()
+            probe.expire.fire()                 // the budget runs out while the work goes on
+            probe.finish.fire()                 // then the work completes
+            let (status, body, _) = try await answer
+            #expect(status == 200, "\(body)")
+            #expect(body.contains("committed"))
+        }
+    }
+
+    @Test("a client that disconnects cancels its request's work")
+    func disconnectCancels() async throws {
+        let probe = Probe()
+        try await Self.withServer(probe) { port in
+            // A plain socket, so that closing it is exactly "the client went away".
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(fd >= 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(connected == 0)
+            let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
+            await probe.started.wait()
+            // The client gives up: its connection is reset (SO_LINGER 0: RST, not FIN — see
+            // the note in docs/server.md on half-closed connections).
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(fd)
+            await probe.cancelled.wait()        // the handler saw the cancellation (else this never returns)
+        }
+    }
+}
