@@ -166,7 +166,9 @@ extension Engine {
 
     /// Stable sort of `events[from...]` by time and, at equal times, exits before entries
     /// before dwells (a subject crossing from one region into its neighbour leaves the one,
-    /// then enters the other; an entry's dwell comes after it). Insertion sort: a fix's
+    /// then enters the other; an entry's dwell comes after it), then by region identifier, so
+    /// that the order never depends on the order regions were added in (an engine restored
+    /// from a snapshot over re-added regions gives the same sequence). Insertion sort: a fix's
     /// events are few and nearly in order.
     static func sortByTime(_ events: inout [TransitionEvent], from: Int = 0) {
         guard events.count - from > 1 else { return }
@@ -179,9 +181,7 @@ extension Engine {
                 let t = base[i].time
                 let rank = base[i].kind.timeOrder
                 var j = i
-                while j > from, t < base[j - 1].time || (t == base[j - 1].time && rank < base[j - 1].kind.timeOrder) {
-                    j -= 1
-                }
+                while j > from, Self.precedes(base + i, time: t, rank: rank, base + j - 1) { j -= 1 }
                 if j < i {
                     let e = (base + i).move()
                     (base + j + 1).moveInitialize(from: base + j, count: i - j)
@@ -190,5 +190,17 @@ extension Engine {
                 i += 1
             }
         }
+    }
+
+    /// Whether the event at `a` (its `time` and kind's `rank` read once) sorts before the one
+    /// at `b`: earlier, or at the same time of an earlier kind, or of the same kind and a
+    /// smaller region identifier (compared only at such ties, which are rare).
+    @inline(__always)
+    static func precedes(_ a: UnsafePointer<TransitionEvent>, time t: Date, rank: Int,
+                         _ b: UnsafePointer<TransitionEvent>) -> Bool {
+        if t != b.pointee.time { return t < b.pointee.time }
+        let other = b.pointee.kind.timeOrder
+        if rank != other { return rank < other }
+        return a.pointee.regionID < b.pointee.regionID
     }
 }
