@@ -62,10 +62,17 @@ public struct ServeCommand: AsyncParsableCommand {
         if let host { c.host = host }
         if let database { c.database = database }
         c.allowedWebhookHosts += allowWebhookHost
-        if let n = snapshotEveryFixes { c.snapshots.isEnabled = n > 0; c.snapshots.everyFixes = max(n, 1) }
+        if let n = snapshotEveryFixes {
+            c.snapshots.isEnabled = n > 0
+            c.snapshots.everyFixes = max(n, 1)
+        }
         if let s = snapshotIntervalSeconds { c.snapshots.interval = .milliseconds(Int64((s * 1000).rounded())) }
-        if let d = fixRetentionDays { c.fixRetention = try ServerConfiguration.retention(days: d, key: "--fix-retention-days") }
-        if let d = eventRetentionDays { c.eventRetention = try ServerConfiguration.retention(days: d, key: "--event-retention-days") }
+        if let d = fixRetentionDays {
+            c.fixRetention = try ServerConfiguration.retention(days: d, key: "--fix-retention-days")
+        }
+        if let d = eventRetentionDays {
+            c.eventRetention = try ServerConfiguration.retention(days: d, key: "--event-retention-days")
+        }
         try c.validate()
         return c
     }

@@ -47,28 +47,34 @@ public struct GeofenceServer: Sendable {
     /// - Parameters:
     ///   - clock: the wall clock for bookkeeping times (outbox, deliveries, retries); event
     ///     times always come from the fixes.
-    public init(configuration: ServerConfiguration, store: any ServerStore, httpClient: HTTPClient = .shared,
-                clock: @escaping @Sendable () -> Date = { Date() },
-                logger: Logger = Logger(label: "geofence.server")) {
+    public init(
+        configuration: ServerConfiguration, store: any ServerStore, httpClient: HTTPClient = .shared,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "geofence.server")
+    ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        self.hub = TenantHub(store: store, policy: configuration.policy, metrics: metrics,
-                             snapshotSchedule: configuration.snapshots, logger: logger)
+        self.hub = TenantHub(
+            store: store, policy: configuration.policy, metrics: metrics,
+            snapshotSchedule: configuration.snapshots, logger: logger)
         self.keys = KeyCache(store: store)
         self.queryLimiter = QueryLimiter(limit: configuration.maxConcurrentQueriesPerTenant)
-        self.dispatcher = WebhookDispatcher(store: store, client: httpClient, retry: configuration.webhookRetry,
-                                            pollInterval: configuration.webhookPollInterval,
-                                            timeout: configuration.webhookTimeout, clock: clock,
-                                            logger: logger, metrics: metrics)
+        self.dispatcher = WebhookDispatcher(
+            store: store, client: httpClient, retry: configuration.webhookRetry,
+            pollInterval: configuration.webhookPollInterval,
+            timeout: configuration.webhookTimeout, clock: clock,
+            logger: logger, metrics: metrics)
     }
 
     /// Opens and migrates the store named by `database`: a `postgres://` URL
     /// (``PostgresStore``), or an SQLite path (created on first start) or `:memory:`.
-    public static func openStore(_ database: String, logger: Logger = Logger(label: "geofence.store")) async throws -> any ServerStore {
+    public static func openStore(
+        _ database: String, logger: Logger = Logger(label: "geofence.store")
+    ) async throws -> any ServerStore {
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
             let store = try await PostgresStore.open(url: database, logger: logger)
             do { try await store.migrate() } catch {
@@ -85,7 +91,9 @@ public struct GeofenceServer: Sendable {
     /// Creates an API key for `tenant` (creating the tenant); returns the key, which is shown
     /// once — only its SHA-256 is stored.
     public func createAPIKey(tenant: String) async throws -> String {
-        if let why = Identifier.flaw(tenant) { throw ConfigurationError(key: "--tenant", reason: "the tenant name \(why)") }
+        if let why = Identifier.flaw(tenant) {
+            throw ConfigurationError(key: "--tenant", reason: "the tenant name \(why)")
+        }
         let key = APIKey.generate()
         try await store.addAPIKey(tenant: tenant, keyHash: APIKey.hash(key), now: clock())
         return key
@@ -105,26 +113,34 @@ public struct GeofenceServer: Sendable {
         router.get("health") { _, _ -> Response in .json(.object(["status": .string("ok")])) }
         addDashboardRoutes(to: router)
 
-        let metrics = self.metrics, keys = self.keys, token = configuration.metricsToken
+        let metrics = self.metrics
+        let keys = self.keys
+        let token = configuration.metricsToken
         router.get("metrics") { request, _ -> Response in
-            guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else { throw Problem.unauthorized }
+            guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else {
+                throw Problem.unauthorized
+            }
             let presented = String(auth.dropFirst(7))
             if let token {
                 guard presented == token else { throw Problem.unauthorized }
             } else {
                 guard try await keys.tenant(forKey: presented) != nil else { throw Problem.unauthorized }
             }
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
 
         let v1 = router.group("v1").add(middleware: APIKeyMiddleware(keys: keys))
             .add(middleware: RequestBudgetMiddleware(timeout: configuration.requestTimeout))
         v1.get("openapi.json") { _, _ -> Response in
             guard let document = OpenAPIDocument.data else {
-                throw Problem(status: .internalServerError, detail: "the OpenAPI document is missing from the server's resources")
+                throw Problem(
+                    status: .internalServerError, detail: "the OpenAPI document is missing from the server's resources")
             }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: document)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: document)))
         }
         addRegionRoutes(to: v1)
         addDeviceRoutes(to: v1)
@@ -138,28 +154,39 @@ public struct GeofenceServer: Sendable {
 
     /// The retention worker (``Retention``), run as a service of the application.
     var retention: Retention {
-        Retention(store: store, fixRetention: configuration.fixRetention, eventRetention: configuration.eventRetention,
-                  interval: configuration.retentionCheckInterval, batch: configuration.retentionBatch, clock: clock, logger: logger)
+        Retention(
+            store: store, fixRetention: configuration.fixRetention, eventRetention: configuration.eventRetention,
+            interval: configuration.retentionCheckInterval, batch: configuration.retentionBatch, clock: clock,
+            logger: logger)
     }
 
     /// Rebuilds every tenant's engine from the store and returns the application (HTTP server
     /// plus the webhook worker), ready for `runService()`. `onServerRunning` receives the bound
     /// port (useful with port 0).
-    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+    public func makeApplication(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    )
         async throws -> some ApplicationProtocol
     {
         let started = ContinuousClock.now
         let (tenants, fromSnapshots) = try await hub.loadAll()
         let seconds = (ContinuousClock.now - started).seconds
-        logger.info("engines rebuilt from the store",
-                    metadata: ["tenants": "\(tenants)", "fromSnapshots": "\(fromSnapshots)",
-                               "seconds": "\((seconds * 1_000).rounded() / 1_000)"])
+        logger.info(
+            "engines rebuilt from the store",
+            metadata: [
+                "tenants": "\(tenants)", "fromSnapshots": "\(fromSnapshots)",
+                "seconds": "\((seconds * 1_000).rounded() / 1_000)",
+            ])
         let logger = self.logger
         return Application(
             router: makeRouter(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
-            services: [dispatcher, RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
-                       retention],
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
+            services: [
+                dispatcher,
+                RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
+                retention,
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["port": "\(port)"])

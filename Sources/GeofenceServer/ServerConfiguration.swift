@@ -51,9 +51,10 @@ public struct ServerConfiguration: Sendable {
     /// ±100 m or better (a coarser fix rules a region out only its 20 m + 2 × accuracy noise
     /// margin away, and would need a re-plan circle of twice that), single glitches of at most
     /// 250 m (docs/planner.md, "The guarantee and its numbers").
-    public var planSizing = ReplanSizing(policy: .coreLocation, largestRegionSize: Region.maximumRadius,
-                                         maximumSpeed: 40, maximumFixInterval: 1, maximumAccuracy: 100,
-                                         glitchAllowance: 250)
+    public var planSizing = ReplanSizing(
+        policy: .coreLocation, largestRegionSize: Region.maximumRadius,
+        maximumSpeed: 40, maximumFixInterval: 1, maximumAccuracy: 100,
+        glitchAllowance: 250)
     /// The most time a request may take (503 problem beyond; the event stream has its own
     /// `timeout`).
     public var requestTimeout: Duration = .seconds(10)
@@ -112,65 +113,112 @@ public struct ServerConfiguration: Sendable {
         if o.has("allowedWebhookHosts") {
             let a = try wrap("allowedWebhookHosts", { () throws(Problem) in try o.array("allowedWebhookHosts") })
             allowedWebhookHosts = try a.map {
-                guard case .string(let s) = $0 else { throw ConfigurationError(key: "allowedWebhookHosts", reason: "must hold strings") }
+                guard case .string(let s) = $0 else {
+                    throw ConfigurationError(key: "allowedWebhookHosts", reason: "must hold strings")
+                }
                 return s
             }
         }
-        if let n = try wrap("maxBodyBytes", { () throws(Problem) in try o.optionalNumber("maxBodyBytes") }) { maxBodyBytes = Int(n) }
-        if let n = try wrap("maxBatchSize", { () throws(Problem) in try o.optionalNumber("maxBatchSize") }) { maxBatchSize = Int(n) }
-        if let t = try wrap("dashboardTileURL", { () throws(Problem) in try o.optionalString("dashboardTileURL") }) { dashboardTileURL = t }
-        if let t = try wrap("dashboardTileAttribution", { () throws(Problem) in try o.optionalString("dashboardTileAttribution") }) { dashboardTileAttribution = t }
-        if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) { metricsToken = t }
+        if let n = try wrap("maxBodyBytes", { () throws(Problem) in try o.optionalNumber("maxBodyBytes") }) {
+            maxBodyBytes = Int(n)
+        }
+        if let n = try wrap("maxBatchSize", { () throws(Problem) in try o.optionalNumber("maxBatchSize") }) {
+            maxBatchSize = Int(n)
+        }
+        if let t = try wrap("dashboardTileURL", { () throws(Problem) in try o.optionalString("dashboardTileURL") }) {
+            dashboardTileURL = t
+        }
+        if let t = try wrap(
+            "dashboardTileAttribution", { () throws(Problem) in try o.optionalString("dashboardTileAttribution") })
+        {
+            dashboardTileAttribution = t
+        }
+        if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) {
+            metricsToken = t
+        }
         if let p = try wrap("profile", { () throws(Problem) in try o.optionalString("profile") }) {
             switch p {
             case "precise": policy = .precise
             case "coreLocation": policy = .coreLocation
-            default: throw ConfigurationError(key: "profile", reason: "must be \"precise\" or \"coreLocation\", not \"\(p)\"")
+            default:
+                throw ConfigurationError(
+                    key: "profile", reason: "must be \"precise\" or \"coreLocation\", not \"\(p)\"")
             }
         }
         if o.has("webhookRetry") {
-            let r = try wrap("webhookRetry", { () throws(Problem) in try JSONObjectReader(o.fields["webhookRetry"]!, path: "webhookRetry") })
-            if let b = try wrap("webhookRetry.baseDelaySeconds", { () throws(Problem) in try r.optionalNumber("baseDelaySeconds") }) {
+            let r = try wrap(
+                "webhookRetry",
+                { () throws(Problem) in try JSONObjectReader(o.fields["webhookRetry"]!, path: "webhookRetry") })
+            if let b = try wrap(
+                "webhookRetry.baseDelaySeconds", { () throws(Problem) in try r.optionalNumber("baseDelaySeconds") })
+            {
                 webhookRetry.baseDelay = .milliseconds(Int64(b * 1000))
             }
-            if let m = try wrap("webhookRetry.maxDelaySeconds", { () throws(Problem) in try r.optionalNumber("maxDelaySeconds") }) {
+            if let m = try wrap(
+                "webhookRetry.maxDelaySeconds", { () throws(Problem) in try r.optionalNumber("maxDelaySeconds") })
+            {
                 webhookRetry.maxDelay = .milliseconds(Int64(m * 1000))
             }
-            if let a = try wrap("webhookRetry.maxAttempts", { () throws(Problem) in try r.optionalNumber("maxAttempts") }) {
+            if let a = try wrap(
+                "webhookRetry.maxAttempts", { () throws(Problem) in try r.optionalNumber("maxAttempts") })
+            {
                 webhookRetry.maxAttempts = Int(a)
             }
         }
-        if let m = try wrap("maxNearbyRadiusMeters", { () throws(Problem) in try o.optionalNumber("maxNearbyRadiusMeters") }) {
+        if let m = try wrap(
+            "maxNearbyRadiusMeters", { () throws(Problem) in try o.optionalNumber("maxNearbyRadiusMeters") })
+        {
             maxNearbyRadiusMeters = m
         }
-        if let n = try wrap("maxConcurrentQueriesPerTenant", { () throws(Problem) in try o.optionalNumber("maxConcurrentQueriesPerTenant") }) {
+        if let n = try wrap(
+            "maxConcurrentQueriesPerTenant",
+            { () throws(Problem) in try o.optionalNumber("maxConcurrentQueriesPerTenant") })
+        {
             maxConcurrentQueriesPerTenant = Int(n)
         }
-        if let s = try wrap("requestTimeoutSeconds", { () throws(Problem) in try o.optionalNumber("requestTimeoutSeconds") }) {
+        if let s = try wrap(
+            "requestTimeoutSeconds", { () throws(Problem) in try o.optionalNumber("requestTimeoutSeconds") })
+        {
             requestTimeout = .milliseconds(Int64(s * 1000))
         }
-        if let s = try wrap("maxFixClockSkewSeconds", { () throws(Problem) in try o.optionalNumber("maxFixClockSkewSeconds") }) {
+        if let s = try wrap(
+            "maxFixClockSkewSeconds", { () throws(Problem) in try o.optionalNumber("maxFixClockSkewSeconds") })
+        {
             fixTimeWindow.maximumSkew = .milliseconds(Int64(s * 1000))
         }
-        if let ms = try wrap("regionSyncIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("regionSyncIntervalMilliseconds") }) {
+        if let ms = try wrap(
+            "regionSyncIntervalMilliseconds",
+            { () throws(Problem) in try o.optionalNumber("regionSyncIntervalMilliseconds") })
+        {
             regionSyncInterval = .milliseconds(Int64(ms))
         }
-        if let ms = try wrap("webhookPollIntervalMilliseconds", { () throws(Problem) in try o.optionalNumber("webhookPollIntervalMilliseconds") }) {
+        if let ms = try wrap(
+            "webhookPollIntervalMilliseconds",
+            { () throws(Problem) in try o.optionalNumber("webhookPollIntervalMilliseconds") })
+        {
             webhookPollInterval = .milliseconds(Int64(ms))
         }
-        if let n = try wrap("snapshotEveryFixes", { () throws(Problem) in try o.optionalNumber("snapshotEveryFixes") }) {
-            guard n >= 0, n <= 1e12, n == n.rounded() else { throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be a whole number ≥ 0") }
+        if let n = try wrap("snapshotEveryFixes", { () throws(Problem) in try o.optionalNumber("snapshotEveryFixes") })
+        {
+            guard n >= 0, n <= 1e12, n == n.rounded() else {
+                throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be a whole number ≥ 0")
+            }
             snapshots.isEnabled = n > 0
             snapshots.everyFixes = max(Int(n), 1)
         }
-        if let s = try wrap("snapshotIntervalSeconds", { () throws(Problem) in try o.optionalNumber("snapshotIntervalSeconds") }) {
-            guard s.isFinite, s > 0, s <= 1e9 else { throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive") }
+        if let s = try wrap(
+            "snapshotIntervalSeconds", { () throws(Problem) in try o.optionalNumber("snapshotIntervalSeconds") })
+        {
+            guard s.isFinite, s > 0, s <= 1e9 else {
+                throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive")
+            }
             snapshots.interval = .milliseconds(Int64((s * 1000).rounded()))
         }
         if let d = try wrap("fixRetentionDays", { () throws(Problem) in try o.optionalNumber("fixRetentionDays") }) {
             fixRetention = try Self.retention(days: d, key: "fixRetentionDays")
         }
-        if let d = try wrap("eventRetentionDays", { () throws(Problem) in try o.optionalNumber("eventRetentionDays") }) {
+        if let d = try wrap("eventRetentionDays", { () throws(Problem) in try o.optionalNumber("eventRetentionDays") })
+        {
             eventRetention = try Self.retention(days: d, key: "eventRetentionDays")
         }
         try validate()
@@ -186,26 +234,39 @@ public struct ServerConfiguration: Sendable {
 
     /// Checks ranges; throws ``ConfigurationError`` naming the key.
     public func validate() throws {
-        guard (0...65_535).contains(port) else { throw ConfigurationError(key: "port", reason: "\(port) is not a TCP port") }
-        guard maxBodyBytes >= 1_024 else { throw ConfigurationError(key: "maxBodyBytes", reason: "must be at least 1024") }
+        guard (0...65_535).contains(port) else {
+            throw ConfigurationError(key: "port", reason: "\(port) is not a TCP port")
+        }
+        guard maxBodyBytes >= 1_024 else {
+            throw ConfigurationError(key: "maxBodyBytes", reason: "must be at least 1024")
+        }
         guard maxBatchSize >= 1 else { throw ConfigurationError(key: "maxBatchSize", reason: "must be at least 1") }
-        guard webhookRetry.maxAttempts >= 1 else { throw ConfigurationError(key: "webhookRetry.maxAttempts", reason: "must be at least 1") }
+        guard webhookRetry.maxAttempts >= 1 else {
+            throw ConfigurationError(key: "webhookRetry.maxAttempts", reason: "must be at least 1")
+        }
         guard maxNearbyRadiusMeters >= 1, maxNearbyRadiusMeters <= 1_000_000 else {
             throw ConfigurationError(key: "maxNearbyRadiusMeters", reason: "must be in [1, 1000000] metres")
         }
         guard maxConcurrentQueriesPerTenant >= 1 else {
             throw ConfigurationError(key: "maxConcurrentQueriesPerTenant", reason: "must be at least 1")
         }
-        guard requestTimeout > .zero else { throw ConfigurationError(key: "requestTimeoutSeconds", reason: "must be positive") }
-        guard snapshots.everyFixes >= 1 else { throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be at least 1") }
-        guard snapshots.interval > .zero else { throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive") }
+        guard requestTimeout > .zero else {
+            throw ConfigurationError(key: "requestTimeoutSeconds", reason: "must be positive")
+        }
+        guard snapshots.everyFixes >= 1 else {
+            throw ConfigurationError(key: "snapshotEveryFixes", reason: "must be at least 1")
+        }
+        guard snapshots.interval > .zero else {
+            throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive")
+        }
         guard retentionBatch >= 1, retentionCheckInterval > .zero else {
             throw ConfigurationError(key: "retention", reason: "the batch and the check interval must be positive")
         }
         guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
         if let t = dashboardTileURL {
             guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {
-                throw ConfigurationError(key: "dashboardTileURL", reason: "must be an http(s) URL template with {z}, {x} and {y}")
+                throw ConfigurationError(
+                    key: "dashboardTileURL", reason: "must be an http(s) URL template with {z}, {x} and {y}")
             }
         }
     }

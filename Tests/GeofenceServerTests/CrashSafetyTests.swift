@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Geodesy
-import Geofencing
 import GeofenceServer
+import Geofencing
 import NIOCore
 import Testing
 
@@ -26,9 +26,10 @@ struct CrashSafetyTests {
     static func regions() -> [Region] {
         (0..<devices).flatMap { d in
             (0..<regionsPerRow).map { k in
-                Region.circle(identifier: "r\(d)-\(k)",
-                              center: Coordinate(uncheckedLatitude: 31.0 + Double(d) * 0.05, longitude: 121.0 + Double(k) * 0.01),
-                              radius: 300)
+                Region.circle(
+                    identifier: "r\(d)-\(k)",
+                    center: Coordinate(uncheckedLatitude: 31.0 + Double(d) * 0.05, longitude: 121.0 + Double(k) * 0.01),
+                    radius: 300)
             }
         }
     }
@@ -43,8 +44,10 @@ struct CrashSafetyTests {
 
     /// The events one uninterrupted engine gives for the whole load: (device, region, kind, time).
     static func expectedEvents(policy: HysteresisPolicy) throws -> [String] {
-        try ReferenceEngine.events(regions: regions(), policy: policy, devices: devices,
-                                   fixesPerDevice: batchesPerDevice * fixesPerBatch) { fix(device: $0, index: $1) }
+        try ReferenceEngine.events(
+            regions: regions(), policy: policy, devices: devices,
+            fixesPerDevice: batchesPerDevice * fixesPerBatch
+        ) { fix(device: $0, index: $1) }
     }
 
     /// What the load saw: acknowledged batches and the event ids their answers carried.
@@ -58,13 +61,19 @@ struct CrashSafetyTests {
         func acknowledge(events: [String], killAfter: Int) -> Bool {
             acknowledged += 1
             eventIDs.formUnion(events)
-            if acknowledged >= killAfter, !killed { killed = true; return true }
+            if acknowledged >= killAfter, !killed {
+                killed = true
+                return true
+            }
             return false
         }
         func unanswered(device: Int, batch: Int) { firstUnacknowledged[device] = batch }
     }
 
-    struct Answer { var status: Int; var json: ServerJSON? }
+    struct Answer {
+        var status: Int
+        var json: ServerJSON?
+    }
 
     static func post(_ base: String, _ path: String, key: String, body: String) async throws -> Answer {
         var req = HTTPClientRequest(url: base + path)
@@ -106,8 +115,10 @@ struct CrashSafetyTests {
         for d in 0..<devices {
             for i in 0..<batchesPerDevice * fixesPerBatch {
                 let f = fix(device: d, index: i)
-                _ = try engine.process(LocationFix(subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: f.lat, longitude: f.lon),
-                                                   horizontalAccuracy: 8, timestamp: Date(timeIntervalSince1970: f.t)))
+                _ = try engine.process(
+                    LocationFix(
+                        subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: f.lat, longitude: f.lon),
+                        horizontalAccuracy: 8, timestamp: Date(timeIntervalSince1970: f.t)))
             }
         }
         return (0..<devices).map { "dev-\($0) \(engine.regionsContaining(subject: "dev-\($0)").sorted())" }
@@ -116,8 +127,9 @@ struct CrashSafetyTests {
     /// With `snapshots`, the server checkpoints every tenant's engine after every 40 fixes
     /// (every batch), so the kill very likely lands while a snapshot is being exported or
     /// written, and the restart loads the last snapshot and replays the journal after it.
-    @Test("every event of every acknowledged batch survives SIGKILL, is delivered, and nothing is duplicated",
-          arguments: [false, true])
+    @Test(
+        "every event of every acknowledged batch survives SIGKILL, is delivered, and nothing is duplicated",
+        arguments: [false, true])
     func sigkillMidLoad(snapshots: Bool) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -125,8 +137,11 @@ struct CrashSafetyTests {
         let db = dir.appendingPathComponent("geofence.sqlite").path
         let config = dir.appendingPathComponent("server.json").path
         let snapshotEvery = snapshots ? 40 : 0
-        try Data(#"{"allowedWebhookHosts":["127.0.0.1"],"webhookPollIntervalMilliseconds":20,"snapshotEveryFixes":\#(snapshotEvery),"webhookRetry":{"baseDelaySeconds":0.05,"maxDelaySeconds":0.2,"maxAttempts":50}}"#.utf8)
-            .write(to: URL(fileURLWithPath: config))
+        try Data(
+            #"{"allowedWebhookHosts":["127.0.0.1"],"webhookPollIntervalMilliseconds":20,"snapshotEveryFixes":\#(snapshotEvery),"webhookRetry":{"baseDelaySeconds":0.05,"maxDelaySeconds":0.2,"maxAttempts":50}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: config))
         let key = try ChildServer.runToCompletion(["serve", "create-key", "--tenant", "crash", "--database", db])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let expected = try Self.expectedEvents(policy: ServerConfiguration().policy)
@@ -137,13 +152,15 @@ struct CrashSafetyTests {
             // First life: regions, a webhook, then the load, killed a third of the way in.
             let first = try await ChildServer.start(["--database", db, "--config", config])
             let features = Self.regions().map { r -> String in
-                guard case let .circle(c, radius) = r.shape else { return "" }
+                guard case .circle(let c, let radius) = r.shape else { return "" }
                 return circleFeature(r.identifier, lat: c.latitude, lon: c.longitude, radius: radius)
             }
-            let imported = try await Self.post(first.baseURL, "/v1/regions/import", key: key,
-                                               body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+            let imported = try await Self.post(
+                first.baseURL, "/v1/regions/import", key: key,
+                body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
             try #require(imported.status == 200, "import: \(imported.status)")
-            let hook = try await Self.post(first.baseURL, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
+            let hook = try await Self.post(
+                first.baseURL, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
             try #require(hook.status == 201)
 
             let ledger = Ledger()
@@ -152,8 +169,9 @@ struct CrashSafetyTests {
                 for d in 0..<Self.devices {
                     group.addTask {
                         for b in 0..<Self.batchesPerDevice {
-                            let answer = try? await Self.post(first.baseURL, "/v1/devices/dev-\(d)/locations", key: key,
-                                                              body: Self.batchBody(device: d, batch: b))
+                            let answer = try? await Self.post(
+                                first.baseURL, "/v1/devices/dev-\(d)/locations", key: key,
+                                body: Self.batchBody(device: d, batch: b))
                             guard let answer, answer.status == 200 else {
                                 await ledger.unanswered(device: d, batch: b)
                                 return
@@ -168,24 +186,30 @@ struct CrashSafetyTests {
             let acknowledgedIDs = await ledger.eventIDs
             let acknowledged = await ledger.acknowledged
             let resumeAt = await ledger.firstUnacknowledged
-            #expect(acknowledged >= killAfter && acknowledged < total, "killed mid-load: \(acknowledged) of \(total) acknowledged")
+            #expect(
+                acknowledged >= killAfter && acknowledged < total,
+                "killed mid-load: \(acknowledged) of \(total) acknowledged")
 
             // Second life on the same file: every acknowledged event is there.
             let second = try await ChildServer.start(["--database", db, "--config", config])
             #expect(second.log.contains(snapshots ? "fromSnapshots=1" : "fromSnapshots=0"), "\(second.log.suffix(600))")
             let afterRestart = try await Self.storedEvents(second.baseURL, key: key)
             let idsAfterRestart = Set(afterRestart.compactMap { $0["id"]?.string })
-            #expect(acknowledgedIDs.isSubset(of: idsAfterRestart),
-                    "\(acknowledgedIDs.subtracting(idsAfterRestart).count) acknowledged events lost")
+            #expect(
+                acknowledgedIDs.isSubset(of: idsAfterRestart),
+                "\(acknowledgedIDs.subtracting(idsAfterRestart).count) acknowledged events lost")
 
             // Clients re-send their unanswered batch (it may or may not have been committed),
             // then carry on. Nothing is refused, nothing is counted twice.
             var duplicatesRecognised = 0
             for d in 0..<Self.devices {
                 for b in (resumeAt[d] ?? Self.batchesPerDevice)..<Self.batchesPerDevice {
-                    let answer = try await Self.post(second.baseURL, "/v1/devices/dev-\(d)/locations", key: key,
-                                                     body: Self.batchBody(device: d, batch: b))
-                    #expect(answer.status == 200, "dev-\(d) batch \(b) after restart: \(answer.status) \(String(describing: answer.json))")
+                    let answer = try await Self.post(
+                        second.baseURL, "/v1/devices/dev-\(d)/locations", key: key,
+                        body: Self.batchBody(device: d, batch: b))
+                    #expect(
+                        answer.status == 200,
+                        "dev-\(d) batch \(b) after restart: \(answer.status) \(String(describing: answer.json))")
                     if answer.json?["duplicate"] == .bool(true) { duplicatesRecognised += 1 }
                 }
             }
@@ -216,14 +240,19 @@ struct CrashSafetyTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             let hits = await receiver.log.hits
-            #expect(delivered == storedIDs, "\(storedIDs.subtracting(delivered).count) events never delivered, \(delivered.subtracting(storedIDs).count) unknown ids")
+            #expect(
+                delivered == storedIDs,
+                "\(storedIDs.subtracting(delivered).count) events never delivered, \(delivered.subtracting(storedIDs).count) unknown ids"
+            )
             // At-least-once: a delivery whose 2xx arrived just before the kill, but whose
             // `delivered` mark did not, is sent again — at most one dispatcher round of them.
             let redelivered = hits.count - Set(hits.map(\.eventID)).count
             #expect(redelivered <= 64, "\(redelivered) events delivered twice")
             #expect(try await second.terminate() == 0, "graceful shutdown after SIGTERM")
-            print("crash test (snapshots: \(snapshots)): \(acknowledged)/\(total) batches acknowledged before SIGKILL, \(expected.count) events, "
-                  + "\(duplicatesRecognised) re-sent batches recognised as duplicates, \(redelivered) webhook re-deliveries")
+            print(
+                "crash test (snapshots: \(snapshots)): \(acknowledged)/\(total) batches acknowledged before SIGKILL, \(expected.count) events, "
+                    + "\(duplicatesRecognised) re-sent batches recognised as duplicates, \(redelivered) webhook re-deliveries"
+            )
         }
     }
 }

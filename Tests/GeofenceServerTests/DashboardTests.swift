@@ -32,10 +32,12 @@ struct DashboardTests {
             #expect(!page.contains("<script>") && !page.contains("style=") && !page.contains("<style"))
             let named = page.matches(of: /(?:src|href)="(\/dashboard\/[^"]+)"/).map { String($0.output.1) }
             #expect(Set(named) == ["/dashboard/favicon.svg", "/dashboard/app.css", "/dashboard/app.js"])
-            let expected = ["app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-                            "map.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
-                            "geo.js": "text/javascript; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
-                            "favicon.svg": "image/svg+xml", "config.json": "application/json"]
+            let expected = [
+                "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+                "map.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
+                "geo.js": "text/javascript; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
+                "favicon.svg": "image/svg+xml", "config.json": "application/json",
+            ]
             for (file, type) in expected {
                 let r = try await h.call(.GET, "/dashboard/\(file)", key: nil)
                 #expect(r.status == 200, "\(file): \(r)")
@@ -51,7 +53,10 @@ struct DashboardTests {
     @Test("unknown or escaping file names are 404 problems")
     func unknownFiles() async throws {
         try await Harness.run { h in
-            for path in ["/dashboard/nope.js", "/dashboard/..%2F..%2FPackage.swift", "/dashboard/%2e%2e", "/dashboard/index.html.bak"] {
+            for path in [
+                "/dashboard/nope.js", "/dashboard/..%2F..%2FPackage.swift", "/dashboard/%2e%2e",
+                "/dashboard/index.html.bak",
+            ] {
                 let r = try await h.call(.GET, path, key: nil)
                 #expect(r.status == 404, "\(path): \(r)")
                 #expect(r.header("Content-Type") == "application/problem+json", "\(path)")
@@ -61,7 +66,8 @@ struct DashboardTests {
 
     @Test("config.json carries the tile template, and the policy lets images come from its origin only")
     func tiles() async throws {
-        try await Harness.run(configure: { $0.dashboardTileURL = "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png" }) { h in
+        try await Harness.run(configure: { $0.dashboardTileURL = "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png" })
+        { h in
             let config = try await h.call(.GET, "/dashboard/config.json", key: nil)
             #expect(config["tileURL"]?.string == "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png")
             let policy = try #require(config.header("Content-Security-Policy"))
@@ -88,8 +94,12 @@ struct DashboardTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let good = dir.appendingPathComponent("good.json"), bad = dir.appendingPathComponent("bad.json")
-        try Data(#"{"dashboardTileURL":"https://t.example/{z}/{x}/{y}.png","dashboardTileAttribution":"© contributors"}"#.utf8).write(to: good)
+        let good = dir.appendingPathComponent("good.json")
+        let bad = dir.appendingPathComponent("bad.json")
+        try Data(
+            #"{"dashboardTileURL":"https://t.example/{z}/{x}/{y}.png","dashboardTileAttribution":"© contributors"}"#
+                .utf8
+        ).write(to: good)
         try Data(#"{"dashboardTileURL":"https://t.example/{z}.png"}"#.utf8).write(to: bad)
         var c = ServerConfiguration()
         try c.apply(configFile: good.path)
@@ -112,8 +122,9 @@ struct DashboardTests {
             circleFeature("fiji-west", lat: -17.0, lon: -179.999, radius: 200),
             #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[121.47,31.22],[121.52,31.22],[121.52,31.26],[121.47,31.26],[121.47,31.22]],[[121.48,31.23],[121.50,31.23],[121.50,31.25],[121.48,31.25],[121.48,31.23]]]},"properties":{"id":"sh-zone"}}"#,
         ]
-        let r = try await h.call(.POST, "/v1/regions/import", key: key,
-                                 body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+        let r = try await h.call(
+            .POST, "/v1/regions/import", key: key,
+            body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
         #expect(r.status == 200, "\(r)")
     }
 
@@ -149,12 +160,24 @@ struct DashboardTests {
         try await Harness.run { h in
             let key = try await h.key("acme")
             try await Self.seed(h, key: key)
-            #expect(Self.ids(try await h.call(.GET, "/v1/regions?bbox=179,-18,-179,-16", key: key)) == ["fiji-east", "fiji-west"])
+            #expect(
+                Self.ids(try await h.call(.GET, "/v1/regions?bbox=179,-18,-179,-16", key: key)) == [
+                    "fiji-east", "fiji-west",
+                ])
             // Each circle crosses 180°, so a box on either side of it finds both.
-            #expect(Self.ids(try await h.call(.GET, "/v1/regions?bbox=179.5,-18,180,-16", key: key)) == ["fiji-east", "fiji-west"])
-            #expect(Self.ids(try await h.call(.GET, "/v1/regions?bbox=-180,-18,-179.5,-16", key: key)) == ["fiji-east", "fiji-west"])
+            #expect(
+                Self.ids(try await h.call(.GET, "/v1/regions?bbox=179.5,-18,180,-16", key: key)) == [
+                    "fiji-east", "fiji-west",
+                ])
+            #expect(
+                Self.ids(try await h.call(.GET, "/v1/regions?bbox=-180,-18,-179.5,-16", key: key)) == [
+                    "fiji-east", "fiji-west",
+                ])
             // A sliver just west of 180° still finds both; a box short of the circles finds neither.
-            #expect(Self.ids(try await h.call(.GET, "/v1/regions?bbox=179.9995,-18,180,-16", key: key)) == ["fiji-east", "fiji-west"])
+            #expect(
+                Self.ids(try await h.call(.GET, "/v1/regions?bbox=179.9995,-18,180,-16", key: key)) == [
+                    "fiji-east", "fiji-west",
+                ])
             #expect(Self.ids(try await h.call(.GET, "/v1/regions?bbox=179.0,-18,179.99,-16", key: key)) == [])
             #expect(Self.ids(try await h.call(.GET, "/v1/regions?bbox=170,-18,175,-16", key: key)) == [])
         }
@@ -181,10 +204,13 @@ struct DashboardTests {
             let key = try await h.key("acme")
             var rng = SystemRandomNumberGenerator()
             let ids = (0..<300).map { i in "z\(UInt32.random(in: 0...UInt32.max, using: &rng))-\(i)" }
-            let inside = ids.enumerated().map { circleFeature($0.element, lat: 10 + Double($0.offset % 17) * 0.01, lon: 20, radius: 50) }
+            let inside = ids.enumerated().map {
+                circleFeature($0.element, lat: 10 + Double($0.offset % 17) * 0.01, lon: 20, radius: 50)
+            }
             let outside = (0..<50).map { circleFeature("out-\($0)", lat: -10, lon: 20, radius: 50) }
-            let r = try await h.call(.POST, "/v1/regions/import", key: key,
-                                     body: #"{"type":"FeatureCollection","features":[\#((inside + outside).joined(separator: ","))]}"#)
+            let r = try await h.call(
+                .POST, "/v1/regions/import", key: key,
+                body: #"{"type":"FeatureCollection","features":[\#((inside + outside).joined(separator: ","))]}"#)
             #expect(r.status == 200, "\(r)")
             var seen: [String] = []
             var after: String? = nil
@@ -203,25 +229,32 @@ struct DashboardTests {
     @Test("bbox sees changes at once and only the caller's tenant")
     func bboxFollowsChanges() async throws {
         try await Harness.run { h in
-            let acme = try await h.key("acme"), other = try await h.key("other")
+            let acme = try await h.key("acme")
+            let other = try await h.key("other")
             try await Self.seed(h, key: acme)
             let box = "/v1/regions?bbox=121.4,31.1,121.6,31.3"
             #expect(Self.ids(try await h.call(.GET, box, key: other)) == [])
             #expect(try await h.call(.DELETE, "/v1/regions/sh-bund", key: acme).status == 204)
-            #expect(try await h.call(.PUT, "/v1/regions/paris", key: acme,
-                                     body: circleFeature("paris", lat: 31.25, lon: 121.45, radius: 50)).status == 200)
+            #expect(
+                try await h.call(
+                    .PUT, "/v1/regions/paris", key: acme,
+                    body: circleFeature("paris", lat: 31.25, lon: 121.45, radius: 50)
+                ).status == 200)
             #expect(Self.ids(try await h.call(.GET, box, key: acme)) == ["paris", "sh-pudong", "sh-zone"])
         }
     }
 
-    @Test("a malformed bbox is a 400 problem naming bbox", arguments: [
-        "1,2,3", "1,2,3,4,5", "a,b,c,d", "0,95,1,96", "0,10,1,5", "nan,0,1,1", "inf,0,1,1", "1e400,0,1,1",
-        "200,0,210,1", "0,-91,1,0", ",,,", String(repeating: "1", count: 300) + ",0,1,1",
-    ])
+    @Test(
+        "a malformed bbox is a 400 problem naming bbox",
+        arguments: [
+            "1,2,3", "1,2,3,4,5", "a,b,c,d", "0,95,1,96", "0,10,1,5", "nan,0,1,1", "inf,0,1,1", "1e400,0,1,1",
+            "200,0,210,1", "0,-91,1,0", ",,,", String(repeating: "1", count: 300) + ",0,1,1",
+        ])
     func badBBox(_ text: String) async throws {
         try await Harness.run { h in
             let key = try await h.key("acme")
-            let q = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ",.-")))!
+            let q = text.addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ",.-")))!
             let r = try await h.call(.GET, "/v1/regions?bbox=\(q)", key: key)
             #expect(r.status == 400, "\(text): \(r)")
             #expect(r["field"]?.string == "bbox", "\(text)")

@@ -1,8 +1,8 @@
 import Foundation
 import GeoFormats
+import Geodesy
 import GeofenceCLI
 import GeofenceServer
-import Geodesy
 import Geofencing
 import RegionPlanner
 import Testing
@@ -18,8 +18,9 @@ struct DeviceLoopTests {
         let step = 30.0 / (111_320 * cos(30.5 * .pi / 180))
         let count = Int(((121.6 - 120.65) / step).rounded(.down))
         return (0..<count).map { i in
-            LocationFix(subject: device, coordinate: Coordinate(uncheckedLatitude: 30.5, longitude: 120.65 + Double(i) * step),
-                        horizontalAccuracy: 5, timestamp: start.addingTimeInterval(Double(i)))
+            LocationFix(
+                subject: device, coordinate: Coordinate(uncheckedLatitude: 30.5, longitude: 120.65 + Double(i) * step),
+                horizontalAccuracy: 5, timestamp: start.addingTimeInterval(Double(i)))
         }
     }
 
@@ -29,12 +30,17 @@ struct DeviceLoopTests {
         var engine = Engine(policy: .coreLocation)
         for f in features { try engine.add(Region(feature: f)) }
         var out: [String] = []
-        for fix in fixes { for e in try engine.process(fix) { out.append("\(e.kind) \(e.regionID) \(e.fix.timestamp.timeIntervalSince(start))") } }
+        for fix in fixes {
+            for e in try engine.process(fix) {
+                out.append("\(e.kind) \(e.regionID) \(e.fix.timestamp.timeIntervalSince(start))")
+            }
+        }
         return out
     }
 
-    @Test("plans change at the border, unchanged plans are 304s, the switch stops monitoring, events equal the whole catalogue's",
-          arguments: StoreKind.allCases)
+    @Test(
+        "plans change at the border, unchanged plans are 304s, the switch stops monitoring, events equal the whole catalogue's",
+        arguments: StoreKind.allCases)
     func acrossTheBorder(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
             let key = try await h.key("acme")
@@ -44,11 +50,15 @@ struct DeviceLoopTests {
             // The switch goes off once the phone is past lon 121.3 (after east-city-1, before east-city-2).
             let switchIndex = try #require(fixes.firstIndex { $0.coordinate.longitude > 121.3 })
             let run = DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "phone")
-            let summary = try await run.run(fixes, beforeFix: { i, _ in
-                if i == switchIndex {
-                    _ = try await h.call(.PUT, "/v1/settings", key: key, body: #"{"monitoringEnabled":false,"planMaxAgeSeconds":60}"#)
-                }
-            })
+            let summary = try await run.run(
+                fixes,
+                beforeFix: { i, _ in
+                    if i == switchIndex {
+                        _ = try await h.call(
+                            .PUT, "/v1/settings", key: key, body: #"{"monitoringEnabled":false,"planMaxAgeSeconds":60}"#
+                        )
+                    }
+                })
             #expect(summary.errors.isEmpty, "\(summary.errors)")
 
             // Plans: the west cities before the border, the east ones after it.
@@ -56,8 +66,16 @@ struct DeviceLoopTests {
             let west = plans.filter { $0.monitoring && $0.fix.coordinate.longitude < 121 }
             let east = plans.filter { $0.monitoring && $0.fix.coordinate.longitude > 121 }
             #expect(!west.isEmpty && !east.isEmpty)
-            #expect(west.allSatisfy { $0.registered.isSuperset(of: ["gov.west-city-1", "west-city-2"]) && !$0.registered.contains("east-city-1") })
-            #expect(east.allSatisfy { $0.registered.isSuperset(of: ["east-city-1", "east-city-2"]) && !$0.registered.contains("west-city-2") })
+            #expect(
+                west.allSatisfy {
+                    $0.registered.isSuperset(of: ["gov.west-city-1", "west-city-2"])
+                        && !$0.registered.contains("east-city-1")
+                })
+            #expect(
+                east.allSatisfy {
+                    $0.registered.isSuperset(of: ["east-city-1", "east-city-2"])
+                        && !$0.registered.contains("west-city-2")
+                })
             // The first eastern plan came right after the province change was confirmed, not at a max-age.
             let firstEast = try #require(east.first).fix.coordinate.longitude
             #expect(firstEast < 121.01, "\(firstEast)")
@@ -74,18 +92,23 @@ struct DeviceLoopTests {
             #expect(off.registered.isEmpty && summary.registeredAtEnd.isEmpty)
 
             // Events: exactly the whole-catalogue engine's while monitoring was on, none after.
-            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            let phone = summary.events.map {
+                "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))"
+            }
             let cutoff = off.fix.timestamp
             let expected = try Self.reference(fixes.filter { $0.timestamp < cutoff })
             #expect(phone == expected)
-            #expect(expected.contains { $0.hasPrefix("exit west ") } && expected.contains { $0.hasPrefix("enter east-city-1 ") })
+            #expect(
+                expected.contains { $0.hasPrefix("exit west ") }
+                    && expected.contains { $0.hasPrefix("enter east-city-1 ") })
             // The whole catalogue would have reported east-city-2 after the switch; the phone did not.
             #expect(try Self.reference(fixes).contains { $0.hasPrefix("enter east-city-2 ") })
             #expect(!phone.contains { $0.contains("east-city-2") })
         }
     }
 
-    @Test("with 5 slots the re-plan circle keeps the guarantee: a drive past 60 shops gives the whole catalogue's events")
+    @Test(
+        "with 5 slots the re-plan circle keeps the guarantee: a drive past 60 shops gives the whole catalogue's events")
     func fewSlots() async throws {
         try await Harness.run(.sqlite) { h in
             let key = try await h.key("acme")
@@ -94,16 +117,21 @@ struct DeviceLoopTests {
             for i in 0..<20 {
                 let lon = 0.018 + Double(i) * 0.036
                 shops.append(circleFeature("on-\(i)", lat: 0, lon: lon, radius: 1_000))
-                shops.append(circleFeature("north-\(i)", lat: 0.02, lon: lon + 0.018, radius: 1_000, extra: #","source":"acme""#))
-                shops.append(circleFeature("south-\(i)", lat: -0.02, lon: lon + 0.009, radius: 1_000, extra: #","notifyOnExit":false"#))
+                shops.append(
+                    circleFeature("north-\(i)", lat: 0.02, lon: lon + 0.018, radius: 1_000, extra: #","source":"acme""#)
+                )
+                shops.append(
+                    circleFeature(
+                        "south-\(i)", lat: -0.02, lon: lon + 0.009, radius: 1_000, extra: #","notifyOnExit":false"#))
             }
             let collection = #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
             #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: collection).status == 200)
             // 30 m/s east for 50 km, a fix a second.
             let step = 30.0 / 111_320
             let fixes = (0..<1_666).map { i in
-                LocationFix(subject: "van", coordinate: Coordinate(uncheckedLatitude: 0, longitude: Double(i) * step),
-                            horizontalAccuracy: 5, timestamp: Self.start.addingTimeInterval(Double(i)))
+                LocationFix(
+                    subject: "van", coordinate: Coordinate(uncheckedLatitude: 0, longitude: Double(i) * step),
+                    horizontalAccuracy: 5, timestamp: Self.start.addingTimeInterval(Double(i)))
             }
             var run = DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "van")
             run.slots = 5
@@ -111,30 +139,37 @@ struct DeviceLoopTests {
             let summary = try await run.run(fixes)
             #expect(summary.errors.isEmpty, "\(summary.errors)")
             #expect(summary.plansApplied.allSatisfy { $0.registered.count <= 4 })
-            #expect(summary.plans.fetched >= 10, "\(summary.plans)")      // re-planned along the way
-            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            #expect(summary.plans.fetched >= 10, "\(summary.plans)") // re-planned along the way
+            let phone = summary.events.map {
+                "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))"
+            }
             let expected = try Self.reference(fixes, regions: collection)
             #expect(expected.count >= 20)
             #expect(phone == expected)
         }
     }
 
-    @Test("the README tour on the bundled provinces: the phone's events are the whole catalogue's under Core Location's rules, dwell aside",
-          arguments: StoreKind.allCases)
+    @Test(
+        "the README tour on the bundled provinces: the phone's events are the whole catalogue's under Core Location's rules, dwell aside",
+        arguments: StoreKind.allCases)
     func readmeTour(_ store: StoreKind) async throws {
         var demo = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { demo.deleteLastPathComponent() }
         demo.appendPathComponent("Sources/GeofenceCLI/Resources/Demo")
         let regionsText = try String(contentsOf: demo.appendingPathComponent("provinces.geojson"), encoding: .utf8)
-        let (fixes, rejected) = try DeviceRun.fixes(track: demo.appendingPathComponent("border-drive.csv").path, subject: "border-drive")
+        let (fixes, rejected) = try DeviceRun.fixes(
+            track: demo.appendingPathComponent("border-drive.csv").path, subject: "border-drive")
         #expect(rejected == 0 && fixes.count > 3_000)
         try await Harness.run(store) { h in
             let key = try await h.key("demo")
             #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: regionsText).status == 200)
-            let summary = try await DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "border-drive").run(fixes)
+            let summary = try await DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "border-drive")
+                .run(fixes)
             #expect(summary.errors.isEmpty && summary.plans.failures == 0)
             #expect(summary.fixesReported == fixes.count)
-            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            let phone = summary.events.map {
+                "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))"
+            }
             // Core Location's region monitoring has no dwell (the simulated phone neither); the
             // server's engine reports it.
             let expected = try Self.reference(fixes, regions: regionsText).filter { !$0.hasPrefix("dwell ") }
@@ -143,8 +178,10 @@ struct DeviceLoopTests {
             #expect(Set(summary.events.map(\.source)) == ["gov", "acme"])
             // The same track again under the same id: the server refuses the old fixes (409),
             // reporting stops with the reason, and the phone plays on with the same events.
-            let again = try await DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "border-drive").run(fixes)
-            #expect(again.fixesReported == 0 && again.reportError?.contains("409") == true, "\(again.reportError ?? "")")
+            let again = try await DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "border-drive").run(
+                fixes)
+            #expect(
+                again.fixesReported == 0 && again.reportError?.contains("409") == true, "\(again.reportError ?? "")")
             #expect(again.events.map(\.event) == summary.events.map(\.event))
         }
     }
@@ -159,8 +196,9 @@ struct DeviceLoopTests {
             #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: collection).status == 200)
             let step = 1_800.0 / 111_320
             let fixes = (0..<167).map { i in
-                LocationFix(subject: "truck", coordinate: Coordinate(uncheckedLatitude: 0, longitude: Double(i) * step),
-                            horizontalAccuracy: 10, timestamp: Self.start.addingTimeInterval(Double(i) * 60))
+                LocationFix(
+                    subject: "truck", coordinate: Coordinate(uncheckedLatitude: 0, longitude: Double(i) * step),
+                    horizontalAccuracy: 10, timestamp: Self.start.addingTimeInterval(Double(i) * 60))
             }
             var run = DeviceRun(server: "http://127.0.0.1:\(h.port)", key: key, device: "truck")
             run.slots = 3
@@ -169,7 +207,9 @@ struct DeviceLoopTests {
             #expect(run.fixInterval == 60)
             let summary = try await run.run(fixes)
             #expect(summary.errors.isEmpty, "\(summary.errors)")
-            let phone = summary.events.map { "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))" }
+            let phone = summary.events.map {
+                "\($0.kind) \($0.identifier) \($0.event.fix.timestamp.timeIntervalSince(Self.start))"
+            }
             let expected = try Self.reference(fixes, regions: collection)
             #expect(expected.count >= 18)
             #expect(phone == expected)

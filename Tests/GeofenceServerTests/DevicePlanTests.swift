@@ -1,6 +1,6 @@
 import Foundation
-import GeofenceServer
 import Geodesy
+import GeofenceServer
 import Geofencing
 import RegionPlanner
 import Testing
@@ -17,9 +17,12 @@ enum PlanFixture {
         [
             square("west", lon0: 120, lon1: 121, extra: #","source":"gov""#),
             square("east", lon0: 121, lon1: 122, extra: #","source":"gov""#),
-            circleFeature("west-city-1", lat: 30.5, lon: 120.5, radius: 2_000, extra: #","parent":"west","source":"gov""#),
+            circleFeature(
+                "west-city-1", lat: 30.5, lon: 120.5, radius: 2_000, extra: #","parent":"west","source":"gov""#),
             circleFeature("west-city-2", lat: 30.5, lon: 120.8, radius: 2_000, extra: #","parent":"west""#),
-            circleFeature("east-city-1", lat: 30.5, lon: 121.2, radius: 2_000, extra: #","parent":"east","initialTrigger":["enter"]"#),
+            circleFeature(
+                "east-city-1", lat: 30.5, lon: 121.2, radius: 2_000,
+                extra: #","parent":"east","initialTrigger":["enter"]"#),
             circleFeature("east-city-2", lat: 30.5, lon: 121.5, radius: 2_000, extra: #","parent":"east""#),
             circleFeature("west-district", lat: 30.5, lon: 120.5, radius: 300, extra: #","parent":"west-city-1""#),
             circleFeature("shop-1", lat: 30.6, lon: 121.0, radius: 100, extra: #","source":"acme""#),
@@ -34,7 +37,9 @@ enum PlanFixture {
 
 @Suite("Device plans")
 struct DevicePlanTests {
-    @Test("a plan holds the top tier and the children of the parents the device is inside, nearest first", arguments: StoreKind.allCases)
+    @Test(
+        "a plan holds the top tier and the children of the parents the device is inside, nearest first",
+        arguments: StoreKind.allCases)
     func tiers(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
             let key = try await h.key("acme")
@@ -43,7 +48,7 @@ struct DevicePlanTests {
             let west = try await h.call(.GET, "/v1/devices/p/plan?lat=30.5&lon=120.65", key: key)
             #expect(west.status == 200, "\(west)")
             #expect(Set(PlanFixture.ids(west)) == ["west", "east", "west-city-1", "west-city-2", "shop-1", "shop-2"])
-            #expect(PlanFixture.ids(west).first == "west")    // inside: distance 0
+            #expect(PlanFixture.ids(west).first == "west") // inside: distance 0
             let distances = west["regions"]?.array?.compactMap { $0["distanceMeters"]?.number } ?? []
             #expect(distances == distances.sorted())
             #expect(west["regions"]?.array?.first { $0["id"]?.string == "west" }?["hasChildren"] == .bool(true))
@@ -63,14 +68,19 @@ struct DevicePlanTests {
         }
     }
 
-    @Test("a plan fills slots − 1 regions and sizes the re-plan circle by the nearest one left out", arguments: StoreKind.allCases)
+    @Test(
+        "a plan fills slots − 1 regions and sizes the re-plan circle by the nearest one left out",
+        arguments: StoreKind.allCases)
     func slotsAndRadius(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
             let key = try await h.key("acme")
             // 30 shops in a row eastwards, 5 km apart, starting 10 km from the device.
             let shops = (0..<30).map { i in circleFeature("s\(i)", lat: 0, lon: 0.09 + Double(i) * 0.045, radius: 100) }
-            #expect(try await h.call(.POST, "/v1/regions/import", key: key,
-                                     body: #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#).status == 200)
+            #expect(
+                try await h.call(
+                    .POST, "/v1/regions/import", key: key,
+                    body: #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
+                ).status == 200)
             let p = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=5", key: key)
             #expect(PlanFixture.ids(p) == ["s0", "s1", "s2", "s3"])
             // The 5th shop's boundary is 0.27° of longitude (30,056 m on the equator) − 100 m
@@ -86,8 +96,9 @@ struct DevicePlanTests {
             #expect(twenty["replanRadiusMeters"]?.number == 98_099)
             // Crowded: the nearest left out is too close for any radius.
             let crowded = (0..<5).map { i in circleFeature("c\(i)", lat: 0.001 * Double(i), lon: 0.0, radius: 50) }
-            _ = try await h.call(.POST, "/v1/regions/import", key: key,
-                                 body: #"{"type":"FeatureCollection","features":[\#(crowded.joined(separator: ","))]}"#)
+            _ = try await h.call(
+                .POST, "/v1/regions/import", key: key,
+                body: #"{"type":"FeatureCollection","features":[\#(crowded.joined(separator: ","))]}"#)
             let dense = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=3", key: key)
             #expect(dense["guaranteed"] == .bool(false))
             #expect(dense["replanRadiusMeters"]?.number == 511, "the smallest circle a first fix decides")
@@ -106,21 +117,28 @@ struct DevicePlanTests {
             let again = try await h.call(.GET, path, key: key, headers: [("If-None-Match", etag)])
             #expect(again.status == 304 && again.text.isEmpty)
             #expect(again.header("ETag") == etag)
-            #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", "\"other\", W/\(etag)")]).status == 304)
+            #expect(
+                try await h.call(.GET, path, key: key, headers: [("If-None-Match", "\"other\", W/\(etag)")]).status
+                    == 304)
             #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", "\"other\"")]).status == 200)
             #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", "*")]).status == 304)
             // A region far away and not in the plan: same plan, same ETag.
-            _ = try await h.call(.PUT, "/v1/regions/far", key: key, body: circleFeature("far", lat: -40, lon: 10, radius: 100))
+            _ = try await h.call(
+                .PUT, "/v1/regions/far", key: key, body: circleFeature("far", lat: -40, lon: 10, radius: 100))
             #expect(try await h.call(.GET, path, key: key, headers: [("If-None-Match", etag)]).status == 304)
             // A region of the plan changes its trigger strategy: a new plan.
-            _ = try await h.call(.PUT, "/v1/regions/shop-1", key: key,
-                                 body: circleFeature("shop-1", lat: 30.6, lon: 121.0, radius: 100, extra: #","notifyOnExit":false"#))
+            _ = try await h.call(
+                .PUT, "/v1/regions/shop-1", key: key,
+                body: circleFeature("shop-1", lat: 30.6, lon: 121.0, radius: 100, extra: #","notifyOnExit":false"#))
             let changed = try await h.call(.GET, path, key: key, headers: [("If-None-Match", etag)])
             #expect(changed.status == 200)
             let etag2 = try #require(changed.header("ETag"))
             #expect(etag2 != etag)
             // The switch: off for the tenant, a new ETag and an empty plan.
-            #expect(try await h.call(.PUT, "/v1/settings", key: key, body: #"{"monitoringEnabled":false,"planMaxAgeSeconds":60}"#).status == 200)
+            #expect(
+                try await h.call(
+                    .PUT, "/v1/settings", key: key, body: #"{"monitoringEnabled":false,"planMaxAgeSeconds":60}"#
+                ).status == 200)
             let off = try await h.call(.GET, path, key: key, headers: [("If-None-Match", etag2)])
             #expect(off.status == 200 && off["monitoringEnabled"] == .bool(false))
             #expect(PlanFixture.ids(off).isEmpty && off["replanRadiusMeters"] == .null)
@@ -129,7 +147,9 @@ struct DevicePlanTests {
             _ = try await h.call(.PUT, "/v1/devices/p/settings", key: key, body: #"{"monitoringEnabled":true}"#)
             let on = try await h.call(.GET, path, key: key)
             #expect(on["monitoringEnabled"] == .bool(true) && !PlanFixture.ids(on).isEmpty)
-            #expect(try await h.call(.GET, "/v1/devices/q/plan?lat=30.5&lon=120.65", key: key)["monitoringEnabled"] == .bool(false))
+            #expect(
+                try await h.call(.GET, "/v1/devices/q/plan?lat=30.5&lon=120.65", key: key)["monitoringEnabled"]
+                    == .bool(false))
         }
     }
 
@@ -145,8 +165,10 @@ struct DevicePlanTests {
             ]
             // level-1 … level-20, each inside its parent: the device is inside all of them.
             for i in 1...20 {
-                features.append(circleFeature("level-\(i)", lat: 0, lon: 0, radius: 9_000 - Double(i) * 100,
-                                              extra: #","parent":"level-\#(i - 1)""#))
+                features.append(
+                    circleFeature(
+                        "level-\(i)", lat: 0, lon: 0, radius: 9_000 - Double(i) * 100,
+                        extra: #","parent":"level-\#(i - 1)""#))
             }
             let body = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
             #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: body).status == 200)
@@ -174,9 +196,15 @@ struct DevicePlanTests {
             }
             #expect(try await h.call(.GET, "/v1/devices/%01/plan?lat=0&lon=0", key: key).status == 400)
             // The edges of the map are plans like any other.
-            _ = try await h.call(.PUT, "/v1/regions/pole", key: key, body: circleFeature("pole", lat: 89.99, lon: 0, radius: 5_000))
-            _ = try await h.call(.PUT, "/v1/regions/dateline", key: key, body: circleFeature("dateline", lat: 0, lon: 179.99, radius: 5_000))
-            for (lat, lon, id) in [(90.0, 0.0, "pole"), (-90.0, 180.0, ""), (0.0, -180.0, "dateline"), (0.0, 180.0, "dateline"), (-0.0, 179.999, "dateline")] {
+            _ = try await h.call(
+                .PUT, "/v1/regions/pole", key: key, body: circleFeature("pole", lat: 89.99, lon: 0, radius: 5_000))
+            _ = try await h.call(
+                .PUT, "/v1/regions/dateline", key: key,
+                body: circleFeature("dateline", lat: 0, lon: 179.99, radius: 5_000))
+            for (lat, lon, id) in [
+                (90.0, 0.0, "pole"), (-90.0, 180.0, ""), (0.0, -180.0, "dateline"), (0.0, 180.0, "dateline"),
+                (-0.0, 179.999, "dateline"),
+            ] {
                 let r = try await h.call(.GET, "/v1/devices/p/plan?lat=\(lat)&lon=\(lon)", key: key)
                 #expect(r.status == 200, "\(lat), \(lon): \(r)")
                 if !id.isEmpty { #expect(PlanFixture.ids(r).contains(id), "\(lat), \(lon): \(r)") }
@@ -197,24 +225,32 @@ struct PlanSettingsTests {
                 let defaults = try await h.call(.GET, "/v1/settings", key: key)
                 #expect(defaults["monitoringEnabled"] == .bool(true) && defaults["planMaxAgeSeconds"]?.number == 900)
                 let put = try await h.call(.PUT, "/v1/settings", key: key, body: #"{"planMaxAgeSeconds":120}"#)
-                #expect(put.status == 200 && put["planMaxAgeSeconds"]?.number == 120 && put["monitoringEnabled"] == .bool(true))
-                let d = try await h.call(.PUT, "/v1/devices/phone-1/settings", key: key, body: #"{"monitoringEnabled":false}"#)
+                #expect(
+                    put.status == 200 && put["planMaxAgeSeconds"]?.number == 120
+                        && put["monitoringEnabled"] == .bool(true))
+                let d = try await h.call(
+                    .PUT, "/v1/devices/phone-1/settings", key: key, body: #"{"monitoringEnabled":false}"#)
                 #expect(d.status == 200, "\(d)")
                 #expect(d["monitoringEnabled"] == .bool(false) && d["planMaxAgeSeconds"] == .null)
                 #expect(d["effective"]?["planMaxAgeSeconds"]?.number == 120)
                 // Another tenant sees none of it.
                 let other = try await h.key("globex")
                 #expect(try await h.call(.GET, "/v1/settings", key: other)["planMaxAgeSeconds"]?.number == 900)
-                #expect(try await h.call(.GET, "/v1/devices/phone-1/settings", key: other)["effective"]?["monitoringEnabled"] == .bool(true))
+                #expect(
+                    try await h.call(.GET, "/v1/devices/phone-1/settings", key: other)["effective"]?[
+                        "monitoringEnabled"] == .bool(true))
             }
             try await Harness.run(database: db.location) { h in
                 let key = try await h.key("acme")
                 #expect(try await h.call(.GET, "/v1/settings", key: key)["planMaxAgeSeconds"]?.number == 120)
                 let d = try await h.call(.GET, "/v1/devices/phone-1/settings", key: key)
-                #expect(d["effective"] == .object(["monitoringEnabled": .bool(false), "planMaxAgeSeconds": .number(120)]))
+                #expect(
+                    d["effective"] == .object(["monitoringEnabled": .bool(false), "planMaxAgeSeconds": .number(120)]))
                 // PUT replaces: an empty document inherits everything again.
                 _ = try await h.call(.PUT, "/v1/devices/phone-1/settings", key: key, body: "{}")
-                #expect(try await h.call(.GET, "/v1/devices/phone-1/settings", key: key)["effective"]?["monitoringEnabled"] == .bool(true))
+                #expect(
+                    try await h.call(.GET, "/v1/devices/phone-1/settings", key: key)["effective"]?["monitoringEnabled"]
+                        == .bool(true))
             }
         }
     }
@@ -225,9 +261,12 @@ struct PlanSettingsTests {
             let key = try await h.key("acme")
             _ = try await h.call(.PUT, "/v1/settings", key: key, body: #"{"planMaxAgeSeconds":60}"#)
             let cases: [(String, String)] = [
-                (#"{"monitoringEnabled":"no"}"#, "monitoringEnabled"), (#"{"monitoringEnabled":0}"#, "monitoringEnabled"),
-                (#"{"planMaxAgeSeconds":-1}"#, "planMaxAgeSeconds"), (#"{"planMaxAgeSeconds":1.5}"#, "planMaxAgeSeconds"),
-                (#"{"planMaxAgeSeconds":86401}"#, "planMaxAgeSeconds"), (#"{"planMaxAgeSeconds":1e20}"#, "planMaxAgeSeconds"),
+                (#"{"monitoringEnabled":"no"}"#, "monitoringEnabled"),
+                (#"{"monitoringEnabled":0}"#, "monitoringEnabled"),
+                (#"{"planMaxAgeSeconds":-1}"#, "planMaxAgeSeconds"),
+                (#"{"planMaxAgeSeconds":1.5}"#, "planMaxAgeSeconds"),
+                (#"{"planMaxAgeSeconds":86401}"#, "planMaxAgeSeconds"),
+                (#"{"planMaxAgeSeconds":1e20}"#, "planMaxAgeSeconds"),
                 (#"{"planMaxAge":60}"#, "planMaxAge"), ("[]", "body"), ("true", "body"),
             ]
             for (body, field) in cases {
@@ -244,31 +283,45 @@ struct PlanSettingsTests {
 
 @Suite("Device plans choose what RegionPlanner chooses")
 struct PlanEquivalenceTests {
-    @Test("for 400 random circles and 60 random points, the server's plan is RegionPlanner's nearest slots − 1 and its radius")
+    @Test(
+        "for 400 random circles and 60 random points, the server's plan is RegionPlanner's nearest slots − 1 and its radius"
+    )
     func sameAsThePlanner() async throws {
         var rng = SplitMix(seed: 22)
         var circles: [(id: String, lat: Double, lon: Double, radius: Double)] = []
         for i in 0..<400 {
-            circles.append(("r\(i)", 47 + rng.next(in: 0...1) * 0.6, 8 + rng.next(in: 0...1) * 0.9, 50 + rng.next(in: 0...1) * 400))
+            circles.append(
+                ("r\(i)", 47 + rng.next(in: 0...1) * 0.6, 8 + rng.next(in: 0...1) * 0.9, 50 + rng.next(in: 0...1) * 400)
+            )
         }
-        let catalogue = try Catalogue(circles.map {
-            CatalogueEntry(region: .circle(identifier: $0.id, center: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon), radius: $0.radius))
-        })
+        let catalogue = try Catalogue(
+            circles.map {
+                CatalogueEntry(
+                    region: .circle(
+                        identifier: $0.id, center: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon),
+                        radius: $0.radius))
+            })
         let sizing = ServerConfiguration().planSizing
         try await Harness.run(.sqlite) { h in
             let key = try await h.key("acme")
-            let body = #"{"type":"FeatureCollection","features":[\#(circles.map { circleFeature($0.id, lat: $0.lat, lon: $0.lon, radius: $0.radius) }.joined(separator: ","))]}"#
+            let body =
+                #"{"type":"FeatureCollection","features":[\#(circles.map { circleFeature($0.id, lat: $0.lat, lon: $0.lon, radius: $0.radius) }.joined(separator: ","))]}"#
             #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: body).status == 200)
             var compared = 0
             while compared < 60 {
-                let point = Coordinate(uncheckedLatitude: 47 + rng.next(in: 0...1) * 0.6, longitude: 8 + rng.next(in: 0...1) * 0.9)
+                let point = Coordinate(
+                    uncheckedLatitude: 47 + rng.next(in: 0...1) * 0.6, longitude: 8 + rng.next(in: 0...1) * 0.9)
                 let slots = 2 + Int(rng.next(in: 0...1) * 30)
                 let near = catalogue.nearest(slots, to: point)
-                guard near.allSatisfy({ $0.distance > 0 }) else { continue }   // inside ranks differently (0 vs depth)
-                let (keep, other) = SlotFill.fill(slots - 1, keeping: [], from: near, id: \.entry.identifier, distance: \.distance)
-                let plan = try await h.call(.GET, "/v1/devices/d/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)", key: key)
+                guard near.allSatisfy({ $0.distance > 0 }) else { continue } // inside ranks differently (0 vs depth)
+                let (keep, other) = SlotFill.fill(
+                    slots - 1, keeping: [], from: near, id: \.entry.identifier, distance: \.distance)
+                let plan = try await h.call(
+                    .GET, "/v1/devices/d/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)", key: key)
                 #expect(Set(PlanFixture.ids(plan)) == keep, "at \(point), \(slots) slots")
-                let expected = sizing.radius(nearestUnregistered: other).map { $0.rounded(.down) } ?? sizing.minimumRadius.rounded(.down)
+                let expected =
+                    sizing.radius(nearestUnregistered: other).map { $0.rounded(.down) }
+                    ?? sizing.minimumRadius.rounded(.down)
                 #expect(plan["replanRadiusMeters"]?.number == expected, "at \(point), \(slots) slots")
                 compared += 1
             }

@@ -12,17 +12,24 @@ struct EventStreamTests {
     /// Two devices enter the Bund region: two events, cursors 1 and 2.
     static func twoEntries(_ h: Harness, key: String, devices: [String]) async throws {
         for d in devices {
-            let fixes = [fixJSON(31.259394, 121.499781, t: 1_800_000_000)] + (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
-            let r = try await h.call(.POST, "/v1/devices/\(d)/locations", key: key, body: "[\(fixes.joined(separator: ","))]")
+            let fixes =
+                [fixJSON(31.259394, 121.499781, t: 1_800_000_000)]
+                + (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
+            let r = try await h.call(
+                .POST, "/v1/devices/\(d)/locations", key: key, body: "[\(fixes.joined(separator: ","))]")
             #expect(r["events"]?.array?.count == 1)
         }
     }
 
-    @Test("a stream replays from the cursor and resumes with Last-Event-ID without gaps or duplicates", arguments: StoreKind.allCases)
+    @Test(
+        "a stream replays from the cursor and resumes with Last-Event-ID without gaps or duplicates",
+        arguments: StoreKind.allCases)
     func resumes(_ store: StoreKind) async throws {
         try await Harness.run(store, configure: { $0.streamPollInterval = .milliseconds(10) }) { h in
             let key = try await h.key("acme")
-            _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
+            _ = try await h.call(
+                .PUT, "/v1/regions/bund", key: key,
+                body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
             try await Self.twoEntries(h, key: key, devices: ["a", "b"])
             let first = try await h.call(.GET, "/v1/events/stream?after=0&limit=1", key: key)
             #expect(first.status == 200)
@@ -44,7 +51,9 @@ struct EventStreamTests {
     func live(_ store: StoreKind) async throws {
         try await Harness.run(store, configure: { $0.streamPollInterval = .milliseconds(10) }) { h in
             let key = try await h.key("acme")
-            _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
+            _ = try await h.call(
+                .PUT, "/v1/regions/bund", key: key,
+                body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
             let listener = Task { try await h.call(.GET, "/v1/events/stream?after=0&limit=2&timeout=60", key: key) }
             try await Self.twoEntries(h, key: key, devices: ["a", "b"])
             let got = try await listener.value

@@ -1,6 +1,6 @@
 import Foundation
-import GeofenceServer
 import Geodesy
+import GeofenceServer
 import Geofencing
 import Testing
 
@@ -15,15 +15,19 @@ struct FixTextTests {
             return Double(state >> 11) / Double(1 << 53)
         }
         return (0..<count).map { i in
-            LocationFix(subject: "d", coordinate: Coordinate(uncheckedLatitude: -90 + 180 * next(), longitude: i % 5 == 0 ? 121 : -180 + 360 * next()),
-                        horizontalAccuracy: i % 3 == 0 ? nil : (i % 2 == 0 ? 8 : 100 * next()),
-                        timestamp: Date(timeIntervalSinceReferenceDate: i % 4 == 0 ? 820_000_000 : 820_000_000 + 1e6 * next()),
-                        speed: i % 2 == 0 ? nil : 30 * next(), course: i % 5 == 1 ? nil : (i % 7 == 0 ? 0 : 360 * next()))
+            LocationFix(
+                subject: "d",
+                coordinate: Coordinate(
+                    uncheckedLatitude: -90 + 180 * next(), longitude: i % 5 == 0 ? 121 : -180 + 360 * next()),
+                horizontalAccuracy: i % 3 == 0 ? nil : (i % 2 == 0 ? 8 : 100 * next()),
+                timestamp: Date(timeIntervalSinceReferenceDate: i % 4 == 0 ? 820_000_000 : 820_000_000 + 1e6 * next()),
+                speed: i % 2 == 0 ? nil : 30 * next(), course: i % 5 == 1 ? nil : (i % 7 == 0 ? 0 : 360 * next()))
         }
     }
 
-    @Test("journal text equals the generic writer's, for device ids that need escaping too",
-          arguments: ["dev-1", "quote\"and\\slash", "tab\there", "шанхай-7", ""])
+    @Test(
+        "journal text equals the generic writer's, for device ids that need escaping too",
+        arguments: ["dev-1", "quote\"and\\slash", "tab\there", "шанхай-7", ""])
     func journal(_ device: String) throws {
         let f = Self.fixes(seed: UInt64(device.utf8.count) + 1, count: 40)
         let direct = FixJSON.journalText(device: device, fixes: f)

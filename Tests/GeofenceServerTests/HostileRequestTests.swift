@@ -10,13 +10,18 @@ struct HostileRequestTests {
 
     // MARK: Identifiers
 
-    @Test("a region id with a space, non-ASCII letters or a slash is read, listed and deleted through its percent-encoded path",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a region id with a space, non-ASCII letters or a slash is read, listed and deleted through its percent-encoded path",
+        arguments: StoreKind.allCases)
     func percentEncodedRegionIDs(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
             let key = try await h.key("acme")
-            for (id, path) in [("my region", "my%20region"), ("café-東京", "caf%C3%A9-%E6%9D%B1%E4%BA%AC"), ("a/b", "a%2Fb")] {
-                let put = try await h.call(.PUT, "/v1/regions/\(path)", key: key, body: circleFeature("ignored", lat: 31.2, lon: 121.5, radius: 100))
+            for (id, path) in [
+                ("my region", "my%20region"), ("café-東京", "caf%C3%A9-%E6%9D%B1%E4%BA%AC"), ("a/b", "a%2Fb"),
+            ] {
+                let put = try await h.call(
+                    .PUT, "/v1/regions/\(path)", key: key,
+                    body: circleFeature("ignored", lat: 31.2, lon: 121.5, radius: 100))
                 #expect(put.status == 201, "\(put)")
                 #expect(put["id"]?.string == id)
                 let get = try await h.call(.GET, "/v1/regions/\(path)", key: key)
@@ -28,17 +33,20 @@ struct HostileRequestTests {
         }
     }
 
-    @Test("a device id is stored decoded: a path-traversal-looking id is a plain name, and %00 is refused",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a device id is stored decoded: a path-traversal-looking id is a plain name, and %00 is refused",
+        arguments: StoreKind.allCases)
     func deviceIDsAreDecoded(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
             let key = try await h.key("acme")
-            let post = try await h.call(.POST, "/v1/devices/..%2F..%2Fetc%2Fpasswd/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0))
+            let post = try await h.call(
+                .POST, "/v1/devices/..%2F..%2Fetc%2Fpasswd/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0))
             #expect(post.status == 200, "\(post)")
             let state = try await h.call(.GET, "/v1/devices/..%2F..%2Fetc%2Fpasswd/state", key: key)
             #expect(state["device"]?.string == "../../etc/passwd")
             for bad in ["a%00b", "line%0Abreak", "esc%1B", "%C2%85"] {
-                let r = try await h.call(.POST, "/v1/devices/\(bad)/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0))
+                let r = try await h.call(
+                    .POST, "/v1/devices/\(bad)/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0))
                 #expect(r.status == 400, "\(bad): \(r)")
                 #expect(r["field"]?.string == "id")
             }
@@ -59,16 +67,24 @@ struct HostileRequestTests {
     func controlCharactersAndSurrogates() async throws {
         try await Harness.run { h in
             let key = try await h.key("acme")
-            for id in [#"nul\u0000x"#, #"new\nline"#, #"esc\u001b[31m"#, #"c1\u0085"#, #"lone\ud800"#, #"low\udc00x"#, String(repeating: "é", count: 257)] {
-                let post = try await h.call(.POST, "/v1/regions", key: key, body: circleFeature(id, lat: 31.2, lon: 121.5, radius: 100))
+            for id in [
+                #"nul\u0000x"#, #"new\nline"#, #"esc\u001b[31m"#, #"c1\u0085"#, #"lone\ud800"#, #"low\udc00x"#,
+                String(repeating: "é", count: 257),
+            ] {
+                let post = try await h.call(
+                    .POST, "/v1/regions", key: key, body: circleFeature(id, lat: 31.2, lon: 121.5, radius: 100))
                 #expect(post.status == 400, "\(id.prefix(20)): \(post)")
-                let doc = #"{"type":"FeatureCollection","features":[\#(circleFeature(id, lat: 31.2, lon: 121.5, radius: 100))]}"#
+                let doc =
+                    #"{"type":"FeatureCollection","features":[\#(circleFeature(id, lat: 31.2, lon: 121.5, radius: 100))]}"#
                 let imp = try await h.call(.POST, "/v1/regions/import", key: key, body: doc)
                 #expect(imp.status == 400, "\(id.prefix(20)): \(imp)")
             }
             // 256 characters of two bytes each: allowed (the limit counts characters, as JSON Schema does).
             let long = String(repeating: "é", count: 256)
-            #expect(try await h.call(.POST, "/v1/regions", key: key, body: circleFeature(long, lat: 31.2, lon: 121.5, radius: 100)).status == 201)
+            #expect(
+                try await h.call(
+                    .POST, "/v1/regions", key: key, body: circleFeature(long, lat: 31.2, lon: 121.5, radius: 100)
+                ).status == 201)
             #expect(try await h.call(.GET, "/v1/regions", key: key)["regions"]?.array?.count == 1)
         }
     }
@@ -79,15 +95,21 @@ struct HostileRequestTests {
     func absurdTimestampIsRefused(_ store: StoreKind) async throws {
         try await Harness.run(store, configure: { $0.fixTimeWindow = FixTimeWindow() }) { h in
             let key = try await h.key("acme")
-            let absurd = try await h.call(.POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: 1e20))
+            let absurd = try await h.call(
+                .POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: 1e20))
             #expect(absurd.status == 400, "\(absurd)")
             #expect(absurd["field"]?.string == "timestamp")
             for t in [0.0, 946_684_799, Self.t0 + 301] {
                 let r = try await h.call(.POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: t))
                 #expect(r.status == 400, "t=\(t): \(r)")
             }
-            #expect(try await h.call(.POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0 + 299)).status == 200)
-            #expect(try await h.call(.GET, "/v1/devices/d1/state", key: key)["lastFix"]?["timestamp"]?.string == "2027-01-15T08:04:59Z")
+            #expect(
+                try await h.call(
+                    .POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0 + 299)
+                ).status == 200)
+            #expect(
+                try await h.call(.GET, "/v1/devices/d1/state", key: key)["lastFix"]?["timestamp"]?.string
+                    == "2027-01-15T08:04:59Z")
         }
     }
 
@@ -95,7 +117,10 @@ struct HostileRequestTests {
     func configurableSkew() async throws {
         try await Harness.run(configure: { $0.fixTimeWindow.maximumSkew = .seconds(3_600) }) { h in
             let key = try await h.key("acme")
-            #expect(try await h.call(.POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0 + 1_800)).status == 200)
+            #expect(
+                try await h.call(
+                    .POST, "/v1/devices/d1/locations", key: key, body: fixJSON(31.2, 121.5, t: Self.t0 + 1_800)
+                ).status == 200)
         }
     }
 
@@ -104,21 +129,34 @@ struct HostileRequestTests {
     static let bowTie = #"[[121.50,31.20],[121.51,31.21],[121.51,31.20],[121.50,31.21],[121.50,31.20]]"#
     static let square = #"[[121.50,31.20],[121.51,31.20],[121.51,31.21],[121.50,31.21],[121.50,31.20]]"#
 
-    @Test("a self-intersecting ring, an unclosed ring and a hole outside its shell are refused and not stored",
-          arguments: [
+    @Test(
+        "a self-intersecting ring, an unclosed ring and a hole outside its shell are refused and not stored",
+        arguments: [
             ("self-intersecting", #"[\#(bowTie)]"#, "geometry.coordinates[0]"),
-            ("unclosed", #"[[[121.50,31.20],[121.51,31.20],[121.51,31.21],[121.50,31.21]]]"#, "geometry.coordinates[0]"),
-            ("hole outside", #"[\#(square),[[121.60,31.20],[121.61,31.20],[121.61,31.21],[121.60,31.20]]]"#, "geometry.coordinates[1]"),
-            ("hole crossing the shell", #"[\#(square),[[121.505,31.205],[121.52,31.205],[121.505,31.209],[121.505,31.205]]]"#, "geometry.coordinates[1]"),
-          ])
+            (
+                "unclosed", #"[[[121.50,31.20],[121.51,31.20],[121.51,31.21],[121.50,31.21]]]"#,
+                "geometry.coordinates[0]"
+            ),
+            (
+                "hole outside", #"[\#(square),[[121.60,31.20],[121.61,31.20],[121.61,31.21],[121.60,31.20]]]"#,
+                "geometry.coordinates[1]"
+            ),
+            (
+                "hole crossing the shell",
+                #"[\#(square),[[121.505,31.205],[121.52,31.205],[121.505,31.209],[121.505,31.205]]]"#,
+                "geometry.coordinates[1]"
+            ),
+        ])
     func invalidPolygons(_ name: String, _ coordinates: String, _ field: String) async throws {
         try await Harness.run { h in
             let key = try await h.key("acme")
-            let body = #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":\#(coordinates)},"properties":{"id":"p"}}"#
+            let body =
+                #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":\#(coordinates)},"properties":{"id":"p"}}"#
             let r = try await h.call(.POST, "/v1/regions", key: key, body: body)
             #expect(r.status == 400, "\(name): \(r)")
             #expect(r["field"]?.string == field, "\(name): \(r)")
-            let imp = try await h.call(.POST, "/v1/regions/import", key: key, body: #"{"type":"FeatureCollection","features":[\#(body)]}"#)
+            let imp = try await h.call(
+                .POST, "/v1/regions/import", key: key, body: #"{"type":"FeatureCollection","features":[\#(body)]}"#)
             #expect(imp.status == 400, "\(name): \(imp)")
             #expect(try await h.call(.GET, "/v1/regions/p", key: key).status == 404)
         }
@@ -143,14 +181,20 @@ struct HostileRequestTests {
             }
             #expect(try await h.call(.GET, "/v1/events?after=9223372036854775807", key: key).status == 200)
             // A region POST needs an id; a Point needs a radius; coordinates must be in range.
-            let noID = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.2]},"properties":{"radius":10}}"#
+            let noID =
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.2]},"properties":{"radius":10}}"#
             #expect(try await h.call(.POST, "/v1/regions", key: key, body: noID)["field"]?.string == "properties.id")
-            let noRadius = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.2]},"properties":{"id":"c"}}"#
-            #expect(try await h.call(.POST, "/v1/regions", key: key, body: noRadius)["field"]?.string == "properties.radius")
-            let outOfRange = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[181,31.2]},"properties":{"id":"c","radius":5}}"#
+            let noRadius =
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.2]},"properties":{"id":"c"}}"#
+            #expect(
+                try await h.call(.POST, "/v1/regions", key: key, body: noRadius)["field"]?.string == "properties.radius"
+            )
+            let outOfRange =
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[181,31.2]},"properties":{"id":"c","radius":5}}"#
             #expect(try await h.call(.POST, "/v1/regions", key: key, body: outOfRange).status == 400)
             // dwell: null is documented as "no dwell".
-            let nullDwell = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.2]},"properties":{"id":"c","radius":5,"dwell":null}}"#
+            let nullDwell =
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.5,31.2]},"properties":{"id":"c","radius":5,"dwell":null}}"#
             #expect(try await h.call(.POST, "/v1/regions", key: key, body: nullDwell).status == 201)
         }
     }

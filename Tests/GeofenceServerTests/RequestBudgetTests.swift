@@ -1,14 +1,16 @@
 import AsyncHTTPClient
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import Testing
+
 @testable import GeofenceServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// ``RequestBudgetMiddleware``: a request over its budget ends with a 503 problem and its work
 /// is cancelled; a client that goes away cancels its work. The budget's timer is a gate the
@@ -20,7 +22,10 @@ struct RequestBudgetTests {
         let stream: AsyncStream<Void>
         private let continuation: AsyncStream<Void>.Continuation
         init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
-        func fire() { continuation.yield(); continuation.finish() }
+        func fire() {
+            continuation.yield()
+            continuation.finish()
+        }
         /// Returns once fired (or when the waiting task is cancelled).
         func wait() async { for await _ in stream { return } }
     }
@@ -41,38 +46,48 @@ struct RequestBudgetTests {
     static func withServer(_ probe: Probe, _ body: (Int) async throws -> Void) async throws {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: Harness.quietLogger(), metrics: ServerMetrics()))
-        router.group("v1").add(middleware: RequestBudgetMiddleware(timeout: .seconds(7), expiry: { _ in await probe.expire.wait() }))
-            .get("work") { _, _ -> Response in
-                probe.started.fire()
-                await probe.finish.wait()
-                if Task.isCancelled {
-                    probe.cancelled.fire()
-                    throw CancellationError()
-                }
-                return .json(.object(["done": .bool(true)]))
+        router.group("v1").add(
+            middleware: RequestBudgetMiddleware(timeout: .seconds(7), expiry: { _ in await probe.expire.wait() })
+        )
+        .get("work") { _, _ -> Response in
+            probe.started.fire()
+            await probe.finish.wait()
+            if Task.isCancelled {
+                probe.cancelled.fire()
+                throw CancellationError()
             }
-        router.group("v1").add(middleware: RequestBudgetMiddleware(timeout: .seconds(7), expiry: { _ in await probe.expire.wait() }))
-            .get("commit") { _, _ -> Response in
-                probe.started.fire()
-                await Task.detached { await probe.finish.wait() }.value     // not cancellable
-                return .json(.object(["committed": .bool(true)]))
-            }
+            return .json(.object(["done": .bool(true)]))
+        }
+        router.group("v1").add(
+            middleware: RequestBudgetMiddleware(timeout: .seconds(7), expiry: { _ in await probe.expire.wait() })
+        )
+        .get("commit") { _, _ -> Response in
+            probe.started.fire()
+            await Task.detached { await probe.finish.wait() }.value // not cancellable
+            return .json(.object(["committed": .bool(true)]))
+        }
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Harness.quietLogger())
         let task = Task { try await group.run() }
         var it = ports.makeAsyncIterator()
         guard let port = await it.next() else { throw CancellationError() }
         do { try await body(port) } catch {
-            await group.triggerGracefulShutdown(); try? await task.value; throw error
+            await group.triggerGracefulShutdown()
+            try? await task.value
+            throw error
         }
         await group.triggerGracefulShutdown()
         try await task.value
     }
 
-    static func get(_ port: Int, _ route: String = "work") async throws -> (status: Int, body: String, headers: HTTPHeaders) {
-        let resp = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/\(route)"), timeout: .seconds(60))
+    static func get(
+        _ port: Int, _ route: String = "work"
+    ) async throws -> (status: Int, body: String, headers: HTTPHeaders) {
+        let resp = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/\(route)"), timeout: .seconds(60))
         let buf = try await resp.body.collect(upTo: 1 << 20)
         return (Int(resp.status.code), String(buffer: buf), resp.headers)
     }
@@ -83,7 +98,7 @@ struct RequestBudgetTests {
         try await Self.withServer(probe) { port in
             async let answer = Self.get(port)
             await probe.started.wait()
-            probe.expire.fire()                 // the budget runs out
+            probe.expire.fire() // the budget runs out
             let (status, body, headers) = try await answer
             #expect(status == 503)
             #expect(headers["content-type"].first == "application/problem+json")
@@ -91,7 +106,7 @@ struct RequestBudgetTests {
             #expect(problem["status"] == .number(503))
             #expect(problem["detail"]?.string?.contains("budget of 7.0 s") == true, "\(body)")
             #expect(problem["retryAfterSeconds"] == .number(1))
-            await probe.cancelled.wait()        // the work itself was cancelled (else this never returns)
+            await probe.cancelled.wait() // the work itself was cancelled (else this never returns)
         }
     }
 
@@ -101,8 +116,8 @@ struct RequestBudgetTests {
         try await Self.withServer(probe) { port in
             async let answer = Self.get(port, "commit")
             await probe.started.wait()
-            probe.expire.fire()                 // the budget runs out while the work goes on
-            probe.finish.fire()                 // then the work completes
+            probe.expire.fire() // the budget runs out while the work goes on
+            probe.finish.fire() // then the work completes
             let (status, body, _) = try await answer
             #expect(status == 200, "\(body)")
             #expect(body.contains("committed"))
@@ -121,7 +136,9 @@ struct RequestBudgetTests {
             addr.sin_port = in_port_t(UInt16(port).bigEndian)
             addr.sin_addr.s_addr = inet_addr("127.0.0.1")
             let connected = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             try #require(connected == 0)
             let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
@@ -132,7 +149,7 @@ struct RequestBudgetTests {
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             close(fd)
-            await probe.cancelled.wait()        // the handler saw the cancellation (else this never returns)
+            await probe.cancelled.wait() // the handler saw the cancellation (else this never returns)
         }
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import Geodesy
 import Geofencing
 import Testing
+
 @testable import GeofenceServer
 
 /// Retention deletes old fix batches (only those a snapshot covers) and old events (only once
 /// no delivery is pending), in bounded transactions; a cursor older than what was kept is a 410.
 @Suite("Retention of fixes and events")
 struct RetentionTests {
-    @Test("fix batches older than retention are deleted in bounded batches, only where a snapshot covers them, and a restart still rebuilds the same engine",
-          arguments: StoreKind.allCases)
+    @Test(
+        "fix batches older than retention are deleted in bounded batches, only where a snapshot covers them, and a restart still rebuilds the same engine",
+        arguments: StoreKind.allCases)
     func fixesPrunedBehindSnapshot(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in
             let store = try await db.open()
@@ -18,9 +20,9 @@ struct RetentionTests {
             let live = SnapshotTests.runtime(store)
             try await live.rebuild()
             _ = try await live.upsert(regions, create: false, now: t0)
-            try await SnapshotTests.feed(live, SnapshotTests.batches(0..<40))            // 32 batches
+            try await SnapshotTests.feed(live, SnapshotTests.batches(0..<40)) // 32 batches
             let position = try #require(await live.takeSnapshot(now: t0))
-            try await SnapshotTests.feed(live, SnapshotTests.batches(40..<60))           // 16 more, not covered
+            try await SnapshotTests.feed(live, SnapshotTests.batches(40..<60)) // 16 more, not covered
 
             // However late the cut-off, nothing the snapshot does not cover goes.
             var rounds: [Int] = []
@@ -34,13 +36,16 @@ struct RetentionTests {
             let journal = try await store.startupJournal(tenant: "t", useSnapshot: true)
             #expect(journal.snapshot?.position == position)
             #expect(journal.tail.count == 16)
-            #expect(try await store.journal(tenant: "t").count == 1 + 16, "the region import and the batches after the snapshot remain")
+            #expect(
+                try await store.journal(tenant: "t").count == 1 + 16,
+                "the region import and the batches after the snapshot remain")
 
             let later = SnapshotTests.batches(60..<120)
             let ids = regions.map(\.identifier)
             let rebuilt = SnapshotTests.runtime(store)
             try await rebuilt.rebuild()
-            #expect(SnapshotTests.behaviour(of: await rebuilt.engine, regions: ids, then: later)
+            #expect(
+                SnapshotTests.behaviour(of: await rebuilt.engine, regions: ids, then: later)
                     == SnapshotTests.behaviour(of: await live.engine, regions: ids, then: later))
             try await store.close()
         }
@@ -56,7 +61,8 @@ struct RetentionTests {
             _ = try await live.upsert(SnapshotTests.regions(), create: false, now: t0)
             try await SnapshotTests.feed(live, SnapshotTests.batches(0..<20))
             #expect(await live.takeSnapshot(now: t0.addingTimeInterval(86_400)) != nil)
-            let n = try await store.prune(tenant: "t", fixesBefore: t0.addingTimeInterval(86_399), eventsBefore: nil, limit: 100)
+            let n = try await store.prune(
+                tenant: "t", fixesBefore: t0.addingTimeInterval(86_399), eventsBefore: nil, limit: 100)
             #expect(n == PruneCount())
             #expect(try await store.journal(tenant: "t").count == 1 + 16)
             try await store.close()
@@ -72,12 +78,14 @@ struct RetentionTests {
             let inside = (k / 3) % 2 == 0
             fixes.append(fixJSON(inside ? 31.0 : 31.01, 121.0, t: 1_700_000_000 + Double(k) * 30, accuracy: 5))
         }
-        let r = try await h.call(.POST, "/v1/devices/d/locations", key: key, body: #"{"fixes":[\#(fixes.joined(separator: ","))]}"#)
+        let r = try await h.call(
+            .POST, "/v1/devices/d/locations", key: key, body: #"{"fixes":[\#(fixes.joined(separator: ","))]}"#)
         #expect(r.status == 200, "\(r)")
     }
 
-    @Test("events are deleted once old and no delivery is pending; an older cursor is a 410 problem, no cursor starts at the oldest kept",
-          arguments: StoreKind.allCases)
+    @Test(
+        "events are deleted once old and no delivery is pending; an older cursor is a 410 problem, no cursor starts at the oldest kept",
+        arguments: StoreKind.allCases)
     func eventsPrunedAndCursorGone(_ kind: StoreKind) async throws {
         try await Harness.run(kind) { h in
             let key = try await h.key("acme")
@@ -103,7 +111,8 @@ struct RetentionTests {
             #expect(gone.header("content-type") == "application/problem+json")
             #expect(gone["field"]?.string == "after")
             #expect(gone["resumeAfter"]?.string == cursors.last)
-            let older = try await h.call(.GET, "/v1/events/stream?timeout=1", key: key, headers: [("Last-Event-ID", cursors[0])])
+            let older = try await h.call(
+                .GET, "/v1/events/stream?timeout=1", key: key, headers: [("Last-Event-ID", cursors[0])])
             #expect(older.status == 410, "\(older)")
             #expect(older["field"]?.string == "Last-Event-ID")
 
@@ -114,9 +123,13 @@ struct RetentionTests {
 
             // New events after the prune are read from the kept cursor on.
             h.clock.advance(60)
-            let more = fixJSON(31.0, 121.0, t: 1_700_100_000, accuracy: 5) + "," + fixJSON(31.0, 121.0, t: 1_700_100_060, accuracy: 5)
+            let more =
+                fixJSON(31.0, 121.0, t: 1_700_100_000, accuracy: 5) + ","
+                + fixJSON(31.0, 121.0, t: 1_700_100_060, accuracy: 5)
                 + "," + fixJSON(31.0, 121.0, t: 1_700_100_120, accuracy: 5)
-            #expect(try await h.call(.POST, "/v1/devices/d/locations", key: key, body: #"{"fixes":[\#(more)]}"#).status == 200)
+            #expect(
+                try await h.call(.POST, "/v1/devices/d/locations", key: key, body: #"{"fixes":[\#(more)]}"#).status
+                    == 200)
             let after = try await h.call(.GET, "/v1/events?after=\(cursors.last!)", key: key)
             #expect(after["events"]?.array?.count == 1)
         }

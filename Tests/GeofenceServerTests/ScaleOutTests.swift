@@ -1,6 +1,6 @@
 import Foundation
-import GeofenceServer
 import Geodesy
+import GeofenceServer
 import Geofencing
 import Testing
 
@@ -9,8 +9,10 @@ import Testing
 struct ScaleOutTests {
     static let t0 = 1_800_000_000.0
     /// Two 500 m circles 0.02° of longitude apart on the 31st parallel.
-    static let regions = [circleFeature("west", lat: 31, lon: 121.00, radius: 500),
-                          circleFeature("east", lat: 31, lon: 121.02, radius: 500)]
+    static let regions = [
+        circleFeature("west", lat: 31, lon: 121.00, radius: 500),
+        circleFeature("east", lat: 31, lon: 121.02, radius: 500),
+    ]
     static let devices = (0..<4).map { "device-\($0)" }
 
     /// Device `k` sweeps east and back across both circles, one fix every 10 s, 0.002° (≈ 190 m)
@@ -18,16 +20,19 @@ struct ScaleOutTests {
     static func batches(device k: Int) -> [String] {
         var fixes: [String] = []
         for i in 0..<48 {
-            let phase = (i + 5 * k) % 36                    // 0…35: out and back over 0.036°
+            let phase = (i + 5 * k) % 36 // 0…35: out and back over 0.036°
             let lon = 120.99 + 0.002 * Double(phase < 18 ? phase : 36 - phase)
             fixes.append(fixJSON(31.0 + 0.0001 * Double(k), lon, t: t0 + 10 * Double(i)))
         }
-        return stride(from: 0, to: fixes.count, by: 3).map { "[\(fixes[$0..<min($0 + 3, fixes.count)].joined(separator: ","))]" }
+        return stride(from: 0, to: fixes.count, by: 3).map {
+            "[\(fixes[$0..<min($0 + 3, fixes.count)].joined(separator: ","))]"
+        }
     }
 
     /// Every event of the tenant, paging through `GET /v1/events`.
     static func allEvents(_ h: Harness, key: String) async throws -> [ServerJSON] {
-        var out: [ServerJSON] = [], after = "0"
+        var out: [ServerJSON] = []
+        var after = "0"
         while true {
             let page = try await h.call(.GET, "/v1/events?after=\(after)&limit=1000", key: key)
             let events = page["events"]?.array ?? []
@@ -81,7 +86,8 @@ struct ScaleOutTests {
                             group.addTask {
                                 var events: [ServerJSON] = []
                                 for (i, body) in Self.batches(device: k).enumerated() {
-                                    let r = try await (i % 2 == 0 ? a : b).call(.POST, "/v1/devices/\(d)/locations", key: key, body: body)
+                                    let r = try await (i % 2 == 0 ? a : b).call(
+                                        .POST, "/v1/devices/\(d)/locations", key: key, body: body)
                                     #expect(r.status == 200, "\(d) batch \(i): \(r)")
                                     events += r["events"]?.array ?? []
                                 }
@@ -95,7 +101,8 @@ struct ScaleOutTests {
                     // Both instances read the same outbox; no event twice, none lost.
                     #expect(storedA.map { $0["id"]?.string } == storedB.map { $0["id"]?.string })
                     #expect(Set(storedA.compactMap { $0["id"]?.string }).count == storedA.count)
-                    #expect(Set(answered.compactMap { $0["id"]?.string }) == Set(storedA.compactMap { $0["id"]?.string }))
+                    #expect(
+                        Set(answered.compactMap { $0["id"]?.string }) == Set(storedA.compactMap { $0["id"]?.string }))
                     #expect(Self.byDevice(storedA) == Self.byDevice(reference))
                     #expect(storedA.count == reference.count)
                     // Cursors are 1…n without gaps.
@@ -119,7 +126,8 @@ struct ScaleOutTests {
                         let batches = Self.batches(device: d)
                         for i in stride(from: 0, to: batches.count - 1, by: 2) {
                             async let x = a.call(.POST, "/v1/devices/device-\(d)/locations", key: key, body: batches[i])
-                            async let y = b.call(.POST, "/v1/devices/device-\(d)/locations", key: key, body: batches[i + 1])
+                            async let y = b.call(
+                                .POST, "/v1/devices/device-\(d)/locations", key: key, body: batches[i + 1])
                             statuses += try await [x.status, y.status]
                         }
                     }
@@ -162,10 +170,13 @@ struct ScaleOutTests {
         try await TestDatabase.with(.postgres) { db in
             // B never polls during the first part: a fix batch must see A's region anyway.
             try await Harness.run(database: db.location) { a in
-                try await Harness.run(database: db.location, configure: { $0.regionSyncInterval = .milliseconds(20) }) { b in
+                try await Harness.run(database: db.location, configure: { $0.regionSyncInterval = .milliseconds(20) }) {
+                    b in
                     let key = try await a.key("acme")
                     // B has loaded the tenant (empty) before A adds a region.
-                    #expect(try await b.call(.GET, "/v1/regions/nearby?lat=31&lon=121", key: key)["regions"]?.array?.count == 0)
+                    #expect(
+                        try await b.call(.GET, "/v1/regions/nearby?lat=31&lon=121", key: key)["regions"]?.array?.count
+                            == 0)
                     #expect(try await a.call(.PUT, "/v1/regions/west", key: key, body: Self.regions[0]).status == 201)
 
                     // 1. A fix batch through B right away is judged against A's region.
@@ -174,14 +185,19 @@ struct ScaleOutTests {
                     _ = try await b.call(.POST, "/v1/devices/d/locations", key: key, body: outside)
                     let r = try await b.call(.POST, "/v1/devices/d/locations", key: key, body: "[\(inside)]")
                     #expect(r.status == 200, "\(r)")
-                    #expect(r["events"]?.array?.map { "\($0["event"]?.string ?? "") \($0["region"]?.string ?? "")" } == ["enter west"], "\(r)")
+                    #expect(
+                        r["events"]?.array?.map { "\($0["event"]?.string ?? "") \($0["region"]?.string ?? "")" } == [
+                            "enter west"
+                        ], "\(r)")
 
                     // 2. A read-only answer on B (nearby, from its engine) follows by polling.
                     #expect(try await a.call(.PUT, "/v1/regions/east", key: key, body: Self.regions[1]).status == 201)
-                    let clock = ContinuousClock(), start = clock.now
+                    let clock = ContinuousClock()
+                    let start = clock.now
                     var ids: [String] = []
                     for _ in 0..<500 {
-                        ids = try await b.call(.GET, "/v1/regions/nearby?lat=31&lon=121.02", key: key)["regions"]?.array?
+                        ids =
+                            try await b.call(.GET, "/v1/regions/nearby?lat=31&lon=121.02", key: key)["regions"]?.array?
                             .compactMap { $0["id"]?.string } ?? []
                         if ids.contains("east") { break }
                         try await Task.sleep(for: .milliseconds(10))
@@ -190,16 +206,22 @@ struct ScaleOutTests {
                     #expect(clock.now - start < .seconds(2), "region sync took \(clock.now - start)")
                     #expect(try await a.call(.DELETE, "/v1/regions/east", key: key).status == 204)
                     for _ in 0..<500 {
-                        ids = try await b.call(.GET, "/v1/regions/nearby?lat=31&lon=121.02", key: key)["regions"]?.array?
+                        ids =
+                            try await b.call(.GET, "/v1/regions/nearby?lat=31&lon=121.02", key: key)["regions"]?.array?
                             .compactMap { $0["id"]?.string } ?? []
                         if !ids.contains("east") { break }
                         try await Task.sleep(for: .milliseconds(10))
                     }
                     #expect(ids == ["west"])
                     // And B's own region write builds on A's changes (no lost update).
-                    #expect(try await b.call(.PUT, "/v1/regions/north", key: key,
-                                             body: circleFeature("north", lat: 31.05, lon: 121, radius: 300)).status == 201)
-                    let listed = try await a.call(.GET, "/v1/regions", key: key)["regions"]?.array?.compactMap { $0["id"]?.string }
+                    #expect(
+                        try await b.call(
+                            .PUT, "/v1/regions/north", key: key,
+                            body: circleFeature("north", lat: 31.05, lon: 121, radius: 300)
+                        ).status == 201)
+                    let listed = try await a.call(.GET, "/v1/regions", key: key)["regions"]?.array?.compactMap {
+                        $0["id"]?.string
+                    }
                     #expect(listed == ["north", "west"])
                 }
             }
@@ -213,7 +235,9 @@ struct ScaleOutTests {
                 try await Harness.run(database: db.location) { a in
                     try await Harness.run(database: db.location) { b in
                         let key = try await a.key("acme")
-                        #expect(try await a.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#).status == 201)
+                        #expect(
+                            try await a.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
+                                .status == 201)
                         _ = try await ShanghaiWebhookTests.runScenario(a, key: key)
                         async let x = a.server.dispatcher.deliverDue()
                         async let y = b.server.dispatcher.deliverDue()
@@ -232,29 +256,35 @@ struct ScaleOutTests {
 @Suite("PostgreSQL store shared by two processes")
 struct SharedStoreTests {
     static func fix(_ t: Double, lon: Double = 121) throws -> LocationFix {
-        LocationFix(subject: "d", coordinate: try Coordinate(latitude: 31, longitude: lon), timestamp: Date(timeIntervalSince1970: t))
+        LocationFix(
+            subject: "d", coordinate: try Coordinate(latitude: 31, longitude: lon),
+            timestamp: Date(timeIntervalSince1970: t))
     }
 
     @Test("a write built on an old view is refused whole; the store names what moved on and hands over what was missed")
     func staleWritesRefused() async throws {
         try await TestDatabase.with(.postgres) { db in
-            let a = try await db.open(), b = try await db.open()
+            let a = try await db.open()
+            let b = try await db.open()
             #expect(a.isShared && b.isShared)
             _ = try await a.journal(tenant: "t")
             _ = try await b.journal(tenant: "t")
             // B moves device d on; A's next commit for d is refused and writes nothing.
             _ = try await b.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(10)], events: [], now: Date())
             await #expect(throws: StoreError.self) {
-                _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
+                _ = try await a.commitFixes(
+                    tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
             }
             do {
-                _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
+                _ = try await a.commitFixes(
+                    tenant: "t", device: "d", fixes: [try Self.fix(20)], events: [], now: Date())
                 Issue.record("a stale commit was accepted")
             } catch StoreError.staleDevice(let t, let d) {
                 #expect(t == "t" && d == "d")
             }
             // Another device is not affected.
-            _ = try await a.commitFixes(tenant: "t", device: "other", fixes: [try Self.fix(20)], events: [], now: Date())
+            _ = try await a.commitFixes(
+                tenant: "t", device: "other", fixes: [try Self.fix(20)], events: [], now: Date())
             // A catches up on exactly B's batch, then commits.
             let missed = try #require(try await a.newerBatches(tenant: "t", device: "d"))
             #expect(missed == [[try Self.fix(10)]])
@@ -264,12 +294,14 @@ struct SharedStoreTests {
 
             // B changes the regions: A's fix commit and region write are refused, A is told.
             #expect(try await a.changedTenants() == [])
-            let region = try Region.circle(identifier: "r", center: Coordinate(latitude: 31, longitude: 121), radius: 100)
+            let region = try Region.circle(
+                identifier: "r", center: Coordinate(latitude: 31, longitude: 121), radius: 100)
             try await b.upsertRegions(tenant: "t", [region], now: Date())
             #expect(try await a.changedTenants() == ["t"])
             #expect(try await a.newerBatches(tenant: "t", device: "d") == nil)
             do {
-                _ = try await a.commitFixes(tenant: "t", device: "d", fixes: [try Self.fix(30)], events: [], now: Date())
+                _ = try await a.commitFixes(
+                    tenant: "t", device: "d", fixes: [try Self.fix(30)], events: [], now: Date())
                 Issue.record("a commit on old regions was accepted")
             } catch StoreError.staleView(let t) { #expect(t == "t") }
             await #expect(throws: StoreError.self) { try await a.upsertRegions(tenant: "t", [region], now: Date()) }
@@ -292,11 +324,18 @@ struct SharedStoreTests {
             let tenant = "lock-" + UUID().uuidString
             _ = try await a.journal(tenant: tenant)
             func batch(_ device: String, _ t: Double, _ event: String) throws -> FixBatch {
-                let f = LocationFix(subject: device, coordinate: try Coordinate(latitude: 31, longitude: 121),
-                                    timestamp: Date(timeIntervalSince1970: t))
-                return FixBatch(device: device, fixes: [f],
-                                events: [StoredEvent(id: event, tenant: tenant, event: TransitionEvent(
-                                    kind: .enter, regionID: "r", subject: device, fix: f, time: f.timestamp, crossedAt: f.timestamp))])
+                let f = LocationFix(
+                    subject: device, coordinate: try Coordinate(latitude: 31, longitude: 121),
+                    timestamp: Date(timeIntervalSince1970: t))
+                return FixBatch(
+                    device: device, fixes: [f],
+                    events: [
+                        StoredEvent(
+                            id: event, tenant: tenant,
+                            event: TransitionEvent(
+                                kind: .enter, regionID: "r", subject: device, fix: f, time: f.timestamp,
+                                crossedAt: f.timestamp))
+                    ])
             }
             let group = [try batch("free", 10, "e-free"), try batch("d", 10, "e-d")]
             // "Another instance" holds d's lock and has moved d on, uncommitted. A's group commit
@@ -306,7 +345,10 @@ struct SharedStoreTests {
                 var polls = 0
                 while try await other.deviceLockWaiters(tenant: tenant, device: "d") == 0 {
                     polls += 1
-                    if polls > 20_000 { Issue.record("the commit never waited for the lock"); break }
+                    if polls > 20_000 {
+                        Issue.record("the commit never waited for the lock")
+                        break
+                    }
                     await Task.yield()
                 }
                 return pending

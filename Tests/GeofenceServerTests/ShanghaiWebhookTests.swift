@@ -10,11 +10,13 @@ struct ShanghaiWebhookTests {
 
     /// Region + one fix outside + fixes inside spaced past the confirmation time.
     static func runScenario(_ h: Harness, key: String) async throws -> [ServerJSON] {
-        let put = try await h.call(.PUT, "/v1/regions/bund", key: key,
-                                   body: circleFeature("ignored", lat: center.lat, lon: center.lon, radius: 2_000))
+        let put = try await h.call(
+            .PUT, "/v1/regions/bund", key: key,
+            body: circleFeature("ignored", lat: center.lat, lon: center.lon, radius: 2_000))
         #expect(put.status == 201, "\(put)")
-        let outside = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key,
-                                       body: fixJSON(31.259394, 121.499781, t: t0))
+        let outside = try await h.call(
+            .POST, "/v1/devices/phone-1/locations", key: key,
+            body: fixJSON(31.259394, 121.499781, t: t0))
         #expect(outside.status == 200, "\(outside)")
         #expect(outside["events"]?.array?.count == 0)
         let inside = (1...4).map { fixJSON(31.240394, 121.499781, t: t0 + 10 * Double($0)) }.joined(separator: ",")
@@ -24,7 +26,9 @@ struct ShanghaiWebhookTests {
         return batch["events"]?.array ?? []
     }
 
-    @Test("the Shanghai track gives exactly one entry, delivered once with a valid signature", arguments: StoreKind.allCases)
+    @Test(
+        "the Shanghai track gives exactly one entry, delivered once with a valid signature",
+        arguments: StoreKind.allCases)
     func shanghaiEntryDeliveredOnce(_ store: StoreKind) async throws {
         try await Receiver.run { receiver in
             try await Harness.run(store) { h in
@@ -39,7 +43,7 @@ struct ShanghaiWebhookTests {
                 #expect(events[0]["event"]?.string == "enter")
                 #expect(events[0]["region"]?.string == "bund")
                 #expect(events[0]["device"]?.string == "phone-1")
-                #expect(events[0]["time"]?.string == "2027-01-15T08:00:40Z")   // t0 + 40 s: 4 fixes, ≥ 8 s
+                #expect(events[0]["time"]?.string == "2027-01-15T08:00:40Z") // t0 + 40 s: 4 fixes, ≥ 8 s
                 let eventID = try #require(events[0]["id"]?.string)
 
                 // The outbox has it, with a cursor.
@@ -76,7 +80,9 @@ struct ShanghaiWebhookTests {
         }
     }
 
-    @Test("a receiver failing three times then succeeding gets the event exactly once more", arguments: StoreKind.allCases)
+    @Test(
+        "a receiver failing three times then succeeding gets the event exactly once more", arguments: StoreKind.allCases
+    )
     func retriesWithBackoffUntilSuccess(_ store: StoreKind) async throws {
         try await Receiver.run(script: [500, 503, 500]) { receiver in
             try await Harness.run(store) { h in
@@ -86,22 +92,22 @@ struct ShanghaiWebhookTests {
                 let events = try await Self.runScenario(h, key: key)
                 try #require(events.count == 1)
 
-                #expect(try await h.server.dispatcher.deliverDue() == 1)       // attempt 1: 500
-                #expect(try await h.server.dispatcher.deliverDue() == 0)       // not due before the back-off
-                h.clock.advance(1)                                              // base delay 1 s
-                #expect(try await h.server.dispatcher.deliverDue() == 1)       // attempt 2: 503
+                #expect(try await h.server.dispatcher.deliverDue() == 1) // attempt 1: 500
+                #expect(try await h.server.dispatcher.deliverDue() == 0) // not due before the back-off
+                h.clock.advance(1) // base delay 1 s
+                #expect(try await h.server.dispatcher.deliverDue() == 1) // attempt 2: 503
                 h.clock.advance(1.5)
-                #expect(try await h.server.dispatcher.deliverDue() == 0)       // back-off doubled to 2 s
+                #expect(try await h.server.dispatcher.deliverDue() == 0) // back-off doubled to 2 s
                 h.clock.advance(0.5)
-                #expect(try await h.server.dispatcher.deliverDue() == 1)       // attempt 3: 500
+                #expect(try await h.server.dispatcher.deliverDue() == 1) // attempt 3: 500
                 var log = try await h.call(.GET, "/v1/webhooks/\(hookID)/deliveries", key: key)
                 #expect(log["deliveries"]?.array?.first?["state"]?.string == "pending")
                 #expect(log["deliveries"]?.array?.first?["attempts"]?.number == 3)
                 #expect(log["deliveries"]?.array?.first?["lastStatus"]?.number == 500)
                 h.clock.advance(4)
-                #expect(try await h.server.dispatcher.deliverDue() == 1)       // attempt 4: 200
+                #expect(try await h.server.dispatcher.deliverDue() == 1) // attempt 4: 200
                 h.clock.advance(3_600)
-                #expect(try await h.server.dispatcher.deliverDue() == 0)       // never again
+                #expect(try await h.server.dispatcher.deliverDue() == 0) // never again
 
                 let hits = await receiver.log.hits
                 #expect(hits.count == 4)
@@ -117,7 +123,9 @@ struct ShanghaiWebhookTests {
     @Test("a delivery is given up after maxAttempts and shows as failed", arguments: StoreKind.allCases)
     func givesUpAfterMaxAttempts(_ store: StoreKind) async throws {
         try await Receiver.run(script: Array(repeating: 500, count: 10)) { receiver in
-            try await Harness.run(store, configure: { $0.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxAttempts: 3) }) { h in
+            try await Harness.run(
+                store, configure: { $0.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxAttempts: 3) }
+            ) { h in
                 let key = try await h.key("acme")
                 let hook = try await h.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
                 let hookID = try #require(hook["id"]?.string)
@@ -136,7 +144,9 @@ struct ShanghaiWebhookTests {
     @Test("the background worker delivers without being driven", arguments: StoreKind.allCases)
     func backgroundWorkerDelivers(_ store: StoreKind) async throws {
         try await Receiver.run { receiver in
-            try await Harness.run(store, clock: ManualClock(Date()), configure: { $0.webhookPollInterval = .milliseconds(20) }) { h in
+            try await Harness.run(
+                store, clock: ManualClock(Date()), configure: { $0.webhookPollInterval = .milliseconds(20) }
+            ) { h in
                 let key = try await h.key("acme")
                 _ = try await h.call(.POST, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
                 _ = try await Self.runScenario(h, key: key)
@@ -151,19 +161,24 @@ struct ShanghaiWebhookTests {
         }
     }
 
-    @Test("engines are rebuilt from the store on restart: state kept, no duplicate events, order still enforced",
-          arguments: StoreKind.allCases)
+    @Test(
+        "engines are rebuilt from the store on restart: state kept, no duplicate events, order still enforced",
+        arguments: StoreKind.allCases)
     func restartRebuildsEngines(_ store: StoreKind) async throws {
         try await TestDatabase.with(store) { database in
             let db = database.location
             let key = try await Harness.run(database: db) { h in
                 let key = try await h.key("acme")
-                _ = try await h.call(.PUT, "/v1/regions/bund", key: key,
-                                     body: circleFeature("bund", lat: Self.center.lat, lon: Self.center.lon, radius: 2_000))
-                _ = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.259394, 121.499781, t: Self.t0))
+                _ = try await h.call(
+                    .PUT, "/v1/regions/bund", key: key,
+                    body: circleFeature("bund", lat: Self.center.lat, lon: Self.center.lon, radius: 2_000))
+                _ = try await h.call(
+                    .POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.259394, 121.499781, t: Self.t0))
                 // Three inside fixes: the entry is pending, not confirmed yet (four confirm).
                 for dt in [10.0, 12, 14] {
-                    let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + dt))
+                    let r = try await h.call(
+                        .POST, "/v1/devices/phone-1/locations", key: key,
+                        body: fixJSON(31.240394, 121.499781, t: Self.t0 + dt))
                     #expect(r["events"]?.array?.count == 0)
                 }
                 return key
@@ -172,10 +187,14 @@ struct ShanghaiWebhookTests {
                 let state = try await h.call(.GET, "/v1/devices/phone-1/state", key: key)
                 #expect(state.status == 200, "\(state)")
                 #expect(state["pending"]?.array?.compactMap(\.string) == ["bund"])
-                let old = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 5))
+                let old = try await h.call(
+                    .POST, "/v1/devices/phone-1/locations", key: key,
+                    body: fixJSON(31.240394, 121.499781, t: Self.t0 + 5))
                 #expect(old.status == 409, "\(old)")
                 // The pending entry survives the restart and is confirmed by the next fix.
-                let r = try await h.call(.POST, "/v1/devices/phone-1/locations", key: key, body: fixJSON(31.240394, 121.499781, t: Self.t0 + 20))
+                let r = try await h.call(
+                    .POST, "/v1/devices/phone-1/locations", key: key,
+                    body: fixJSON(31.240394, 121.499781, t: Self.t0 + 20))
                 #expect(r["events"]?.array?.count == 1)
                 let all = try await h.call(.GET, "/v1/events", key: key)
                 #expect(all["events"]?.array?.count == 1)

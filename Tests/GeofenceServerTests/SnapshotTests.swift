@@ -3,6 +3,7 @@ import Geodesy
 import Geofencing
 import Logging
 import Testing
+
 @testable import GeofenceServer
 
 /// A tenant's engine rebuilt from its snapshot plus the journal after it is the engine an
@@ -17,17 +18,24 @@ struct SnapshotTests {
     static func regions(seed: UInt64 = 1) -> [Region] {
         var rng = SplitMix64(seed: seed)
         return (0..<40).map { i in
-            let c = Coordinate(uncheckedLatitude: centre.latitude + (rng.nextUnit() - 0.5) * 0.03,
-                               longitude: centre.longitude + (rng.nextUnit() - 0.5) * 0.03)
-            return .circle(identifier: "r\(i)", center: c, radius: 60 + rng.nextUnit() * 240,
-                           dwell: i % 4 == 0 ? 45 : nil, initialTrigger: i % 9 == 0 ? [.exit] : [])
+            let c = Coordinate(
+                uncheckedLatitude: centre.latitude + (rng.nextUnit() - 0.5) * 0.03,
+                longitude: centre.longitude + (rng.nextUnit() - 0.5) * 0.03)
+            return .circle(
+                identifier: "r\(i)", center: c, radius: 60 + rng.nextUnit() * 240,
+                dwell: i % 4 == 0 ? 45 : nil, initialTrigger: i % 9 == 0 ? [.exit] : [])
         }
     }
 
     /// Batches of 5 fixes of 4 devices on random walks, steps `steps` (seconds after t0, 3 s apart).
     static func batches(_ steps: Range<Int>, seed: UInt64 = 2) -> [(device: String, fixes: [LocationFix])] {
         var rng = SplitMix64(seed: seed)
-        var pos = (0..<4).map { _ in (lat: centre.latitude + (rng.nextUnit() - 0.5) * 0.02, lon: centre.longitude + (rng.nextUnit() - 0.5) * 0.02) }
+        var pos = (0..<4).map { _ in
+            (
+                lat: centre.latitude + (rng.nextUnit() - 0.5) * 0.02,
+                lon: centre.longitude + (rng.nextUnit() - 0.5) * 0.02
+            )
+        }
         var perDevice: [[LocationFix]] = Array(repeating: [], count: 4)
         for k in 0..<steps.upperBound {
             for d in 0..<4 {
@@ -35,8 +43,12 @@ struct SnapshotTests {
                 pos[d].lon += (rng.nextUnit() - 0.5) * 0.0008
                 let accuracy = 4 + rng.nextUnit() * 30
                 guard steps.contains(k) else { continue }
-                perDevice[d].append(LocationFix(subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: pos[d].lat, longitude: pos[d].lon),
-                                                horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(Double(k) * 3 + Double(d) * 0.1)))
+                perDevice[d].append(
+                    LocationFix(
+                        subject: "dev-\(d)",
+                        coordinate: Coordinate(uncheckedLatitude: pos[d].lat, longitude: pos[d].lon),
+                        horizontalAccuracy: accuracy, timestamp: t0.addingTimeInterval(Double(k) * 3 + Double(d) * 0.1))
+                )
             }
         }
         var out: [(String, [LocationFix])] = []
@@ -47,12 +59,16 @@ struct SnapshotTests {
     }
 
     static func feed(_ runtime: TenantRuntime, _ batches: [(device: String, fixes: [LocationFix])]) async throws {
-        for b in batches { _ = try await runtime.ingest(device: b.device, fixes: b.fixes, fieldPrefix: "fixes", now: t0) }
+        for b in batches {
+            _ = try await runtime.ingest(device: b.device, fixes: b.fixes, fieldPrefix: "fixes", now: t0)
+        }
     }
 
     /// The events an engine gives for later fixes, and its states before them: what must be
     /// equal between an uninterrupted engine and a rebuilt one.
-    static func behaviour(of engine: Engine, regions: [String], then later: [(device: String, fixes: [LocationFix])]) -> [String] {
+    static func behaviour(
+        of engine: Engine, regions: [String], then later: [(device: String, fixes: [LocationFix])]
+    ) -> [String] {
         var e = engine
         var out: [String] = []
         for s in e.subjects.sorted() {
@@ -61,19 +77,27 @@ struct SnapshotTests {
         }
         for b in later {
             for f in b.fixes {
-                for ev in (try? e.process(f)) ?? [] { out.append("\(ev.subject) \(ev.regionID) \(ev.kind) \(ev.time.timeIntervalSince1970)") }
+                for ev in (try? e.process(f)) ?? [] {
+                    out.append("\(ev.subject) \(ev.regionID) \(ev.kind) \(ev.time.timeIntervalSince1970)")
+                }
             }
         }
         return out
     }
 
-    static func runtime(_ store: any ServerStore, snapshots: Bool = true, logger: Logger = Harness.quietLogger()) -> TenantRuntime {
-        TenantRuntime(tenant: "t", store: store, policy: .precise,
-                      snapshotSchedule: SnapshotSchedule(everyFixes: 1_000_000, interval: .seconds(1_000_000), isEnabled: snapshots),
-                      logger: logger)
+    static func runtime(
+        _ store: any ServerStore, snapshots: Bool = true, logger: Logger = Harness.quietLogger()
+    ) -> TenantRuntime {
+        TenantRuntime(
+            tenant: "t", store: store, policy: .precise,
+            snapshotSchedule: SnapshotSchedule(
+                everyFixes: 1_000_000, interval: .seconds(1_000_000), isEnabled: snapshots),
+            logger: logger)
     }
 
-    @Test("snapshot + journal tail (with region changes after the snapshot) rebuilds the uninterrupted engine", arguments: StoreKind.allCases)
+    @Test(
+        "snapshot + journal tail (with region changes after the snapshot) rebuilds the uninterrupted engine",
+        arguments: StoreKind.allCases)
     func snapshotPlusTailEqualsUninterrupted(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in
             let store = try await db.open()
@@ -86,8 +110,11 @@ struct SnapshotTests {
             #expect(position > 1)
             // After the snapshot: more fixes, a new region, a moved one and a deleted one.
             try await Self.feed(live, Self.batches(60..<90))
-            _ = try await live.upsert([.circle(identifier: "late", center: Self.centre, radius: 400),
-                                       .circle(identifier: "r3", center: Self.centre, radius: 150)], create: false, now: Self.t0)
+            _ = try await live.upsert(
+                [
+                    .circle(identifier: "late", center: Self.centre, radius: 400),
+                    .circle(identifier: "r3", center: Self.centre, radius: 150),
+                ], create: false, now: Self.t0)
             _ = try await live.delete(id: "r5", now: Self.t0)
             try await Self.feed(live, Self.batches(90..<120))
 
@@ -113,8 +140,9 @@ struct SnapshotTests {
         }
     }
 
-    @Test("a damaged, foreign-version or other-catalogue snapshot is logged and the whole journal replayed instead",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a damaged, foreign-version or other-catalogue snapshot is logged and the whole journal replayed instead",
+        arguments: StoreKind.allCases)
     func untrustedSnapshotFallsBack(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in
             let store = try await db.open()
@@ -133,18 +161,24 @@ struct SnapshotTests {
             otherVersion[4] = 99
             var elsewhere = Engine(policy: .precise)
             try elsewhere.add(contentsOf: Self.regions(seed: 7))
-            let cases: [(String, Data)] = [("corrupt", damaged), ("format version 99", otherVersion),
-                                           ("other regions", elsewhere.subjectSnapshot()), ("corrupt", Data("junk".utf8))]
+            let cases: [(String, Data)] = [
+                ("corrupt", damaged), ("format version 99", otherVersion),
+                ("other regions", elsewhere.subjectSnapshot()), ("corrupt", Data("junk".utf8)),
+            ]
             for (reason, bytes) in cases {
                 #expect(try await store.saveSnapshot(tenant: "t", data: bytes, now: Self.t0) != nil)
                 let log = LogCapture()
                 let rebuilt = Self.runtime(store, logger: log.logger)
                 try await rebuilt.rebuild()
-                #expect(Self.behaviour(of: await rebuilt.engine, regions: regions.map(\.identifier), then: later) == expected, "\(reason)")
+                #expect(
+                    Self.behaviour(of: await rebuilt.engine, regions: regions.map(\.identifier), then: later)
+                        == expected, "\(reason)")
                 let warnings = log.messages.filter { $0.contains("snapshot not used") }
                 #expect(warnings.count == 1, "\(reason): \(log.messages)")
-                #expect(warnings.first?.contains(reason) == true || reason == "other regions" && warnings.first?.contains("other regions") == true,
-                        "\(reason): \(warnings)")
+                #expect(
+                    warnings.first?.contains(reason) == true
+                        || reason == "other regions" && warnings.first?.contains("other regions") == true,
+                    "\(reason): \(warnings)")
             }
             try await store.close()
         }
@@ -161,14 +195,15 @@ struct SnapshotTests {
 
         try await TestDatabase.with(.sqlite) { db in
             let store = try await db.open()
-            let runtime = TenantRuntime(tenant: "t", store: store, policy: .precise,
-                                        snapshotSchedule: SnapshotSchedule(everyFixes: 50, interval: .seconds(1_000_000)))
+            let runtime = TenantRuntime(
+                tenant: "t", store: store, policy: .precise,
+                snapshotSchedule: SnapshotSchedule(everyFixes: 50, interval: .seconds(1_000_000)))
             try await runtime.rebuild()
             _ = try await runtime.upsert(Self.regions(), create: false, now: Self.t0)
-            try await Self.feed(runtime, Array(Self.batches(0..<10).prefix(9)))    // 45 fixes: none yet
+            try await Self.feed(runtime, Array(Self.batches(0..<10).prefix(9))) // 45 fixes: none yet
             await runtime.waitForSnapshot()
             #expect(try await store.startupJournal(tenant: "t", useSnapshot: true).snapshot == nil)
-            try await Self.feed(runtime, Array(Self.batches(10..<20).prefix(2)))   // 55: one
+            try await Self.feed(runtime, Array(Self.batches(10..<20).prefix(2))) // 55: one
             await runtime.waitForSnapshot()
             let snapshot = try #require(try await store.startupJournal(tenant: "t", useSnapshot: true).snapshot)
             #expect(await runtime.fixesSinceSnapshot == 0)
@@ -183,8 +218,10 @@ struct SnapshotTests {
     @Test("PostgreSQL: an instance whose engine missed another instance's commits saves no snapshot")
     func staleInstanceSavesNoSnapshot() async throws {
         try await TestDatabase.with(.postgres) { db in
-            let storeA = try await db.open(), storeB = try await db.open()
-            let a = Self.runtime(storeA), b = Self.runtime(storeB)
+            let storeA = try await db.open()
+            let storeB = try await db.open()
+            let a = Self.runtime(storeA)
+            let b = Self.runtime(storeB)
             try await a.rebuild()
             _ = try await a.upsert(Self.regions(), create: false, now: Self.t0)
             try await b.rebuild()
@@ -221,7 +258,9 @@ final class LogCapture: @unchecked Sendable {
         }
         func log(event: LogEvent) {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.append("\(event.message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+            capture.append(
+                "\(event.message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+            )
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import GeofenceServer
 import Geodesy
+import GeofenceServer
 import Geofencing
 import Testing
 
@@ -12,9 +12,9 @@ struct StoreTests {
         #expect(!FileManager.default.fileExists(atPath: path))
         let store = try await SQLiteStore.open(path: path)
         try await store.migrate()
-        try await store.migrate()                       // idempotent
+        try await store.migrate() // idempotent
         #expect(FileManager.default.fileExists(atPath: path))
-        #expect(try await store.schemaVersion() == 3)   // 2: plan settings, 3: engine snapshots and retention
+        #expect(try await store.schemaVersion() == 3) // 2: plan settings, 3: engine snapshots and retention
         #expect(try await store.journalMode() == "wal")
         try await store.close()
     }
@@ -27,7 +27,8 @@ struct StoreTests {
             let (s1, s2) = try await (a, b)
             let store = try #require(s1 as? PostgresStore)
             try await store.migrate()
-            #expect(try await store.schemaVersion() == 4)   // 2: the group-commit function, 3: plan settings, 4: engine snapshots
+            // 2: the group-commit function, 3: plan settings, 4: engine snapshots.
+            #expect(try await store.schemaVersion() == 4)
             try await s1.close()
             try await s2.close()
         }
@@ -53,26 +54,33 @@ struct StoreTests {
     func outboxAtomic(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in
             let store = try await db.open()
-            try await store.addWebhook(Webhook(id: "w1", tenant: "t", url: "http://127.0.0.1:1/", secret: "s"), now: Date())
+            try await store.addWebhook(
+                Webhook(id: "w1", tenant: "t", url: "http://127.0.0.1:1/", secret: "s"), now: Date())
             let c = try Coordinate(latitude: 1, longitude: 2)
             let fix = LocationFix(subject: "d", coordinate: c, timestamp: Date(timeIntervalSince1970: 100))
-            let ev = TransitionEvent(kind: .enter, regionID: "r", subject: "d", fix: fix, time: fix.timestamp, crossedAt: fix.timestamp)
-            let stored = try await store.commitFixes(tenant: "t", device: "d", fixes: [fix], events: [StoredEvent(id: "e1", tenant: "t", event: ev)], now: Date())
+            let ev = TransitionEvent(
+                kind: .enter, regionID: "r", subject: "d", fix: fix, time: fix.timestamp, crossedAt: fix.timestamp)
+            let stored = try await store.commitFixes(
+                tenant: "t", device: "d", fixes: [fix], events: [StoredEvent(id: "e1", tenant: "t", event: ev)],
+                now: Date())
             #expect(stored.map(\.cursor) == [1])
             #expect(try await store.dueDeliveries(now: Date(), limit: 10).map(\.eventID) == ["e1"])
             // A duplicate event id violates UNIQUE: the whole batch (journal, device, outbox) rolls back.
             let fix2 = LocationFix(subject: "d", coordinate: c, timestamp: Date(timeIntervalSince1970: 200))
             await #expect(throws: (any Error).self) {
-                _ = try await store.commitFixes(tenant: "t", device: "d", fixes: [fix2],
-                                                events: [StoredEvent(id: "e2", tenant: "t", event: ev), StoredEvent(id: "e1", tenant: "t", event: ev)], now: Date())
-        }
-        #expect(try await store.events(tenant: "t", after: 0, limit: 10).count == 1)
+                _ = try await store.commitFixes(
+                    tenant: "t", device: "d", fixes: [fix2],
+                    events: [
+                        StoredEvent(id: "e2", tenant: "t", event: ev), StoredEvent(id: "e1", tenant: "t", event: ev),
+                    ], now: Date())
+            }
+            #expect(try await store.events(tenant: "t", after: 0, limit: 10).count == 1)
             // (An hour on: a PostgreSQL store leases the delivery it just handed out.)
             #expect(try await store.dueDeliveries(now: Date().addingTimeInterval(3_600), limit: 10).count == 1)
-        let journal = try await store.journal(tenant: "t")
-        #expect(journal.count == 1)
-        if case .fixes(let f) = journal[0] { #expect(f == [fix]) } else { Issue.record("expected a fix batch") }
-        try await store.close()
+            let journal = try await store.journal(tenant: "t")
+            #expect(journal.count == 1)
+            if case .fixes(let f) = journal[0] { #expect(f == [fix]) } else { Issue.record("expected a fix batch") }
+            try await store.close()
         }
     }
 
@@ -84,7 +92,9 @@ struct StoreTests {
         #expect(WebhookSignature.verify(header: h, secret: "s3cret", body: body))
         #expect(!WebhookSignature.verify(header: h, secret: "other", body: body))
         #expect(!WebhookSignature.verify(header: h, secret: "s3cret", body: Data(#"{"id":"e2"}"#.utf8)))
-        #expect(!WebhookSignature.verify(header: h.replacingOccurrences(of: "t=1800000000", with: "t=1800000001"), secret: "s3cret", body: body))
+        #expect(
+            !WebhookSignature.verify(
+                header: h.replacingOccurrences(of: "t=1800000000", with: "t=1800000001"), secret: "s3cret", body: body))
     }
 
     @Test("retry delays double from the base, are capped, and stop at maxAttempts")
@@ -112,9 +122,12 @@ struct StoreTests {
             // Every route the server has is described.
             var paths = Set<String>()
             if case .object(let o)? = served["paths"] { paths = Set(o.keys) }
-            for p in ["/health", "/metrics", "/v1/regions", "/v1/regions/{id}", "/v1/regions/import", "/v1/regions/nearby",
-                      "/v1/devices/{id}/locations", "/v1/devices/{id}/state", "/v1/events", "/v1/events/stream", "/v1/webhooks",
-                      "/v1/webhooks/{id}", "/v1/webhooks/{id}/deliveries"] {
+            for p in [
+                "/health", "/metrics", "/v1/regions", "/v1/regions/{id}", "/v1/regions/import", "/v1/regions/nearby",
+                "/v1/devices/{id}/locations", "/v1/devices/{id}/state", "/v1/events", "/v1/events/stream",
+                "/v1/webhooks",
+                "/v1/webhooks/{id}", "/v1/webhooks/{id}/deliveries",
+            ] {
                 #expect(paths.contains(p), "\(p)")
             }
         }
@@ -124,8 +137,12 @@ struct StoreTests {
     func metrics(_ store: StoreKind) async throws {
         try await Harness.run(store, configure: { $0.metricsToken = "ops-token" }) { h in
             let key = try await h.key("acme")
-            _ = try await h.call(.PUT, "/v1/regions/bund", key: key, body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
-            let fixes = [fixJSON(31.259394, 121.499781, t: 1_800_000_000)] + (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
+            _ = try await h.call(
+                .PUT, "/v1/regions/bund", key: key,
+                body: circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000))
+            let fixes =
+                [fixJSON(31.259394, 121.499781, t: 1_800_000_000)]
+                + (1...4).map { fixJSON(31.240394, 121.499781, t: 1_800_000_000 + 10 * Double($0)) }
             _ = try await h.call(.POST, "/v1/devices/d/locations", key: key, body: "[\(fixes.joined(separator: ","))]")
             #expect(try await h.call(.GET, "/metrics", key: key).status == 401)
             let m = try await h.call(.GET, "/metrics", key: "ops-token")
@@ -140,7 +157,8 @@ struct StoreTests {
 struct PostgresURLTests {
     @Test("the parts are read, escapes decoded, defaults filled in")
     func parts() throws {
-        let u = try PostgresURL("postgres://geo%40fence:p%2Fss%3Aword@db.internal:6543/geo?sslmode=require&search_path=tenant_a")
+        let u = try PostgresURL(
+            "postgres://geo%40fence:p%2Fss%3Aword@db.internal:6543/geo?sslmode=require&search_path=tenant_a")
         #expect(u.user == "geo@fence" && u.password == "p/ss:word")
         #expect(u.host == "db.internal" && u.port == 6543 && u.database == "geo")
         #expect(u.requireTLS && u.searchPath == "tenant_a")
@@ -148,12 +166,14 @@ struct PostgresURLTests {
         #expect(d.port == 5432 && d.database == "geofence" && d.password == nil && !d.requireTLS && d.searchPath == nil)
     }
 
-    @Test("a bad URL is a configuration error naming the part, never echoing the password", arguments: [
-        ("mysql://u:secret@h/db", "not a postgres:// URL"),
-        ("postgres://u:secret@/db", "no host"),
-        ("postgres://:secret@h/db", "no user"),
-        ("postgres://u:secret@h/db?sslmode=sometimes", "sslmode"),
-    ])
+    @Test(
+        "a bad URL is a configuration error naming the part, never echoing the password",
+        arguments: [
+            ("mysql://u:secret@h/db", "not a postgres:// URL"),
+            ("postgres://u:secret@/db", "no host"),
+            ("postgres://:secret@h/db", "no user"),
+            ("postgres://u:secret@h/db?sslmode=sometimes", "sslmode"),
+        ])
     func rejected(_ url: String, _ reason: String) {
         #expect {
             _ = try PostgresURL(url)

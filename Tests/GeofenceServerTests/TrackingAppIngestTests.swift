@@ -31,11 +31,13 @@ struct TrackingAppIngestTests {
     /// A tenant with the circle, and the events the JSON API gives for the walk.
     static func seedWithReference(_ h: Harness) async throws -> (key: String, reference: [String]) {
         let key = try await h.key("acme")
-        let put = try await h.call(.PUT, "/v1/regions/plaza", key: key,
-                                   body: circleFeature("plaza", lat: centre.lat, lon: centre.lon, radius: 200))
+        let put = try await h.call(
+            .PUT, "/v1/regions/plaza", key: key,
+            body: circleFeature("plaza", lat: centre.lat, lon: centre.lon, radius: 200))
         #expect(put.status == 201, "\(put)")
         for p in walk {
-            let r = try await h.call(.POST, "/v1/devices/reference/locations", key: key, body: fixJSON(p.lat, p.lon, t: p.t, accuracy: 8))
+            let r = try await h.call(
+                .POST, "/v1/devices/reference/locations", key: key, body: fixJSON(p.lat, p.lon, t: p.t, accuracy: 8))
             #expect(r.status == 200, "\(r)")
         }
         let reference = try await events(of: "reference", h, key: key)
@@ -43,8 +45,10 @@ struct TrackingAppIngestTests {
         return (key, reference)
     }
 
-    static func send(_ h: Harness, _ method: HTTPMethod, _ path: String, body: String? = nil,
-                     contentType: String = "application/json", headers: [(String, String)] = []) async throws -> Reply {
+    static func send(
+        _ h: Harness, _ method: HTTPMethod, _ path: String, body: String? = nil,
+        contentType: String = "application/json", headers: [(String, String)] = []
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(h.port)\(path)")
         request.method = method
         if let body {
@@ -54,7 +58,9 @@ struct TrackingAppIngestTests {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 1 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, text: String(buffer: buffer))
+        return Reply(
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+            text: String(buffer: buffer))
     }
 
     static func basic(_ user: String, _ password: String) -> (String, String) {
@@ -70,13 +76,17 @@ struct TrackingAppIngestTests {
             for p in Self.walk {
                 // acc and vel present on some fixes only, as the apps send them.
                 let extra = Int(p.t) % 20 == 0 ? #","acc":8,"vel":5,"cog":0"# : #","acc":8"#
-                let body = #"{"_type":"location","lat":\#(p.lat),"lon":\#(p.lon),"tst":\#(Int(p.t)),"tid":"al"\#(extra)}"#
-                let r = try await Self.send(h, .POST, "/v1/ingest/owntracks", body: body,
-                                            headers: [Self.basic("alice", key), ("X-Limit-U", "alice"), ("X-Limit-D", "phone")])
+                let body =
+                    #"{"_type":"location","lat":\#(p.lat),"lon":\#(p.lon),"tst":\#(Int(p.t)),"tid":"al"\#(extra)}"#
+                let r = try await Self.send(
+                    h, .POST, "/v1/ingest/owntracks", body: body,
+                    headers: [Self.basic("alice", key), ("X-Limit-U", "alice"), ("X-Limit-D", "phone")])
                 #expect(r.status == 200, "\(r)")
                 #expect(r.json == .array([]), "the apps expect a JSON array")
             }
-            #expect(try await Self.events(of: "alice/phone", h, key: key) == reference.map { $0.replacingOccurrences(of: "reference", with: "alice/phone") })
+            #expect(
+                try await Self.events(of: "alice/phone", h, key: key)
+                    == reference.map { $0.replacingOccurrences(of: "reference", with: "alice/phone") })
         }
     }
 
@@ -92,19 +102,24 @@ struct TrackingAppIngestTests {
                 ("/v1/ingest/owntracks", #"{\#(fix),"tid":"ev"}"#, [], "erin/ev"),
             ]
             for c in cases {
-                let r = try await Self.send(h, .POST, c.path, body: c.body, headers: [Self.basic(c.device == "erin/ev" ? "erin" : "x", key)] + c.headers)
+                let r = try await Self.send(
+                    h, .POST, c.path, body: c.body,
+                    headers: [Self.basic(c.device == "erin/ev" ? "erin" : "x", key)] + c.headers)
                 #expect(r.status == 200, "\(c.device): \(r)")
-                let state = try await h.call(.GET, "/v1/devices/\(c.device.replacingOccurrences(of: "/", with: "%2F"))/state", key: key)
+                let state = try await h.call(
+                    .GET, "/v1/devices/\(c.device.replacingOccurrences(of: "/", with: "%2F"))/state", key: key)
                 #expect(state["device"]?.string == c.device, "\(state)")
             }
             let withSpeed = #"{"_type":"location","lat":52.5,"lon":13.4,"tst":1800000010,"vel":36,"cog":90,"acc":12}"#
-            let r = try await Self.send(h, .POST, "/v1/ingest/owntracks?u=frank&d=bike", body: withSpeed, headers: [Self.basic("frank", key)])
+            let r = try await Self.send(
+                h, .POST, "/v1/ingest/owntracks?u=frank&d=bike", body: withSpeed, headers: [Self.basic("frank", key)])
             #expect(r.status == 200, "\(r)")
             let bike = try await h.call(.GET, "/v1/devices/frank%2Fbike/state", key: key)
             #expect(bike["lastFix"]?["speed"]?.number == 10, "36 km/h is 10 m/s: \(bike)")
             #expect(bike["lastFix"]?["course"]?.number == 90)
             #expect(bike["lastFix"]?["horizontalAccuracy"]?.number == 12)
-            let nameless = try await Self.send(h, .POST, "/v1/ingest/owntracks", body: "{\(fix)}", headers: [Self.basic("", key)])
+            let nameless = try await Self.send(
+                h, .POST, "/v1/ingest/owntracks", body: "{\(fix)}", headers: [Self.basic("", key)])
             #expect(nameless.status == 400, "\(nameless)")
             #expect(nameless["field"]?.string == "X-Limit-D")
         }
@@ -114,10 +129,14 @@ struct TrackingAppIngestTests {
     func ownTracksOtherMessages() async throws {
         try await Harness.run { h in
             let key = try await h.key("acme")
-            for body in [#"{"_type":"transition","event":"enter","tst":1800000000,"lat":1,"lon":2}"#,
-                         #"{"_type":"lwt","tst":1800000000}"#, #"{"_type":"waypoint","desc":"home","lat":1,"lon":2,"rad":50,"tst":1}"#, ""] {
-                let r = try await Self.send(h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: body.isEmpty ? nil : body,
-                                            headers: [Self.basic("a", key)])
+            for body in [
+                #"{"_type":"transition","event":"enter","tst":1800000000,"lat":1,"lon":2}"#,
+                #"{"_type":"lwt","tst":1800000000}"#,
+                #"{"_type":"waypoint","desc":"home","lat":1,"lon":2,"rad":50,"tst":1}"#, "",
+            ] {
+                let r = try await Self.send(
+                    h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: body.isEmpty ? nil : body,
+                    headers: [Self.basic("a", key)])
                 #expect(r.status == 200, "\(body): \(r)")
                 #expect(r.json == .array([]))
             }
@@ -142,12 +161,14 @@ struct TrackingAppIngestTests {
                 (#"{"_type":"transition","lat":52.5,"lon":13.4,"tst":1800000000,"cog":{}}"#, 400, "cog"),
             ]
             for c in cases {
-                let r = try await Self.send(h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: c.body, headers: [Self.basic("a", key)])
+                let r = try await Self.send(
+                    h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: c.body, headers: [Self.basic("a", key)])
                 #expect(r.status == c.status, "\(c.body): \(r)")
                 #expect(r["field"]?.string == c.field, "\(c.body): \(r)")
             }
-            let wrongKey = try await Self.send(h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: #"{"_type":"lwt"}"#,
-                                               headers: [Self.basic("a", "not-a-key")])
+            let wrongKey = try await Self.send(
+                h, .POST, "/v1/ingest/owntracks?u=a&d=b", body: #"{"_type":"lwt"}"#,
+                headers: [Self.basic("a", "not-a-key")])
             #expect(wrongKey.status == 401)
             #expect(try await h.call(.GET, "/v1/events", key: key)["events"]?.array?.isEmpty == true)
             #expect(try await h.call(.GET, "/v1/devices/b/state", key: key).status == 404, "no fix was accepted")
@@ -157,7 +178,8 @@ struct TrackingAppIngestTests {
     // MARK: OsmAnd
 
     /// The walk's fix `p` as OsmAnd parameters, with the timestamp written by `time`.
-    static func osmandQuery(_ p: (lat: Double, lon: Double, t: Double), id: String, time: (Double) -> String) -> String {
+    static func osmandQuery(_ p: (lat: Double, lon: Double, t: Double), id: String, time: (Double) -> String) -> String
+    {
         "id=\(id)&lat=\(p.lat)&lon=\(p.lon)&timestamp=\(time(p.t))&accuracy=8&speed=2.9&bearing=0&altitude=34&batt=81"
     }
 
@@ -166,17 +188,21 @@ struct TrackingAppIngestTests {
         try await Harness.run(store) { h in
             let (key, reference) = try await Self.seedWithReference(h)
             for p in Self.walk {
-                let get = try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&" + Self.osmandQuery(p, id: "get-seconds") { "\(Int($0))" })
+                let get = try await Self.send(
+                    h, .GET, "/v1/ingest/osmand?key=\(key)&" + Self.osmandQuery(p, id: "get-seconds") { "\(Int($0))" })
                 #expect(get.status == 200, "\(get)")
-                let millis = try await Self.send(h, .GET, "/v1/ingest/osmand?" + Self.osmandQuery(p, id: "get-millis") { "\(Int($0) * 1_000)" },
-                                                 headers: [("Authorization", "Bearer \(key)")])
+                let millis = try await Self.send(
+                    h, .GET, "/v1/ingest/osmand?" + Self.osmandQuery(p, id: "get-millis") { "\(Int($0) * 1_000)" },
+                    headers: [("Authorization", "Bearer \(key)")])
                 #expect(millis.status == 200, "\(millis)")
-                let form = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)",
-                                               body: Self.osmandQuery(p, id: "post-form") { Self.plainTime($0) },
-                                               contentType: "application/x-www-form-urlencoded")
+                let form = try await Self.send(
+                    h, .POST, "/v1/ingest/osmand?key=\(key)",
+                    body: Self.osmandQuery(p, id: "post-form") { Self.plainTime($0) },
+                    contentType: "application/x-www-form-urlencoded")
                 #expect(form.status == 200, "\(form)")
                 let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: p.t))
-                let json = #"{"device_id":"post-json","location":{"timestamp":"\#(iso)","coords":{"latitude":\#(p.lat),"longitude":\#(p.lon),"accuracy":8,"speed":1.5,"heading":-1,"altitude":34},"is_moving":true,"battery":{"level":0.8,"is_charging":false}}}"#
+                let json =
+                    #"{"device_id":"post-json","location":{"timestamp":"\#(iso)","coords":{"latitude":\#(p.lat),"longitude":\#(p.lon),"accuracy":8,"speed":1.5,"heading":-1,"altitude":34},"is_moving":true,"battery":{"level":0.8,"is_charging":false}}}"#
                 let posted = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)", body: json)
                 #expect(posted.status == 200, "\(posted)")
             }
@@ -203,16 +229,24 @@ struct TrackingAppIngestTests {
             let base = "/v1/ingest/osmand?key=\(key)&id=v&lat=52.5&lon=13.4"
             #expect(try await Self.send(h, .GET, base + "&timestamp=1800000000&speed=10&hdop=2").status == 200)
             var state = try await h.call(.GET, "/v1/devices/v/state", key: key)
-            #expect(state["lastFix"]?["speed"]?.number.map { abs($0 - 5.144_444) < 1e-5 } == true, "10 kn = 5.144 m/s: \(state)")
+            #expect(
+                state["lastFix"]?["speed"]?.number.map { abs($0 - 5.144_444) < 1e-5 } == true,
+                "10 kn = 5.144 m/s: \(state)")
             #expect(state["lastFix"]?["horizontalAccuracy"]?.number == 10, "hdop 2 × 5 m: \(state)")
             #expect(try await Self.send(h, .GET, base + "&timestamp=1800000010").status == 200)
             state = try await h.call(.GET, "/v1/devices/v/state", key: key)
             #expect(state["lastFix"]?["horizontalAccuracy"] == nil, "no accuracy given: \(state)")
             #expect(state["lastFix"]?["timestamp"]?.string == "2027-01-15T08:00:10Z")
-            #expect(try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=v&lat=10&lon=10&timestamp=1800000020&valid=false").status == 200)
+            #expect(
+                try await Self.send(
+                    h, .GET, "/v1/ingest/osmand?key=\(key)&id=v&lat=10&lon=10&timestamp=1800000020&valid=false"
+                ).status == 200)
             state = try await h.call(.GET, "/v1/devices/v/state", key: key)
             #expect(state["lastFix"]?["latitude"]?.number == 52.5, "an invalid fix is not used: \(state)")
-            #expect(try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=v&location=52.6,13.5&timestamp=2027-01-15T08:00:30Z").status == 200)
+            #expect(
+                try await Self.send(
+                    h, .GET, "/v1/ingest/osmand?key=\(key)&id=v&location=52.6,13.5&timestamp=2027-01-15T08:00:30Z"
+                ).status == 200)
             state = try await h.call(.GET, "/v1/devices/v/state", key: key)
             #expect(state["lastFix"]?["latitude"]?.number == 52.6, "\(state)")
         }
@@ -222,7 +256,9 @@ struct TrackingAppIngestTests {
     func osmandProblems() async throws {
         try await Harness.run { h in
             let key = try await h.key("acme")
-            #expect(try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&timestamp=1800000000").status == 200)
+            #expect(
+                try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&timestamp=1800000000")
+                    .status == 200)
             let cases: [(query: String, field: String)] = [
                 ("lat=52.5&lon=13.4&timestamp=1800000010", "id"),
                 ("id=d&lon=13.4&timestamp=1800000010", "lat"),
@@ -238,25 +274,34 @@ struct TrackingAppIngestTests {
                 #expect(r.status == 400, "\(c.query): \(r)")
                 #expect(r["field"]?.string == c.field, "\(c.query): \(r)")
             }
-            let badJSON = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)",
-                                              body: #"{"device_id":"d","location":{"timestamp":"2027-01-15T08:00:10Z","coords":{"latitude":52.5,"longitude":200}}}"#)
+            let badJSON = try await Self.send(
+                h, .POST, "/v1/ingest/osmand?key=\(key)",
+                body:
+                    #"{"device_id":"d","location":{"timestamp":"2027-01-15T08:00:10Z","coords":{"latitude":52.5,"longitude":200}}}"#
+            )
             #expect(badJSON.status == 400, "\(badJSON)")
             #expect(badJSON["field"]?.string == "location.coords.longitude", "\(badJSON)")
-            let mixed = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)&lat=99",
-                                            body: #"{"device_id":"d","location":{"coords":{"latitude":52.5,"longitude":13.4}}}"#)
+            let mixed = try await Self.send(
+                h, .POST, "/v1/ingest/osmand?key=\(key)&lat=99",
+                body: #"{"device_id":"d","location":{"coords":{"latitude":52.5,"longitude":13.4}}}"#)
             #expect(mixed.status == 400, "a JSON report with report parameters beside it: \(mixed)")
             #expect(mixed["field"]?.string == "lat")
-            let notAnObject = try await Self.send(h, .POST, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4", body: "[null]")
+            let notAnObject = try await Self.send(
+                h, .POST, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4", body: "[null]")
             #expect(notAnObject.status == 400, "a JSON body must be the report object: \(notAnObject)")
-            let invalidFlag = try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&valid=maybe")
+            let invalidFlag = try await Self.send(
+                h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&valid=maybe")
             #expect(invalidFlag.status == 400)
             #expect(invalidFlag["field"]?.string == "valid")
-            let older = try await Self.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&timestamp=1799999000")
+            let older = try await Self.send(
+                h, .GET, "/v1/ingest/osmand?key=\(key)&id=d&lat=52.5&lon=13.4&timestamp=1799999000")
             #expect(older.status == 409, "\(older)")
             #expect(try await Self.send(h, .GET, "/v1/ingest/osmand?key=wrong&id=d&lat=52.5&lon=13.4").status == 401)
             #expect(try await Self.send(h, .GET, "/v1/ingest/osmand?id=d&lat=52.5&lon=13.4").status == 401)
             let state = try await h.call(.GET, "/v1/devices/d/state", key: key)
-            #expect(state["lastFix"]?["timestamp"]?.string == "2027-01-15T08:00:00Z", "only the first report was accepted: \(state)")
+            #expect(
+                state["lastFix"]?["timestamp"]?.string == "2027-01-15T08:00:00Z",
+                "only the first report was accepted: \(state)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import Geofencing
 
 /// An engine restored from ``Engine/subjectSnapshot()`` (over the same regions, added in any
@@ -10,34 +11,40 @@ struct EngineSnapshotTests {
     /// Runs `fixes[..<cut]` through one engine, snapshots it, restores the snapshot into a
     /// fresh engine whose regions were added in another order (so other slots and stamps),
     /// and runs the rest through both.
-    static func split(_ regions: [Region], _ fixes: [LocationFix], at cut: Int,
-                      policy: HysteresisPolicy = .precise) throws -> (straight: [TransitionEvent], restored: [TransitionEvent], Engine, Engine) {
+    static func split(
+        _ regions: [Region], _ fixes: [LocationFix], at cut: Int,
+        policy: HysteresisPolicy = .precise
+    ) throws -> (straight: [TransitionEvent], restored: [TransitionEvent], Engine, Engine) {
         var straight = Engine(policy: policy)
         try straight.add(contentsOf: regions)
         _ = try Scene.run(&straight, Array(fixes[..<cut]))
         let bytes = straight.subjectSnapshot()
         var restored = Engine(policy: policy)
-        for r in regions.reversed() { try restored.add(r) }     // one by one, reversed: other stamps
+        for r in regions.reversed() { try restored.add(r) } // one by one, reversed: other stamps
         try restored.restoreSubjects(from: bytes)
         let tail = Array(fixes[cut...])
         return (try Scene.run(&straight, tail), try Scene.run(&restored, tail), straight, restored)
     }
 
-    @Test("snapshot plus the fixes after it gives the events of an uninterrupted engine, wherever the cut falls",
-          arguments: [UInt64(1), 2, 3])
+    @Test(
+        "snapshot plus the fixes after it gives the events of an uninterrupted engine, wherever the cut falls",
+        arguments: [UInt64(1), 2, 3])
     func restoredEqualsUninterrupted(seed: UInt64) throws {
         let (regions, fixes) = FastPathTests.scenario(seed: seed)
         var rng = SplitMix64(seed: seed &* 77)
         for _ in 0..<4 {
             let cut = Int(rng.nextUnit() * 0.7 * Double(fixes.count))
-            let (expected, got, straight, restored) = try Self.split(regions, fixes, at: cut, policy: seed == 2 ? .coreLocation : .precise)
-            #expect(expected.count >= 3)   // the tail really has transitions
+            let (expected, got, straight, restored) = try Self.split(
+                regions, fixes, at: cut, policy: seed == 2 ? .coreLocation : .precise)
+            #expect(expected.count >= 3) // the tail really has transitions
             #expect(got == expected, "cut at fix \(cut)")
             #expect(restored.subjects == straight.subjects)
             for s in straight.subjects {
                 #expect(restored.lastFix(of: s) == straight.lastFix(of: s))
                 #expect(restored.pendingRegions(of: s).sorted() == straight.pendingRegions(of: s).sorted())
-                for r in regions { #expect(restored.state(of: s, in: r.identifier) == straight.state(of: s, in: r.identifier)) }
+                for r in regions {
+                    #expect(restored.state(of: s, in: r.identifier) == straight.state(of: s, in: r.identifier))
+                }
             }
         }
     }
@@ -45,10 +52,12 @@ struct EngineSnapshotTests {
     @Test("a pending entry and an armed dwell survive the snapshot and confirm at the same times")
     func pendingAndDwellSurvive() throws {
         let zone = Scene.circle(radius: 100, dwell: 60)
-        let fixes = [Scene.fix(Scene.shanghai, north: 400, at: 0), Scene.fix(Scene.shanghai, north: 0, at: 10),
-                     Scene.fix(Scene.shanghai, north: 5, at: 20), Scene.fix(Scene.shanghai, north: 3, at: 40),
-                     Scene.fix(Scene.shanghai, north: 2, at: 120), Scene.fix(Scene.shanghai, north: 500, at: 200),
-                     Scene.fix(Scene.shanghai, north: 520, at: 260)]
+        let fixes = [
+            Scene.fix(Scene.shanghai, north: 400, at: 0), Scene.fix(Scene.shanghai, north: 0, at: 10),
+            Scene.fix(Scene.shanghai, north: 5, at: 20), Scene.fix(Scene.shanghai, north: 3, at: 40),
+            Scene.fix(Scene.shanghai, north: 2, at: 120), Scene.fix(Scene.shanghai, north: 500, at: 200),
+            Scene.fix(Scene.shanghai, north: 520, at: 260),
+        ]
         for cut in 1..<fixes.count {
             let (expected, got, _, _) = try Self.split([zone], fixes, at: cut)
             #expect(got == expected, "cut at fix \(cut)")
@@ -137,7 +146,9 @@ struct EngineSnapshotTests {
         let other = Scene.circle("other", Scene.point(Scene.shanghai, north: 50), radius: 200)
         var straight = Engine(policy: .precise)
         try straight.add(contentsOf: [zone, other])
-        let fixes = (0..<12).map { Scene.fix(Scene.shanghai, north: Double($0 % 4) * 10, at: Double($0) * 10, subject: name) }
+        let fixes = (0..<12).map {
+            Scene.fix(Scene.shanghai, north: Double($0 % 4) * 10, at: Double($0) * 10, subject: name)
+        }
         _ = try Scene.run(&straight, Array(fixes.prefix(6)))
         straight.remove(identifier: "other")
         try straight.add(Scene.circle("zone ✓", radius: 90))
@@ -146,7 +157,8 @@ struct EngineSnapshotTests {
         try restored.add(Scene.circle("zone ✓", radius: 90))
         try restored.restoreSubjects(from: bytes)
         #expect(restored.subjects == [name])
-        #expect(try Scene.run(&restored, Array(fixes.dropFirst(6))) == (try Scene.run(&straight, Array(fixes.dropFirst(6)))))
+        #expect(
+            try Scene.run(&restored, Array(fixes.dropFirst(6))) == (try Scene.run(&straight, Array(fixes.dropFirst(6))))
+        )
     }
 }
-

@@ -69,7 +69,10 @@ struct RegionBounds: Sendable, Hashable {
     static let conservativeRadius = 6_335_000.0
 
     init(west: Double, south: Double, east: Double, north: Double) {
-        self.west = west; self.south = south; self.east = east; self.north = north
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
     }
 
     /// The box of a region: a circle's from its centre and radius (conservative: latitude
@@ -77,18 +80,19 @@ struct RegionBounds: Sendable, Hashable {
     /// latitude), a polygon's from its exterior rings' vertices.
     init(_ region: Region) {
         switch region.shape {
-        case let .circle(c, r):
+        case .circle(let c, let r):
             self = RegionBounds.circle(center: c, radius: r)
-        case let .polygon(p):
+        case .polygon(let p):
             self = RegionBounds.rings([p.exterior])
-        case let .multiPolygon(ps):
+        case .multiPolygon(let ps):
             self = RegionBounds.rings(ps.map(\.exterior))
         }
     }
 
     static func circle(center c: Coordinate, radius: Double) -> RegionBounds {
         let dLat = radius / conservativeRadius * 180 / .pi
-        let south = c.latitude - dLat, north = c.latitude + dLat
+        let south = c.latitude - dLat
+        let north = c.latitude + dLat
         if south <= -90 || north >= 90 {
             return RegionBounds(west: -180, south: max(-90, south), east: 180, north: min(90, north))
         }
@@ -102,8 +106,10 @@ struct RegionBounds: Sendable, Hashable {
         var b = RegionBounds(west: .infinity, south: .infinity, east: -.infinity, north: -.infinity)
         for ring in rings {
             for p in ring {
-                b.west = min(b.west, p.longitude); b.east = max(b.east, p.longitude)
-                b.south = min(b.south, p.latitude); b.north = max(b.north, p.latitude)
+                b.west = min(b.west, p.longitude)
+                b.east = max(b.east, p.longitude)
+                b.south = min(b.south, p.latitude)
+                b.north = max(b.north, p.latitude)
             }
         }
         if b.west > b.east { return RegionBounds(west: 0, south: 0, east: 0, north: 0) }
@@ -137,8 +143,9 @@ extension BoundingBoxPage {
             heap.offer(i, less)
         }
         let chosen = heap.sorted(less).map { candidates[$0] }
-        return BoundingBoxPage(regions: chosen, matched: candidates.count,
-                               next: eligible > limit ? chosen.last?.identifier : nil)
+        return BoundingBoxPage(
+            regions: chosen, matched: candidates.count,
+            next: eligible > limit ? chosen.last?.identifier : nil)
     }
 }
 
@@ -167,7 +174,8 @@ struct BoundedMaxHeap {
             items[0] = x
             var p = 0
             while true {
-                let l = 2 * p + 1, r = l + 1
+                let l = 2 * p + 1
+                let r = l + 1
                 var m = p
                 if l < items.count, less(items[m], items[l]) { m = l }
                 if r < items.count, less(items[m], items[r]) { m = r }
@@ -204,10 +212,11 @@ extension GeofenceServer {
     static func regionsPage(bbox: String, after: String?, limit: Int, runtime: TenantRuntime) async throws -> Response {
         let box = try BoundingBox.parse(bbox)
         let page = BoundingBoxPage.select(try await runtime.regions(overlapping: box), after: after, limit: limit)
-        return .json(.object([
-            "regions": .array(page.regions.map(RegionJSON.feature)),
-            "next": page.next.map(ServerJSON.string) ?? .null,
-            "matched": .number(Double(page.matched)),
-        ]))
+        return .json(
+            .object([
+                "regions": .array(page.regions.map(RegionJSON.feature)),
+                "next": page.next.map(ServerJSON.string) ?? .null,
+                "matched": .number(Double(page.matched)),
+            ]))
     }
 }

@@ -4,8 +4,9 @@ import Hummingbird
 extension Response {
     /// A JSON response.
     static func json(_ value: ServerJSON, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(data: value.encoded())))
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(data: value.encoded())))
     }
 }
 
@@ -15,9 +16,12 @@ extension Request {
         var request = self
         let buffer: ByteBuffer
         do { buffer = try await request.collectBody(upTo: limit) } catch {
-            throw Problem(status: .contentTooLarge, detail: "the request body is larger than \(limit) bytes", field: "body")
+            throw Problem(
+                status: .contentTooLarge, detail: "the request body is larger than \(limit) bytes", field: "body")
         }
-        guard buffer.readableBytes > 0 else { throw Problem.badRequest(field: "body", detail: "the request body is empty") }
+        guard buffer.readableBytes > 0 else {
+            throw Problem.badRequest(field: "body", detail: "the request body is empty")
+        }
         return try ServerJSON.parse(Data(buffer: buffer))
     }
 
@@ -25,13 +29,18 @@ extension Request {
     func intQuery(_ name: String, default value: Int, range: ClosedRange<Int>) throws(Problem) -> Int {
         guard let s = uri.queryParameters.get(name) else { return value }
         guard let n = canonicalInteger(s).flatMap({ Int(exactly: $0) }), range.contains(n) else {
-            throw Problem.badRequest(field: name, detail: "query parameter \(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \"\(s)\"")
+            throw Problem.badRequest(
+                field: name,
+                detail:
+                    "query parameter \(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not \"\(s)\""
+            )
         }
         return n
     }
 
     /// A numeric query parameter within `range`; required unless a `default` is given.
-    func doubleQuery(_ name: String, range: ClosedRange<Double>, default value: Double? = nil) throws(Problem) -> Double {
+    func doubleQuery(_ name: String, range: ClosedRange<Double>, default value: Double? = nil) throws(Problem) -> Double
+    {
         guard let s = uri.queryParameters.get(name) else {
             if let value { return value }
             throw Problem.badRequest(field: name, detail: "query parameter \(name) is required")
@@ -40,7 +49,9 @@ extension Request {
             throw Problem.badRequest(field: name, detail: "query parameter \(name) must be a number, not \"\(s)\"")
         }
         guard range.contains(d) else {
-            throw Problem.badRequest(field: name, detail: "query parameter \(name) \(d) is outside [\(range.lowerBound), \(range.upperBound)]")
+            throw Problem.badRequest(
+                field: name,
+                detail: "query parameter \(name) \(d) is outside [\(range.lowerBound), \(range.upperBound)]")
         }
         return d
     }
@@ -53,7 +64,8 @@ func canonicalInteger<S: StringProtocol>(_ s: S) -> Int64? {
     let text = String(s)
     let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
     guard let first = digits.first, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-          first != "0" || digits.count == 1, !(text.hasPrefix("-") && digits == "0") else { return nil }
+        first != "0" || digits.count == 1, !(text.hasPrefix("-") && digits == "0")
+    else { return nil }
     return Int64(text)
 }
 
@@ -69,7 +81,11 @@ extension Request {
 /// A cursor (decimal integer ≥ 0 within Int64), or a 400 problem naming `field`.
 func parseCursor<S: StringProtocol>(_ s: S, field: String) throws(Problem) -> Int64 {
     guard let n = canonicalInteger(s), n >= 0 else {
-        throw Problem.badRequest(field: field, detail: "\(field) must be a cursor (a decimal integer from 0 to \(Int64.max)) from a previous page or event, not \"\(s)\"")
+        throw Problem.badRequest(
+            field: field,
+            detail:
+                "\(field) must be a cursor (a decimal integer from 0 to \(Int64.max)) from a previous page or event, not \"\(s)\""
+        )
     }
     return n
 }

@@ -23,7 +23,9 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
     /// The `Allow` header of a 405 answer.
     var allowedMethods: String? = nil
 
-    public init(status: HTTPResponse.Status, detail: String, field: String? = nil, extensions: [String: ServerJSON] = [:]) {
+    public init(
+        status: HTTPResponse.Status, detail: String, field: String? = nil, extensions: [String: ServerJSON] = [:]
+    ) {
         self.status = status
         self.detail = detail
         self.field = field
@@ -36,7 +38,8 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
         Problem(status: .badRequest, detail: detail, field: field)
     }
     static func notFound(_ detail: String) -> Problem { Problem(status: .notFound, detail: detail) }
-    static let unauthorized = Problem(status: .unauthorized, detail: "missing or unknown API key (send Authorization: Bearer KEY)")
+    static let unauthorized = Problem(
+        status: .unauthorized, detail: "missing or unknown API key (send Authorization: Bearer KEY)")
 
     /// The problem document.
     var json: ServerJSON {

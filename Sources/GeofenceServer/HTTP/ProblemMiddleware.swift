@@ -11,7 +11,9 @@ struct ProblemMiddleware: RouterMiddleware {
     let logger: Logger
     let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let p as Problem {
@@ -20,7 +22,11 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let e as HTTPError {
             metrics.rejected.increment()
             if e.status == .notFound, let allowed = RouteTable.allowedMethods(path: request.uri.path) {
-                var p = Problem(status: .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))")
+                var p = Problem(
+                    status: .methodNotAllowed,
+                    detail:
+                        "\(request.method) is not allowed on \(request.uri.path); allowed: \(allowed.joined(separator: ", "))"
+                )
                 p.allowedMethods = allowed.joined(separator: ", ")
                 throw p
             }
@@ -46,7 +52,9 @@ struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let keys: KeyCache
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") else { throw Problem.unauthorized }
         var key = Substring(auth.dropFirst(7))
         while key.first == " " || key.first == "\t" { key.removeFirst() }

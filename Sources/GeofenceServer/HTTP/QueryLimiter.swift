@@ -59,7 +59,7 @@ final class QueryLimiter: Sendable {
                 switch outcome {
                 case .admitted: c.resume()
                 case .cancelled: c.resume(throwing: CancellationError())
-                case .queued: break         // resumed by release() or by onCancel, whichever removes it
+                case .queued: break // resumed by release() or by onCancel, whichever removes it
                 }
             }
         } onCancel: {

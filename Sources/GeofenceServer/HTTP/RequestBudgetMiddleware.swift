@@ -28,10 +28,13 @@ struct RequestBudgetMiddleware: RouterMiddleware {
         case clientGone
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let path = request.uri.path
         if path.hasSuffix("/locations") || path.hasSuffix("/events/stream") { return try await next(request, context) }
-        let timeout = self.timeout, expiry = self.expiry
+        let timeout = self.timeout
+        let expiry = self.expiry
         let closed = context.connectionClosed
         // `next` is neither escaping nor @Sendable: it is called only from the first child task,
         // and the group waits for every child before `withoutActuallyEscaping` returns.
@@ -39,7 +42,9 @@ struct RequestBudgetMiddleware: RouterMiddleware {
             let handler = UnsafeTransfer(next)
             return try await withThrowingTaskGroup(of: Outcome.self) { group in
                 group.addTask {
-                    do { return .finished(.success(try await handler.value(request, context))) } catch { return .finished(.failure(error)) }
+                    do { return .finished(.success(try await handler.value(request, context))) } catch {
+                        return .finished(.failure(error))
+                    }
                 }
                 group.addTask {
                     await expiry(timeout)
@@ -65,9 +70,11 @@ struct RequestBudgetMiddleware: RouterMiddleware {
                         case .failure(let error):
                             if case .clientGone = first { throw error }
                             if error is CancellationError || Task.isCancelled {
-                                throw Problem(status: .serviceUnavailable,
-                                              detail: "the request did not finish within the server's budget of \(timeout.seconds) s; retry later",
-                                              extensions: ["retryAfterSeconds": .number(1)])
+                                throw Problem(
+                                    status: .serviceUnavailable,
+                                    detail:
+                                        "the request did not finish within the server's budget of \(timeout.seconds) s; retry later",
+                                    extensions: ["retryAfterSeconds": .number(1)])
                             }
                             throw error
                         }

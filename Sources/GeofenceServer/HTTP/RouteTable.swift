@@ -32,7 +32,9 @@ enum RouteTable {
         // nearby route, never region "nearby"), so the most literal match decides.
         var best: (literals: Int, methods: [String])? = nil
         for route in routes where route.path.count == segments.count {
-            let matches = zip(route.path, segments).allSatisfy { pattern, segment in pattern == "{id}" || pattern == segment }
+            let matches = zip(route.path, segments).allSatisfy { pattern, segment in
+                pattern == "{id}" || pattern == segment
+            }
             guard matches else { continue }
             let literals = route.path.filter { $0 != "{id}" }.count
             if best == nil || literals > best!.literals { best = (literals, route.methods) }

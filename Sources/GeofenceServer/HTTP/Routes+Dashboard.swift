@@ -36,7 +36,8 @@ struct DashboardAssets: Sendable {
         }
         for name in names {
             guard let type = mediaTypes[(name as NSString).pathExtension.lowercased()],
-                  let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path) else { continue }
+                let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
+            else { continue }
             files[name] = asset(data, contentType: type)
         }
         return DashboardAssets(files: files)
@@ -70,22 +71,28 @@ extension GeofenceServer {
         config["tileAttribution"] = configuration.dashboardTileAttribution.map(ServerJSON.string) ?? .null
         var files = DashboardAssets.load().files
         if files["index.html"] == nil {
-            logger.warning("dashboard files not found beside the executable (Geofence_GeofenceServer.resources); / answers 404")
+            logger.warning(
+                "dashboard files not found beside the executable (Geofence_GeofenceServer.resources); / answers 404")
         }
-        files["config.json"] = DashboardAssets.asset(ServerJSON.object(config).encoded(), contentType: "application/json")
+        files["config.json"] = DashboardAssets.asset(
+            ServerJSON.object(config).encoded(), contentType: "application/json")
         let assets = DashboardAssets(files: files)
         let policy = Self.dashboardPolicy(tileOrigin: tileURL.flatMap(Self.origin))
 
         @Sendable func serve(_ name: String, _ request: Request) throws -> Response {
-            guard let a = assets.files[name] else { throw Problem.notFound("no dashboard file \"\(name.prefix(100))\"") }
+            guard let a = assets.files[name] else {
+                throw Problem.notFound("no dashboard file \"\(name.prefix(100))\"")
+            }
             var headers: HTTPFields = [
                 .contentType: a.contentType, .eTag: a.etag, .cacheControl: "no-cache",
                 .contentSecurityPolicy: policy, .xContentTypeOptions: "nosniff",
                 .referrerPolicy: "no-referrer", .xFrameOptions: "DENY",
             ]
-            if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == a.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-            }) {
+            if let tags = request.headers[.ifNoneMatch],
+                tags.split(separator: ",").contains(where: {
+                    $0.trimmingCharacters(in: .whitespaces) == a.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+                })
+            {
                 headers[.contentType] = nil
                 return Response(status: .notModified, headers: headers)
             }

@@ -5,14 +5,16 @@ import Hummingbird
 extension GeofenceServer {
     /// `/v1/devices/{id}/locations` (ingest) and `/v1/devices/{id}/state`.
     func addDeviceRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let hub = self.hub, config = self.configuration
+        let hub = self.hub
+        let config = self.configuration
 
         v1.post("devices/:id/locations") { request, context -> Response in
             let (tenant, device) = try context.tenantAndID()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
             let now = clock()
-            let fixes = try FixJSON.fixes(from: body, device: device, maxBatch: config.maxBatchSize,
-                                          window: config.fixTimeWindow.range(now: now))
+            let fixes = try FixJSON.fixes(
+                from: body, device: device, maxBatch: config.maxBatchSize,
+                window: config.fixTimeWindow.range(now: now))
             let prefix: String
             switch body {
             case .array: prefix = ""
@@ -23,8 +25,9 @@ extension GeofenceServer {
             case .committed(let events):
                 if events.isEmpty {
                     // The common answer, written directly: what `.json` gives for it, byte for byte.
-                    return Response(status: .ok, headers: [.contentType: "application/json"],
-                                    body: .init(byteBuffer: ByteBuffer(string: "{\"accepted\":\(fixes.count),\"events\":[]}")))
+                    return Response(
+                        status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: "{\"accepted\":\(fixes.count),\"events\":[]}")))
                 }
                 return .json(.object(["accepted": .number(Double(fixes.count)), "events": .array(events.map(\.json))]))
             case .duplicate:
@@ -40,7 +43,9 @@ extension GeofenceServer {
                 asked = try list.split(separator: ",", omittingEmptySubsequences: false).map { id throws(Problem) in
                     try Identifier.check(String(id), field: "regions")
                 }
-                if asked!.count > 1_000 { throw Problem.badRequest(field: "regions", detail: "regions names at most 1000 regions") }
+                if asked!.count > 1_000 {
+                    throw Problem.badRequest(field: "regions", detail: "regions names at most 1000 regions")
+                }
             }
             guard let s = try await hub.runtime(tenant).state(device: device, regions: asked) else {
                 throw Problem.notFound("no device \"\(device)\" has reported a location")
@@ -56,8 +61,10 @@ extension GeofenceServer {
                 "pending": .array(s.pending.map { .string($0) }),
             ]
             if let asked = s.asked {
-                o["regions"] = .object(Dictionary(asked.map { ($0.0, $0.1.map { .string($0.rawValue) } ?? .null) },
-                                                  uniquingKeysWith: { a, _ in a }))
+                o["regions"] = .object(
+                    Dictionary(
+                        asked.map { ($0.0, $0.1.map { .string($0.rawValue) } ?? .null) },
+                        uniquingKeysWith: { a, _ in a }))
             }
             return .json(.object(o))
         }
@@ -66,8 +73,11 @@ extension GeofenceServer {
     /// The one ingestion path of every protocol (the JSON API, OwnTracks, OsmAnd): runs the
     /// tenant's engine over `fixes` and commits them with their events; `now` is the clock
     /// reading the fixes' time window was checked against.
-    func ingest(tenant: String, device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
-        let result = try await hub.runtime(tenant).ingest(device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
+    func ingest(
+        tenant: String, device: String, fixes: [LocationFix], fieldPrefix: String, now: Date
+    ) async throws -> IngestResult {
+        let result = try await hub.runtime(tenant).ingest(
+            device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
         if case .committed(let events) = result {
             metrics.fixes.increment(by: fixes.count)
             metrics.batches.increment()

@@ -7,7 +7,10 @@ import Hummingbird
 extension GeofenceServer {
     /// `/v1/devices/{id}/plan`, `/v1/settings`, `/v1/devices/{id}/settings`.
     func addPlanRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let hub = self.hub, store = self.store, config = self.configuration, clock = self.clock
+        let hub = self.hub
+        let store = self.store
+        let config = self.configuration
+        let clock = self.clock
         let limiter = self.queryLimiter
 
         v1.get("devices/:id/plan") { request, context -> Response in
@@ -24,11 +27,13 @@ extension GeofenceServer {
             var plan: DevicePlan? = nil
             if settings.monitoringEnabled {
                 plan = try await limiter.run(tenant: tenant) {
-                    try await hub.runtime(tenant).plan(at: point, slots: slots, radius: config.maxNearbyRadiusMeters,
-                                                       sizing: sizing)
+                    try await hub.runtime(tenant).plan(
+                        at: point, slots: slots, radius: config.maxNearbyRadiusMeters,
+                        sizing: sizing)
                 }
             }
-            let body = GeofenceServer.planJSON(plan, device: device, point: point, slots: slots, settings: settings).encoded()
+            let body = GeofenceServer.planJSON(plan, device: device, point: point, slots: slots, settings: settings)
+                .encoded()
             return GeofenceServer.cachedResponse(body, request: request, maxAge: settings.planMaxAgeSeconds)
         }
 
@@ -48,8 +53,10 @@ extension GeofenceServer {
         v1.get("devices/:id/settings") { _, context -> Response in
             let (tenant, device) = try context.tenantAndID()
             let stored = try await store.settings(tenant: tenant, device: device)
-            return .json(GeofenceServer.deviceSettingsJSON(device: device, tenant: SettingsOverride(stored: stored.tenant),
-                                                           device: SettingsOverride(stored: stored.device)))
+            return .json(
+                GeofenceServer.deviceSettingsJSON(
+                    device: device, tenant: SettingsOverride(stored: stored.tenant),
+                    device: SettingsOverride(stored: stored.device)))
         }
 
         v1.put("devices/:id/settings") { request, context -> Response in
@@ -57,8 +64,10 @@ extension GeofenceServer {
             let override = try SettingsOverride(body: try await request.jsonBody(limit: config.maxBodyBytes))
             try await store.putSettings(tenant: tenant, device: device, override.json, now: clock())
             let stored = try await store.settings(tenant: tenant, device: nil)
-            return .json(GeofenceServer.deviceSettingsJSON(device: device, tenant: SettingsOverride(stored: stored.tenant),
-                                                           device: override))
+            return .json(
+                GeofenceServer.deviceSettingsJSON(
+                    device: device, tenant: SettingsOverride(stored: stored.tenant),
+                    device: override))
         }
     }
 
@@ -68,10 +77,13 @@ extension GeofenceServer {
     /// The settings a device's plan obeys: the defaults, then the tenant's, then the device's.
     static func planSettings(store: any ServerStore, tenant: String, device: String) async throws -> PlanSettings {
         let stored = try await store.settings(tenant: tenant, device: device)
-        return PlanSettings().applying(SettingsOverride(stored: stored.tenant)).applying(SettingsOverride(stored: stored.device))
+        return PlanSettings().applying(SettingsOverride(stored: stored.tenant)).applying(
+            SettingsOverride(stored: stored.device))
     }
 
-    static func deviceSettingsJSON(device: String, tenant: SettingsOverride, device override: SettingsOverride) -> ServerJSON {
+    static func deviceSettingsJSON(
+        device: String, tenant: SettingsOverride, device override: SettingsOverride
+    ) -> ServerJSON {
         guard case .object(var o) = override.json else { return .null }
         o["device"] = .string(device)
         o["effective"] = PlanSettings().applying(tenant).applying(override).json
@@ -81,7 +93,9 @@ extension GeofenceServer {
     /// The plan document. Deterministic for equal inputs (keys sorted, distances rounded to
     /// 0.1 m), so its hash is a strong ETag. With monitoring off it does not depend on the
     /// point (no centre, no regions), so a switched-off phone's fetches are 304s wherever it is.
-    static func planJSON(_ plan: DevicePlan?, device: String, point: Coordinate, slots: Int, settings: PlanSettings) -> ServerJSON {
+    static func planJSON(
+        _ plan: DevicePlan?, device: String, point: Coordinate, slots: Int, settings: PlanSettings
+    ) -> ServerJSON {
         var regions: [ServerJSON] = []
         for e in plan?.regions ?? [] {
             guard case .object(var f) = RegionJSON.feature(e.region) else { continue }
@@ -91,7 +105,8 @@ extension GeofenceServer {
         }
         return .object([
             "device": .string(device),
-            "center": plan == nil ? .null : .object(["latitude": .number(point.latitude), "longitude": .number(point.longitude)]),
+            "center": plan == nil
+                ? .null : .object(["latitude": .number(point.latitude), "longitude": .number(point.longitude)]),
             "slots": .number(Double(slots)),
             "monitoringEnabled": .bool(settings.monitoringEnabled),
             "maxAgeSeconds": .number(Double(settings.planMaxAgeSeconds)),
@@ -107,8 +122,10 @@ extension GeofenceServer {
     static func cachedResponse(_ body: Data, request: Request, maxAge: Int) -> Response {
         let digest = SHA256.hash(data: body)
         let etag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-        var headers: HTTPFields = [.contentType: "application/json", .eTag: etag,
-                                   .cacheControl: "private, max-age=\(maxAge)"]
+        var headers: HTTPFields = [
+            .contentType: "application/json", .eTag: etag,
+            .cacheControl: "private, max-age=\(maxAge)",
+        ]
         let asked = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         if asked.contains(where: { $0 == "*" || $0 == etag || $0 == "W/" + etag }) {

@@ -6,7 +6,10 @@ import Hummingbird
 extension GeofenceServer {
     /// `/v1/regions`: create, replace, get, delete, list (paged by id), bulk import, nearby.
     func addRegionRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let hub = self.hub, store = self.store, config = self.configuration, clock = self.clock
+        let hub = self.hub
+        let store = self.store
+        let config = self.configuration
+        let clock = self.clock
         let limiter = self.queryLimiter
 
         v1.post("regions") { request, context -> Response in
@@ -23,8 +26,11 @@ extension GeofenceServer {
             let regions = try RegionJSON.regions(importing: body)
             let existed = try await hub.runtime(tenant).upsert(regions, create: false, now: clock())
             let replaced = existed.filter { $0 }.count
-            return .json(.object(["imported": .number(Double(regions.count)), "created": .number(Double(regions.count - replaced)),
-                                  "replaced": .number(Double(replaced))]))
+            return .json(
+                .object([
+                    "imported": .number(Double(regions.count)), "created": .number(Double(regions.count - replaced)),
+                    "replaced": .number(Double(replaced)),
+                ]))
         }
 
         v1.get("regions/nearby") { request, context -> Response in
@@ -44,20 +50,24 @@ extension GeofenceServer {
                 f["distanceMeters"] = .number((found.distance * 10).rounded() / 10)
                 items.append(.object(f))
             }
-            return .json(.object([
-                "regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded()),
-                "stableRadiusMeters": .number((max(0, answer.stableRadius) * 10).rounded(.down) / 10),
-                "searchRadiusMeters": .number(radius),
-            ]))
+            return .json(
+                .object([
+                    "regions": .array(items), "replanRadiusMeters": .number(answer.replanRadius.rounded()),
+                    "stableRadiusMeters": .number((max(0, answer.stableRadius) * 10).rounded(.down) / 10),
+                    "searchRadiusMeters": .number(radius),
+                ]))
         }
 
         v1.get("regions") { request, context -> Response in
             let tenant = try context.requireTenant()
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
             var after: String? = nil
-            if let a = request.uri.queryParameters.get("after") { after = try Identifier.check(String(a), field: "after") }
-            if let bbox = request.uri.queryParameters.get("bbox") {     // BoundingBox.swift
-                return try await GeofenceServer.regionsPage(bbox: String(bbox), after: after, limit: limit, runtime: hub.runtime(tenant))
+            if let a = request.uri.queryParameters.get("after") {
+                after = try Identifier.check(String(a), field: "after")
+            }
+            if let bbox = request.uri.queryParameters.get("bbox") { // BoundingBox.swift
+                return try await GeofenceServer.regionsPage(
+                    bbox: String(bbox), after: after, limit: limit, runtime: hub.runtime(tenant))
             }
             let page = try await store.listRegions(tenant: tenant, after: after, limit: limit)
             var o: [String: ServerJSON] = ["regions": .array(page.map(\.feature))]
@@ -67,7 +77,9 @@ extension GeofenceServer {
 
         v1.get("regions/:id") { request, context -> Response in
             let (tenant, id) = try context.tenantAndID()
-            guard let f = try await store.region(tenant: tenant, id: id) else { throw Problem.notFound("no region \"\(id)\"") }
+            guard let f = try await store.region(tenant: tenant, id: id) else {
+                throw Problem.notFound("no region \"\(id)\"")
+            }
             return .json(f)
         }
 
@@ -81,7 +93,9 @@ extension GeofenceServer {
 
         v1.delete("regions/:id") { request, context -> Response in
             let (tenant, id) = try context.tenantAndID()
-            guard try await hub.runtime(tenant).delete(id: id, now: clock()) else { throw Problem.notFound("no region \"\(id)\"") }
+            guard try await hub.runtime(tenant).delete(id: id, now: clock()) else {
+                throw Problem.notFound("no region \"\(id)\"")
+            }
             return Response(status: .noContent)
         }
     }

@@ -15,28 +15,34 @@ extension GeofenceServer {
     /// `EventSource` reconnect by themselves — and on server shutdown. A cursor older than the
     /// events retention kept is a 410 problem (``requireRetained(after:tenant:field:store:retention:)``).
     func addStreamRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let store = self.store, poll = configuration.streamPollInterval, retention = configuration.eventRetention
+        let store = self.store
+        let poll = configuration.streamPollInterval
+        let retention = configuration.eventRetention
 
         v1.get("events/stream") { request, context -> Response in
             let tenant = try context.requireTenant()
             let cursor: Int64
             if let header = request.headers[.lastEventID] {
                 cursor = try parseCursor(header, field: "Last-Event-ID")
-                try await requireRetained(after: cursor, tenant: tenant, field: "Last-Event-ID", store: store, retention: retention)
+                try await requireRetained(
+                    after: cursor, tenant: tenant, field: "Last-Event-ID", store: store, retention: retention)
             } else {
                 cursor = try request.cursorQuery("after")
                 if request.uri.queryParameters.get("after") != nil {
-                    try await requireRetained(after: cursor, tenant: tenant, field: "after", store: store, retention: retention)
+                    try await requireRetained(
+                        after: cursor, tenant: tenant, field: "after", store: store, retention: retention)
                 }
             }
             let limit = try request.intQuery("limit", default: Int.max, range: 1...Int.max)
             let timeout = try request.intQuery("timeout", default: 25, range: 1...300)
-            let start = ContinuousClock.now, from = cursor
+            let start = ContinuousClock.now
+            let from = cursor
             let body = ResponseBody { writer in
                 var sent = 0
                 var after = from
                 while sent < limit, ContinuousClock.now - start < .seconds(timeout), !Task.isCancelled,
-                      !Task.isShuttingDownGracefully {
+                    !Task.isShuttingDownGracefully
+                {
                     let events = try await store.events(tenant: tenant, after: after, limit: min(500, limit - sent))
                     if events.isEmpty {
                         try? await Task.sleep(for: poll)
@@ -54,7 +60,8 @@ extension GeofenceServer {
                 }
                 try await writer.finish(nil)
             }
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
         }
     }
 }

@@ -5,7 +5,9 @@ extension GeofenceServer {
     /// `/v1/webhooks`: register (URL host must be on the operator's allow-list), list, delete,
     /// and each endpoint's delivery log.
     func addWebhookRoutes(to v1: RouterGroup<APIRequestContext>) {
-        let store = self.store, config = self.configuration, clock = self.clock
+        let store = self.store
+        let config = self.configuration
+        let clock = self.clock
         let allowed = Set(config.allowedWebhookHosts.map { $0.lowercased() })
 
         @Sendable func describe(_ w: Webhook, secret: Bool) -> ServerJSON {
@@ -18,28 +20,37 @@ extension GeofenceServer {
             let tenant = try context.requireTenant()
             let body = try JSONObjectReader(try await request.jsonBody(limit: 64 << 10), path: "")
             let url = try body.string("url")
-            guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = u.host, !host.isEmpty else {
+            guard let u = URLComponents(string: url), let scheme = u.scheme?.lowercased(),
+                scheme == "http" || scheme == "https",
+                let host = u.host, !host.isEmpty
+            else {
                 throw Problem.badRequest(field: "url", detail: "url must be an absolute http or https URL")
             }
             guard allowed.contains(host.lowercased()) else {
-                throw Problem(status: .unprocessableContent,
-                              detail: "url host \"\(host)\" is not on the server's webhook allow-list", field: "url")
+                throw Problem(
+                    status: .unprocessableContent,
+                    detail: "url host \"\(host)\" is not on the server's webhook allow-list", field: "url")
             }
-            let w = Webhook(id: "wh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16),
-                            tenant: tenant, url: url, secret: "whsec_" + APIKey.generate().dropFirst(4))
+            let w = Webhook(
+                id: "wh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16),
+                tenant: tenant, url: url, secret: "whsec_" + APIKey.generate().dropFirst(4))
             try await store.addWebhook(w, now: clock())
             return .json(describe(w, secret: true), status: .created)
         }
 
         v1.get("webhooks") { request, context -> Response in
             let tenant = try context.requireTenant()
-            return .json(.object(["webhooks": .array(try await store.webhooks(tenant: tenant).map { describe($0, secret: false) })]))
+            return .json(
+                .object([
+                    "webhooks": .array(try await store.webhooks(tenant: tenant).map { describe($0, secret: false) })
+                ]))
         }
 
         v1.delete("webhooks/:id") { request, context -> Response in
             let (tenant, id) = try context.tenantAndID()
-            guard try await store.deleteWebhook(tenant: tenant, id: id) else { throw Problem.notFound("no webhook \"\(id)\"") }
+            guard try await store.deleteWebhook(tenant: tenant, id: id) else {
+                throw Problem.notFound("no webhook \"\(id)\"")
+            }
             return Response(status: .noContent)
         }
 

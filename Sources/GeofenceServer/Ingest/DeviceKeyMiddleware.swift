@@ -13,9 +13,10 @@ struct DeviceCredentials {
             if auth.hasPrefix("Bearer ") {
                 key = auth.dropFirst(7).trimmingCharacters(in: .whitespaces)
             } else if auth.hasPrefix("Basic "),
-                      let decoded = Data(base64Encoded: auth.dropFirst(6).trimmingCharacters(in: .whitespaces)),
-                      let text = String(data: decoded, encoding: .utf8),
-                      let colon = text.firstIndex(of: ":") {
+                let decoded = Data(base64Encoded: auth.dropFirst(6).trimmingCharacters(in: .whitespaces)),
+                let text = String(data: decoded, encoding: .utf8),
+                let colon = text.firstIndex(of: ":")
+            {
                 basicUser = String(text[..<colon])
                 key = String(text[text.index(after: colon)...])
             }
@@ -33,12 +34,17 @@ struct DeviceKeyMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let keys: KeyCache
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard let key = DeviceCredentials(request).key, !key.isEmpty,
-              let tenant = try await keys.tenant(forKey: key)
+            let tenant = try await keys.tenant(forKey: key)
         else {
-            throw Problem(status: .unauthorized,
-                          detail: "missing or unknown API key (send Authorization: Bearer KEY, Basic auth with the key as password, or ?key=KEY)")
+            throw Problem(
+                status: .unauthorized,
+                detail:
+                    "missing or unknown API key (send Authorization: Bearer KEY, Basic auth with the key as password, or ?key=KEY)"
+            )
         }
         var context = context
         context.tenant = tenant

@@ -17,8 +17,9 @@ enum FormParameters {
 
     private static func decodeComponent(_ text: Substring, naming name: Substring) throws(Problem) -> String {
         guard let decoded = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
-            throw Problem.badRequest(field: String(name.prefix(64)),
-                                     detail: "parameter \(name.prefix(64)) is not valid percent-encoded UTF-8")
+            throw Problem.badRequest(
+                field: String(name.prefix(64)),
+                detail: "parameter \(name.prefix(64)) is not valid percent-encoded UTF-8")
         }
         return decoded
     }

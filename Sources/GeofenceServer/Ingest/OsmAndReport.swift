@@ -30,7 +30,8 @@ struct OsmAndReport {
 
     /// The parameters that carry a report (all but the key).
     static let reportParameters: Set<String> = [
-        "id", "deviceid", "valid", "timestamp", "lat", "lon", "location", "accuracy", "hdop", "speed", "bearing", "heading",
+        "id", "deviceid", "valid", "timestamp", "lat", "lon", "location", "accuracy", "hdop", "speed", "bearing",
+        "heading",
     ]
 
     /// How the server's field names map to the form's, for problem answers.
@@ -51,14 +52,16 @@ struct OsmAndReport {
             fixes = []
             return
         case let other?:
-            throw Problem.badRequest(field: "valid", detail: "valid must be true, false, 1 or 0, not \"\(other.prefix(64))\"")
+            throw Problem.badRequest(
+                field: "valid", detail: "valid must be true, false, 1 or 0, not \"\(other.prefix(64))\"")
         }
         let reader = ParameterReader(parameters)
         var fields: [String: ServerJSON] = [:]
         if let location = parameters["location"], parameters["lat"] == nil {
             let parts = location.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
-                throw Problem.badRequest(field: "location", detail: "location must be \"LATITUDE,LONGITUDE\", not \"\(location)\"")
+                throw Problem.badRequest(
+                    field: "location", detail: "location must be \"LATITUDE,LONGITUDE\", not \"\(location)\"")
             }
             fields["latitude"] = .number(lat)
             fields["longitude"] = .number(lon)
@@ -73,7 +76,9 @@ struct OsmAndReport {
         } else if let hdop = try reader.optional("hdop") {
             fields["horizontalAccuracy"] = .number(hdop * Self.metresPerHDOP)
         }
-        if let knots = try reader.optional("speed"), knots >= 0 { fields["speed"] = .number(knots * Self.metresPerSecondPerKnot) }
+        if let knots = try reader.optional("speed"), knots >= 0 {
+            fields["speed"] = .number(knots * Self.metresPerSecondPerKnot)
+        }
         let course = parameters["bearing"] != nil ? try reader.optional("bearing") : try reader.optional("heading")
         if let course, course >= 0 {
             fields["course"] = .number(course)
@@ -93,8 +98,10 @@ struct OsmAndReport {
         guard !items.isEmpty else { throw Problem.badRequest(field: "location", detail: "location holds no fixes") }
         var fixes: [ProtocolFix] = []
         for (i, item) in items.enumerated() {
-            fixes.append(try Self.fix(fromJSON: item, path: items.count == 1 && !location.isArray ? "location" : "location[\(i)]",
-                                      receivedAt: receivedAt))
+            fixes.append(
+                try Self.fix(
+                    fromJSON: item, path: items.count == 1 && !location.isArray ? "location" : "location[\(i)]",
+                    receivedAt: receivedAt))
         }
         self.fixes = fixes
     }
@@ -109,8 +116,9 @@ struct OsmAndReport {
         if location.has("timestamp") {
             let text = try location.string("timestamp")
             guard let parsed = FixJSON.parseRFC3339(text) else {
-                throw Problem.badRequest(field: location.name("timestamp"),
-                                         detail: "\(location.name("timestamp")) \"\(text)\" is not an RFC 3339 time")
+                throw Problem.badRequest(
+                    field: location.name("timestamp"),
+                    detail: "\(location.name("timestamp")) \"\(text)\" is not an RFC 3339 time")
             }
             time = parsed
         } else {
@@ -122,15 +130,19 @@ struct OsmAndReport {
             "timestamp": .number(time.timeIntervalSince1970),
         ]
         // The background-location SDK behind Traccar Client reports −1 for unknown values.
-        if let accuracy = try coords.optionalNumber("accuracy"), accuracy >= 0 { fields["horizontalAccuracy"] = .number(accuracy) }
+        if let accuracy = try coords.optionalNumber("accuracy"), accuracy >= 0 {
+            fields["horizontalAccuracy"] = .number(accuracy)
+        }
         if let speed = try coords.optionalNumber("speed"), speed >= 0 { fields["speed"] = .number(speed) }
         if let heading = try coords.optionalNumber("heading"), heading >= 0 { fields["course"] = .number(heading) }
         let coordsPath = coords.path
-        return ProtocolFix(json: .object(fields), fieldNames: [
-            "latitude": "\(coordsPath).latitude", "longitude": "\(coordsPath).longitude",
-            "timestamp": location.name("timestamp"), "horizontalAccuracy": "\(coordsPath).accuracy",
-            "speed": "\(coordsPath).speed", "course": "\(coordsPath).heading",
-        ])
+        return ProtocolFix(
+            json: .object(fields),
+            fieldNames: [
+                "latitude": "\(coordsPath).latitude", "longitude": "\(coordsPath).longitude",
+                "timestamp": location.name("timestamp"), "horizontalAccuracy": "\(coordsPath).accuracy",
+                "speed": "\(coordsPath).speed", "course": "\(coordsPath).heading",
+            ])
     }
 
     /// Unix seconds (below 2³¹) or milliseconds, RFC 3339, or `yyyy-MM-dd HH:mm:ss` in UTC.
@@ -141,8 +153,9 @@ struct OsmAndReport {
         if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
         if text.contains("T"), let date = FixJSON.parseRFC3339(text) { return date }
         if let date = FixJSON.parseRFC3339(text.replacingOccurrences(of: " ", with: "T") + "Z") { return date }
-        throw Problem.badRequest(field: "timestamp",
-                                 detail: "timestamp \"\(text)\" is neither Unix seconds or milliseconds, RFC 3339, nor yyyy-MM-dd HH:mm:ss")
+        throw Problem.badRequest(
+            field: "timestamp",
+            detail: "timestamp \"\(text)\" is neither Unix seconds or milliseconds, RFC 3339, nor yyyy-MM-dd HH:mm:ss")
     }
 }
 
@@ -152,7 +165,9 @@ private struct ParameterReader {
     init(_ parameters: [String: String]) { self.parameters = parameters }
 
     func required(_ name: String) throws(Problem) -> Double {
-        guard let value = try optional(name) else { throw Problem.badRequest(field: name, detail: "\(name) is required") }
+        guard let value = try optional(name) else {
+            throw Problem.badRequest(field: name, detail: "\(name) is required")
+        }
         return value
     }
 
@@ -165,6 +180,6 @@ private struct ParameterReader {
     }
 }
 
-private extension ServerJSON {
-    var isArray: Bool { if case .array = self { true } else { false } }
+extension ServerJSON {
+    fileprivate var isArray: Bool { if case .array = self { true } else { false } }
 }

@@ -44,16 +44,20 @@ struct OwnTracksMessage {
             throw Problem.badRequest(field: "_type", detail: "_type must be a string, not \(type.typeName)")
         }
         if kind == "encrypted" {
-            throw Problem.badRequest(field: "_type",
-                                     detail: "encrypted OwnTracks payloads are not supported: turn off encryption in the app's settings")
+            throw Problem.badRequest(
+                field: "_type",
+                detail: "encrypted OwnTracks payloads are not supported: turn off encryption in the app's settings")
         }
         trackerID = try o.has("tid") ? o.string("tid") : nil
         topic = try o.has("topic") ? o.string("topic") : nil
         // The location fields are checked in every message that carries them (a `transition`
         // has them too), so a malformed one is refused whatever its type.
-        let latitude = try o.optionalNumber("lat"), longitude = try o.optionalNumber("lon")
-        let time = try o.optionalNumber("tst"), accuracy = try o.optionalNumber("acc")
-        let kmh = try o.optionalNumber("vel"), course = try o.optionalNumber("cog")
+        let latitude = try o.optionalNumber("lat")
+        let longitude = try o.optionalNumber("lon")
+        let time = try o.optionalNumber("tst")
+        let accuracy = try o.optionalNumber("acc")
+        let kmh = try o.optionalNumber("vel")
+        let course = try o.optionalNumber("cog")
         guard kind == "location" else {
             fix = nil
             return

@@ -13,7 +13,8 @@ extension GeofenceServer {
     /// which is configured with a URL only); see ``DeviceKeyMiddleware``.
     func addIngestRoutes(to router: Router<APIRequestContext>) {
         let group = router.group("v1/ingest").add(middleware: DeviceKeyMiddleware(keys: keys))
-        let config = configuration, clock = self.clock
+        let config = configuration
+        let clock = self.clock
 
         group.post("owntracks") { request, context -> Response in
             let tenant = try context.requireTenant()
@@ -22,12 +23,17 @@ extension GeofenceServer {
             let answer = Response.json(.array([]))
             guard let fix = message.fix else { return answer }
             let query = try FormParameters.decode(request.uri.query.map { $0[...] } ?? "")
-            guard let name = message.deviceName(user: request.headers[.xLimitUser] ?? query["u"],
-                                                device: request.headers[.xLimitDevice] ?? query["d"],
-                                                basicUser: DeviceCredentials(request).basicUser)
+            guard
+                let name = message.deviceName(
+                    user: request.headers[.xLimitUser] ?? query["u"],
+                    device: request.headers[.xLimitDevice] ?? query["d"],
+                    basicUser: DeviceCredentials(request).basicUser)
             else {
-                throw Problem.badRequest(field: "X-Limit-D",
-                                         detail: "no device named: set the user and device name in the app (X-Limit-U / X-Limit-D), a topic, or a tid")
+                throw Problem.badRequest(
+                    field: "X-Limit-D",
+                    detail:
+                        "no device named: set the user and device name in the app (X-Limit-U / X-Limit-D), a topic, or a tid"
+                )
             }
             let device = try Identifier.check(name, field: "device")
             let now = clock()
@@ -46,12 +52,15 @@ extension GeofenceServer {
                 let declaredJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
                 if declaredJSON || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") {
                     if let mixed = parameters.keys.sorted().first(where: OsmAndReport.reportParameters.contains) {
-                        throw Problem.badRequest(field: mixed, detail: "\(mixed): a report comes either as a JSON body or as parameters, not both")
+                        throw Problem.badRequest(
+                            field: mixed,
+                            detail: "\(mixed): a report comes either as a JSON body or as parameters, not both")
                     }
                     report = try OsmAndReport(json: try ServerJSON.parse(body), receivedAt: clock())
                 } else {
                     let form = try FormParameters.decode(String(decoding: body, as: UTF8.self)[...])
-                    report = try OsmAndReport(parameters: parameters.merging(form) { query, _ in query }, receivedAt: clock())
+                    report = try OsmAndReport(
+                        parameters: parameters.merging(form) { query, _ in query }, receivedAt: clock())
                 }
             } else {
                 report = try OsmAndReport(parameters: parameters, receivedAt: clock())
@@ -62,7 +71,8 @@ extension GeofenceServer {
             var fixes: [LocationFix] = []
             for fix in report.fixes { fixes.append(try fix.locationFix(device: device, window: window)) }
             if !fixes.isEmpty {
-                _ = try await self.ingest(tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "", now: now)
+                _ = try await self.ingest(
+                    tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "", now: now)
             }
             return Response(status: .ok)
         }
@@ -77,7 +87,8 @@ extension Request {
         var request = self
         let buffer: ByteBuffer
         do { buffer = try await request.collectBody(upTo: limit) } catch {
-            throw Problem(status: .contentTooLarge, detail: "the request body is larger than \(limit) bytes", field: "body")
+            throw Problem(
+                status: .contentTooLarge, detail: "the request body is larger than \(limit) bytes", field: "body")
         }
         return buffer.readableBytes == 0 ? nil : Data(buffer: buffer)
     }

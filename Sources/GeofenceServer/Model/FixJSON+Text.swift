@@ -14,12 +14,26 @@ extension FixJSON {
             if i > 0 { out += "," }
             // Keys in sorted order, as the generic writer emits them: a, c, la, lo, s, t.
             out += "{"
-            if let a = f.horizontalAccuracy { out += "\"a\":"; appendNumber(a, to: &out); out += "," }
-            if let c = f.course { out += "\"c\":"; appendNumber(c, to: &out); out += "," }
-            out += "\"la\":"; appendNumber(f.coordinate.latitude, to: &out)
-            out += ",\"lo\":"; appendNumber(f.coordinate.longitude, to: &out)
-            if let s = f.speed { out += ",\"s\":"; appendNumber(s, to: &out) }
-            out += ",\"t\":"; appendNumber(f.timestamp.timeIntervalSinceReferenceDate, to: &out)
+            if let a = f.horizontalAccuracy {
+                out += "\"a\":"
+                appendNumber(a, to: &out)
+                out += ","
+            }
+            if let c = f.course {
+                out += "\"c\":"
+                appendNumber(c, to: &out)
+                out += ","
+            }
+            out += "\"la\":"
+            appendNumber(f.coordinate.latitude, to: &out)
+            out += ",\"lo\":"
+            appendNumber(f.coordinate.longitude, to: &out)
+            if let s = f.speed {
+                out += ",\"s\":"
+                appendNumber(s, to: &out)
+            }
+            out += ",\"t\":"
+            appendNumber(f.timestamp.timeIntervalSinceReferenceDate, to: &out)
             out += "}"
         }
         out += "]}"
@@ -31,12 +45,26 @@ extension FixJSON {
     package static func text(_ f: LocationFix) -> String {
         // Sorted keys: course, horizontalAccuracy, latitude, longitude, speed, timestamp.
         var out = "{"
-        if let c = f.course { out += "\"course\":"; appendNumber(c, to: &out); out += "," }
-        if let a = f.horizontalAccuracy { out += "\"horizontalAccuracy\":"; appendNumber(a, to: &out); out += "," }
-        out += "\"latitude\":"; appendNumber(f.coordinate.latitude, to: &out)
-        out += ",\"longitude\":"; appendNumber(f.coordinate.longitude, to: &out)
-        if let s = f.speed { out += ",\"speed\":"; appendNumber(s, to: &out) }
-        out += ",\"timestamp\":"; appendNumber(f.timestamp.timeIntervalSince1970, to: &out)
+        if let c = f.course {
+            out += "\"course\":"
+            appendNumber(c, to: &out)
+            out += ","
+        }
+        if let a = f.horizontalAccuracy {
+            out += "\"horizontalAccuracy\":"
+            appendNumber(a, to: &out)
+            out += ","
+        }
+        out += "\"latitude\":"
+        appendNumber(f.coordinate.latitude, to: &out)
+        out += ",\"longitude\":"
+        appendNumber(f.coordinate.longitude, to: &out)
+        if let s = f.speed {
+            out += ",\"speed\":"
+            appendNumber(s, to: &out)
+        }
+        out += ",\"timestamp\":"
+        appendNumber(f.timestamp.timeIntervalSince1970, to: &out)
         out += "}"
         return out
     }
@@ -44,7 +72,10 @@ extension FixJSON {
     /// A number as the generic JSON writer prints it: integral values below 2^53 without a
     /// fraction, non-finite ones as `null`, others in Swift's shortest round-trip form.
     static func appendNumber(_ n: Double, to out: inout String) {
-        if !n.isFinite { out += "null"; return }
+        if !n.isFinite {
+            out += "null"
+            return
+        }
         if n == n.rounded(), abs(n) < 9_007_199_254_740_992 {
             out += n == 0 ? "0" : String(Int64(n))
             return
@@ -56,7 +87,9 @@ extension FixJSON {
     /// generic writer.
     static func appendString(_ s: String, to out: inout String) {
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            out += "\""; out += s; out += "\""
+            out += "\""
+            out += s
+            out += "\""
         } else {
             out += ServerJSON.string(s).description
         }

@@ -11,22 +11,33 @@ import Geofencing
 package enum FixJSON {
     /// Parses a locations body for `device`; throws a ``Problem`` naming the first bad field,
     /// or 413 when the batch holds more than `maxBatch` fixes.
-    package static func fixes(from body: ServerJSON, device: String, maxBatch: Int,
-                              window: ClosedRange<Date>) throws(Problem) -> [LocationFix] {
+    package static func fixes(
+        from body: ServerJSON, device: String, maxBatch: Int,
+        window: ClosedRange<Date>
+    ) throws(Problem) -> [LocationFix] {
         let items: [ServerJSON]
         let path: String
         switch body {
-        case .array(let a): items = a; path = ""
+        case .array(let a):
+            items = a
+            path = ""
         case .object(let o) where o["fixes"] != nil:
-            items = try JSONObjectReader(body, path: "").array("fixes"); path = "fixes"
+            items = try JSONObjectReader(body, path: "").array("fixes")
+            path = "fixes"
         case .object: return [try fix(from: body, path: "", device: device, window: window)]
         default:
-            throw Problem.badRequest(field: "body", detail: "body must be a fix object, an array of fixes or {\"fixes\": [...]}, not \(body.typeName)")
+            throw Problem.badRequest(
+                field: "body",
+                detail: "body must be a fix object, an array of fixes or {\"fixes\": [...]}, not \(body.typeName)")
         }
-        guard !items.isEmpty else { throw Problem.badRequest(field: path.isEmpty ? "body" : path, detail: "the batch holds no fixes") }
+        guard !items.isEmpty else {
+            throw Problem.badRequest(field: path.isEmpty ? "body" : path, detail: "the batch holds no fixes")
+        }
         guard items.count <= maxBatch else {
-            throw Problem(status: .contentTooLarge, detail: "a batch holds at most \(maxBatch) fixes; this one has \(items.count)",
-                          field: path.isEmpty ? "body" : path)
+            throw Problem(
+                status: .contentTooLarge,
+                detail: "a batch holds at most \(maxBatch) fixes; this one has \(items.count)",
+                field: path.isEmpty ? "body" : path)
         }
         var out: [LocationFix] = []
         out.reserveCapacity(items.count)
@@ -36,26 +47,34 @@ package enum FixJSON {
         return out
     }
 
-    static func fix(from value: ServerJSON, path: String, device: String, window: ClosedRange<Date>) throws(Problem) -> LocationFix {
+    static func fix(
+        from value: ServerJSON, path: String, device: String, window: ClosedRange<Date>
+    ) throws(Problem) -> LocationFix {
         let o = try JSONObjectReader(value, path: path)
         let lat = try o.number("latitude")
         guard (-90.0...90.0).contains(lat) else {
-            throw Problem.badRequest(field: o.name("latitude"), detail: "\(o.name("latitude")) \(lat) is outside [-90, 90]")
+            throw Problem.badRequest(
+                field: o.name("latitude"), detail: "\(o.name("latitude")) \(lat) is outside [-90, 90]")
         }
         let lon = try o.number("longitude")
         guard (-180.0...180.0).contains(lon) else {
-            throw Problem.badRequest(field: o.name("longitude"), detail: "\(o.name("longitude")) \(lon) is outside [-180, 180]")
+            throw Problem.badRequest(
+                field: o.name("longitude"), detail: "\(o.name("longitude")) \(lon) is outside [-180, 180]")
         }
         let timestamp = try time(o, "timestamp")
         guard window.contains(timestamp) else {
-            throw Problem.badRequest(field: o.name("timestamp"),
-                                     detail: "\(o.name("timestamp")) \(describe(timestamp)) is outside the accepted window \(formatRFC3339(window.lowerBound)) … \(formatRFC3339(window.upperBound)) (the server's clock plus its allowed skew)")
+            throw Problem.badRequest(
+                field: o.name("timestamp"),
+                detail:
+                    "\(o.name("timestamp")) \(describe(timestamp)) is outside the accepted window \(formatRFC3339(window.lowerBound)) … \(formatRFC3339(window.upperBound)) (the server's clock plus its allowed skew)"
+            )
         }
-        let fix = LocationFix(subject: device, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                              horizontalAccuracy: try o.optionalNumber("horizontalAccuracy"), timestamp: timestamp,
-                              speed: try o.optionalNumber("speed"), course: try o.optionalNumber("course"))
+        let fix = LocationFix(
+            subject: device, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+            horizontalAccuracy: try o.optionalNumber("horizontalAccuracy"), timestamp: timestamp,
+            speed: try o.optionalNumber("speed"), course: try o.optionalNumber("course"))
         do { try fix.validate() } catch {
-            if case let .invalidFix(_, field, reason) = error {
+            if case .invalidFix(_, let field, let reason) = error {
                 throw Problem.badRequest(field: o.name(field), detail: "\(o.name(field)) \(reason)")
             }
             throw Problem.badRequest(field: path, detail: "\(error)")
@@ -64,14 +83,19 @@ package enum FixJSON {
     }
 
     static func time(_ o: JSONObjectReader, _ key: String) throws(Problem) -> Date {
-        guard let v = o.fields[key] else { throw Problem.badRequest(field: o.name(key), detail: "\(o.name(key)) is required") }
+        guard let v = o.fields[key] else {
+            throw Problem.badRequest(field: o.name(key), detail: "\(o.name(key)) is required")
+        }
         switch v {
         case .number(let s) where s.isFinite: return Date(timeIntervalSince1970: s)
         case .string(let s):
             if let d = parseRFC3339(s) { return d }
-            throw Problem.badRequest(field: o.name(key), detail: "\(o.name(key)) \"\(s)\" is not an RFC 3339 time (2026-11-23T09:00:00Z)")
+            throw Problem.badRequest(
+                field: o.name(key), detail: "\(o.name(key)) \"\(s)\" is not an RFC 3339 time (2026-11-23T09:00:00Z)")
         default:
-            throw Problem.badRequest(field: o.name(key), detail: "\(o.name(key)) must be an RFC 3339 string or Unix seconds, not \(v.typeName)")
+            throw Problem.badRequest(
+                field: o.name(key),
+                detail: "\(o.name(key)) must be an RFC 3339 string or Unix seconds, not \(v.typeName)")
         }
     }
 
@@ -87,7 +111,9 @@ package enum FixJSON {
     }
 
     package static func formatRFC3339(_ d: Date) -> String {
-        d.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: d.timeIntervalSince1970.rounded() != d.timeIntervalSince1970))
+        d.formatted(
+            Date.ISO8601FormatStyle(
+                includingFractionalSeconds: d.timeIntervalSince1970.rounded() != d.timeIntervalSince1970))
     }
 
     /// Compact JSON of a fix, as stored in the journal and returned by the API.

@@ -26,7 +26,8 @@ package enum Identifier {
             count += 1
             if count > maximumLength { return "is longer than \(maximumLength) characters" }
             if isControl(u) {
-                return "contains the control character U+\(String(u.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+                return
+                    "contains the control character U+\(String(u.value, radix: 16, uppercase: true).leftPadded(to: 4))"
             }
         }
         return nil
@@ -43,7 +44,8 @@ package enum Identifier {
     /// a malformed escape or bytes that are not UTF-8 are a 400 problem naming `field`.
     package static func fromPath(_ raw: Substring, field: String) throws(Problem) -> String {
         guard let decoded = String(raw).removingPercentEncoding else {
-            throw Problem.badRequest(field: field, detail: "\(field) \"\(raw)\" has a malformed percent-escape or is not UTF-8")
+            throw Problem.badRequest(
+                field: field, detail: "\(field) \"\(raw)\" has a malformed percent-escape or is not UTF-8")
         }
         return try check(decoded, field: field)
     }

@@ -22,7 +22,9 @@ struct PlanSettings: Sendable, Hashable {
     }
 
     var json: ServerJSON {
-        .object(["monitoringEnabled": .bool(monitoringEnabled), "planMaxAgeSeconds": .number(Double(planMaxAgeSeconds))])
+        .object([
+            "monitoringEnabled": .bool(monitoringEnabled), "planMaxAgeSeconds": .number(Double(planMaxAgeSeconds)),
+        ])
     }
 }
 
@@ -41,20 +43,26 @@ struct SettingsOverride: Sendable, Hashable {
             throw Problem.badRequest(field: "body", detail: "settings must be a JSON object, not \(body.typeName)")
         }
         for key in o.keys.sorted() where !Self.fields.contains(key) {
-            throw Problem.badRequest(field: String(key.prefix(64)), detail: "unknown setting \"\(key.prefix(64))\" (known: monitoringEnabled, planMaxAgeSeconds)")
+            throw Problem.badRequest(
+                field: String(key.prefix(64)),
+                detail: "unknown setting \"\(key.prefix(64))\" (known: monitoringEnabled, planMaxAgeSeconds)")
         }
         switch o["monitoringEnabled"] {
         case nil, .null?: monitoringEnabled = nil
         case .bool(let b)?: monitoringEnabled = b
-        default: throw Problem.badRequest(field: "monitoringEnabled", detail: "monitoringEnabled must be a boolean or null")
+        default:
+            throw Problem.badRequest(field: "monitoringEnabled", detail: "monitoringEnabled must be a boolean or null")
         }
         switch o["planMaxAgeSeconds"] {
         case nil, .null?: planMaxAgeSeconds = nil
         case .number(let n)? where n == n.rounded() && n >= 0 && n <= Double(PlanSettings.maximumMaxAge):
             planMaxAgeSeconds = Int(n)
         default:
-            throw Problem.badRequest(field: "planMaxAgeSeconds",
-                                     detail: "planMaxAgeSeconds must be an integer number of seconds in 0...\(PlanSettings.maximumMaxAge), or null")
+            throw Problem.badRequest(
+                field: "planMaxAgeSeconds",
+                detail:
+                    "planMaxAgeSeconds must be an integer number of seconds in 0...\(PlanSettings.maximumMaxAge), or null"
+            )
         }
     }
 
@@ -72,7 +80,9 @@ struct SettingsOverride: Sendable, Hashable {
     }
 
     var json: ServerJSON {
-        .object(["monitoringEnabled": monitoringEnabled.map(ServerJSON.bool) ?? .null,
-                 "planMaxAgeSeconds": planMaxAgeSeconds.map { .number(Double($0)) } ?? .null])
+        .object([
+            "monitoringEnabled": monitoringEnabled.map(ServerJSON.bool) ?? .null,
+            "planMaxAgeSeconds": planMaxAgeSeconds.map { .number(Double($0)) } ?? .null,
+        ])
     }
 }

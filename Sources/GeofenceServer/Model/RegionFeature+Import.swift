@@ -27,8 +27,10 @@ extension RegionJSON {
             if let parent = f.parent { try Identifier.check(parent, field: "features[\(i)].properties.parent") }
             let r = region(f)
             do { try r.validate() } catch {
-                if case let .invalidRegion(_, field, reason) = error {
-                    throw Problem.badRequest(field: "features[\(i)].\(geoJSONField(field))", detail: "region \"\(f.id)\": \(field) \(reason)")
+                if case .invalidRegion(_, let field, let reason) = error {
+                    throw Problem.badRequest(
+                        field: "features[\(i)].\(geoJSONField(field))", detail: "region \"\(f.id)\": \(field) \(reason)"
+                    )
                 }
                 throw Problem.badRequest(field: "features[\(i)]", detail: "\(error)")
             }
@@ -55,20 +57,22 @@ extension RegionJSON {
             case .unsupportedGeometry: field = join(f, "geometry.type")
             case .missingID, .invalidID, .emptyID: field = join(f, "properties.id")
             case .missingRadius, .invalidRadius, .radiusTooLarge: field = join(f, "properties.radius")
-            case .invalidProperty(let name, _): field = name == "properties" ? join(f, "properties") : join(f, "properties.\(name)")
+            case .invalidProperty(let name, _):
+                field = name == "properties" ? join(f, "properties") : join(f, "properties.\(name)")
             case .invalidDwell: field = join(f, "properties.dwell")
             case .invalidInitialTrigger: field = join(f, "properties.initialTrigger")
             case .invalidParent: field = join(f, "properties.parent")
             case .invalidSource: field = join(f, "properties.source")
             case .invalidCoordinates(let path, _), .ringNotClosed(let path), .ringTooShort(let path, _):
                 field = join(f, "geometry.\(path)")
-            case let .coordinateOutOfRange(path, latitude, _):
+            case .coordinateOutOfRange(let path, let latitude, _):
                 field = join(f, "geometry.\(path)[\((-90.0...90.0).contains(latitude) ? 0 : 1)]")
             }
             return Problem.badRequest(field: field, detail: single ? "\(p)" : "\(f): \(p)")
-        case let .duplicateID(id, first, second):
-            return Problem.badRequest(field: "features[\(second)].properties.id",
-                                      detail: "region id \"\(id)\" appears more than once (features \(first) and \(second))")
+        case .duplicateID(let id, let first, let second):
+            return Problem.badRequest(
+                field: "features[\(second)].properties.id",
+                detail: "region id \"\(id)\" appears more than once (features \(first) and \(second))")
         case .invalidDocument(let why):
             return Problem.badRequest(field: "features", detail: "not a GeoJSON FeatureCollection: \(why)")
         default:
@@ -91,7 +95,8 @@ extension RegionJSON {
             return path + "[0]" + ringTail(rest.dropFirst(8))
         }
         if rest.hasPrefix("holes["), let close = rest.firstIndex(of: "]"),
-           let k = Int(rest[rest.index(rest.startIndex, offsetBy: 6)..<close]) {
+            let k = Int(rest[rest.index(rest.startIndex, offsetBy: 6)..<close])
+        {
             return path + "[\(k + 1)]" + ringTail(rest[rest.index(after: close)...])
         }
         switch rest {

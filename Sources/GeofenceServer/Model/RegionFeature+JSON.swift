@@ -1,6 +1,6 @@
 import Foundation
-import Geodesy
 import GeoFormats
+import Geodesy
 import Geofencing
 import RegionPlanner
 
@@ -21,14 +21,17 @@ package enum RegionJSON {
     /// taken as `"Feature"`.
     package static func region(from value: ServerJSON, overrideID: String? = nil) throws(Problem) -> Region {
         guard case .object(var f) = value else {
-            throw Problem.badRequest(field: "body", detail: "body must be a GeoJSON Feature object, not \(value.typeName)")
+            throw Problem.badRequest(
+                field: "body", detail: "body must be a GeoJSON Feature object, not \(value.typeName)")
         }
         if f["type"] == nil { f["type"] = .string("Feature") }
         // Both places an id may be given are checked, even when one is not used (the path's
         // id wins on a PUT; properties.id wins over the feature's id), so that a bad id is never
         // silently accepted.
         if let given = f["id"] { try checkFeatureID(given, field: "id") }
-        if case .object(let props)? = f["properties"], let given = props["id"] { try checkFeatureID(given, field: "properties.id") }
+        if case .object(let props)? = f["properties"], let given = props["id"] {
+            try checkFeatureID(given, field: "properties.id")
+        }
         if let id = overrideID {
             var props: [String: ServerJSON] = [:]
             switch f["properties"] {
@@ -40,16 +43,20 @@ package enum RegionJSON {
             f["properties"] = .object(props)
         }
         let features: [RegionFeature]
-        do { features = try GeoJSONRegionReader.read(document: .object(f)) } catch { throw problem(error, single: true) }
+        do { features = try GeoJSONRegionReader.read(document: .object(f)) } catch {
+            throw problem(error, single: true)
+        }
         guard features.count == 1 else {
-            throw Problem.badRequest(field: "type", detail: "body must be one GeoJSON Feature (POST /v1/regions/import takes collections)")
+            throw Problem.badRequest(
+                field: "type", detail: "body must be one GeoJSON Feature (POST /v1/regions/import takes collections)")
         }
         try Identifier.check(features[0].id, field: overrideID == nil ? "properties.id" : "id")
         if let parent = features[0].parent { try Identifier.check(parent, field: "properties.parent") }
         let region = region(features[0])
         do { try region.validate() } catch {
-            if case let .invalidRegion(_, field, reason) = error {
-                throw Problem.badRequest(field: geoJSONField(field), detail: "region \"\(region.identifier)\": \(field) \(reason)")
+            if case .invalidRegion(_, let field, let reason) = error {
+                throw Problem.badRequest(
+                    field: geoJSONField(field), detail: "region \"\(region.identifier)\": \(field) \(reason)")
             }
             throw Problem.badRequest(field: "body", detail: "\(error)")
         }
@@ -63,7 +70,10 @@ package enum RegionJSON {
         case .string(let s): try Identifier.check(s, field: field)
         case .number(let n) where n == n.rounded() && abs(n) < 9_007_199_254_740_992: return
         default:
-            throw Problem.badRequest(field: field, detail: "\(field) must be a string id or an integer within ±(2^53 − 1), not \(v.description.prefix(40))")
+            throw Problem.badRequest(
+                field: field,
+                detail: "\(field) must be a string id or an integer within ±(2^53 − 1), not \(v.description.prefix(40))"
+            )
         }
     }
 
@@ -74,20 +84,24 @@ package enum RegionJSON {
         var props: [String: ServerJSON] = ["id": .string(region.identifier)]
         let geometry: ServerJSON
         switch region.shape {
-        case let .circle(center, radius):
+        case .circle(let center, let radius):
             geometry = .object(["type": .string("Point"), "coordinates": pos(center)])
             props["radius"] = .number(radius)
-        case let .polygon(p):
+        case .polygon(let p):
             geometry = .object(["type": .string("Polygon"), "coordinates": poly(p)])
-        case let .multiPolygon(ps):
+        case .multiPolygon(let ps):
             geometry = .object(["type": .string("MultiPolygon"), "coordinates": .array(ps.map(poly))])
         }
         if !region.notifyOnEntry { props["notifyOnEntry"] = .bool(false) }
         if !region.notifyOnExit { props["notifyOnExit"] = .bool(false) }
         if let d = region.dwell { props["dwell"] = .number(d) }
-        if !region.initialTrigger.isEmpty { props["initialTrigger"] = .array(region.initialTrigger.names.map { .string($0.rawValue) }) }
+        if !region.initialTrigger.isEmpty {
+            props["initialTrigger"] = .array(region.initialTrigger.names.map { .string($0.rawValue) })
+        }
         for (k, v) in region.metadata where props[k] == nil { props[k] = .string(v) }
-        return .object(["type": .string("Feature"), "id": .string(region.identifier),
-                        "geometry": geometry, "properties": .object(props)])
+        return .object([
+            "type": .string("Feature"), "id": .string(region.identifier),
+            "geometry": geometry, "properties": .object(props),
+        ])
     }
 }

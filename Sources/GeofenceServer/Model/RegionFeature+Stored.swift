@@ -1,6 +1,6 @@
 import Foundation
-import Geodesy
 import GeoFormats
+import Geodesy
 import Geofencing
 import RegionPlanner
 
@@ -14,10 +14,11 @@ extension RegionJSON {
     package static func storedRegion(from value: ServerJSON) throws(Problem) -> Region {
         func bad(_ why: String) -> Problem { Problem.badRequest(field: "journal", detail: "stored region: \(why)") }
         guard case .object(let props)? = value["properties"], case .string(let id)? = props["id"],
-              case .object(let g)? = value["geometry"], case .string(let type)? = g["type"], let coords = g["coordinates"]
+            case .object(let g)? = value["geometry"], case .string(let type)? = g["type"], let coords = g["coordinates"]
         else { throw bad("not a feature with properties.id and geometry") }
         func position(_ v: ServerJSON) throws(Problem) -> Coordinate {
-            guard case .array(let a) = v, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1] else {
+            guard case .array(let a) = v, a.count >= 2, case .number(let lon) = a[0], case .number(let lat) = a[1]
+            else {
                 throw bad("a position is not [longitude, latitude]")
             }
             return Coordinate(uncheckedLatitude: lat, longitude: lon)
@@ -49,7 +50,8 @@ extension RegionJSON {
             throw bad("unknown geometry \(type)")
         }
         var metadata: [String: String] = [:]
-        for (k, v) in props where !["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell", "initialTrigger"].contains(k) {
+        for (k, v) in props
+        where !["id", "radius", "notifyOnEntry", "notifyOnExit", "dwell", "initialTrigger"].contains(k) {
             if case .string(let s) = v { metadata[k] = s } else if v != .null { metadata[k] = v.description }
         }
         func flag(_ k: String) -> Bool { if case .bool(let b)? = props[k] { b } else { true } }
@@ -61,7 +63,8 @@ extension RegionJSON {
             for case .string(let n) in names { if let t = RegionTrigger(rawValue: n) { set.insert(t) } }
             trigger = InitialTrigger(set)
         }
-        return Region(identifier: id, shape: shape, notifyOnEntry: flag("notifyOnEntry"), notifyOnExit: flag("notifyOnExit"),
-                      dwell: dwell, initialTrigger: trigger, metadata: metadata)
+        return Region(
+            identifier: id, shape: shape, notifyOnEntry: flag("notifyOnEntry"), notifyOnExit: flag("notifyOnExit"),
+            dwell: dwell, initialTrigger: trigger, metadata: metadata)
     }
 }

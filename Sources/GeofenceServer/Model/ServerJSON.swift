@@ -13,8 +13,9 @@ extension JSONValue {
     /// naming the body and the line and column.
     package static func parse(_ data: Data) throws(Problem) -> JSONValue {
         do { return try JSONValue(parsing: [UInt8](data)) } catch {
-            if case let .invalidJSON(line, column, reason) = error {
-                throw Problem.badRequest(field: "body", detail: "body is not valid JSON (line \(line), column \(column): \(reason))")
+            if case .invalidJSON(let line, let column, let reason) = error {
+                throw Problem.badRequest(
+                    field: "body", detail: "body is not valid JSON (line \(line), column \(column): \(reason))")
             }
             throw Problem.badRequest(field: "body", detail: "body is not valid JSON")
         }
@@ -32,8 +33,9 @@ package struct JSONObjectReader {
 
     package init(_ value: ServerJSON, path: String) throws(Problem) {
         guard case .object(let o) = value else {
-            throw Problem.badRequest(field: path.isEmpty ? "body" : path,
-                                     detail: "\(path.isEmpty ? "body" : path) must be an object, not \(value.typeName)")
+            throw Problem.badRequest(
+                field: path.isEmpty ? "body" : path,
+                detail: "\(path.isEmpty ? "body" : path) must be an object, not \(value.typeName)")
         }
         self.fields = o
         self.path = path
@@ -47,7 +49,9 @@ package struct JSONObjectReader {
     }
 
     package func number(_ key: String) throws(Problem) -> Double {
-        guard let v = fields[key] else { throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required") }
+        guard let v = fields[key] else {
+            throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required")
+        }
         guard case .number(let d) = v else {
             throw Problem.badRequest(field: name(key), detail: "\(name(key)) must be a number, not \(v.typeName)")
         }
@@ -60,7 +64,9 @@ package struct JSONObjectReader {
     }
 
     package func string(_ key: String) throws(Problem) -> String {
-        guard let v = fields[key] else { throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required") }
+        guard let v = fields[key] else {
+            throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required")
+        }
         guard case .string(let s) = v else {
             throw Problem.badRequest(field: name(key), detail: "\(name(key)) must be a string, not \(v.typeName)")
         }
@@ -75,13 +81,16 @@ package struct JSONObjectReader {
     package func optionalBool(_ key: String) throws(Problem) -> Bool? {
         guard has(key) else { return nil }
         guard case .bool(let b) = fields[key]! else {
-            throw Problem.badRequest(field: name(key), detail: "\(name(key)) must be a boolean, not \(fields[key]!.typeName)")
+            throw Problem.badRequest(
+                field: name(key), detail: "\(name(key)) must be a boolean, not \(fields[key]!.typeName)")
         }
         return b
     }
 
     package func array(_ key: String) throws(Problem) -> [ServerJSON] {
-        guard let v = fields[key] else { throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required") }
+        guard let v = fields[key] else {
+            throw Problem.badRequest(field: name(key), detail: "\(name(key)) is required")
+        }
         guard case .array(let a) = v else {
             throw Problem.badRequest(field: name(key), detail: "\(name(key)) must be an array, not \(v.typeName)")
         }

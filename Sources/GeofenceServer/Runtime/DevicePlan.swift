@@ -33,16 +33,19 @@ extension NearbyIndex {
         let tiers = TierFilter(index: self, point: point)
         let k = slots - 1
         let answer = nearest(to: point, radius: radius, limit: k + 1, include: tiers.isActive)
-        let (keep, leftOut) = SlotFill.fill(k, keeping: [], from: answer.regions,
-                                            id: \.region.identifier, distance: \.distance)
+        let (keep, leftOut) = SlotFill.fill(
+            k, keeping: [], from: answer.regions,
+            id: \.region.identifier, distance: \.distance)
         let nearestOther = min(leftOut, answer.nextDistance)
         let safe = sizing.radius(nearestUnregistered: nearestOther)
         let entries = answer.regions.filter { keep.contains($0.region.identifier) }.map {
-            DevicePlan.Entry(region: $0.region, distance: $0.distance,
-                             hasChildren: (childCounts[$0.region.identifier] ?? 0) > 0)
+            DevicePlan.Entry(
+                region: $0.region, distance: $0.distance,
+                hasChildren: (childCounts[$0.region.identifier] ?? 0) > 0)
         }
-        return DevicePlan(center: point, regions: entries,
-                          replanRadius: (safe ?? sizing.minimumRadius).rounded(.down), guaranteed: safe != nil)
+        return DevicePlan(
+            center: point, regions: entries,
+            replanRadius: (safe ?? sizing.minimumRadius).rounded(.down), guaranteed: safe != nil)
     }
 }
 

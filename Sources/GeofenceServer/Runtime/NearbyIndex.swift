@@ -111,8 +111,10 @@ struct NearbyIndex: Sendable {
     /// The `limit` regions nearest to `point` by boundary distance (0 inside), among those
     /// within `radius` metres (and, with `include`, among those it accepts; it is asked only
     /// about regions whose box is within the search distance).
-    func nearest(to point: Coordinate, radius: Double, limit: Int,
-                 include: ((Region) -> Bool)? = nil) -> Answer {
+    func nearest(
+        to point: Coordinate, radius: Double, limit: Int,
+        include: ((Region) -> Bool)? = nil
+    ) -> Answer {
         var known: [String: Double] = [:]
         var unevaluated: Set<String> = []
         var excluded: Set<String> = []
@@ -136,7 +138,9 @@ struct NearbyIndex: Sendable {
             if let keys = NearbyIndex.cellKeys(box, limit: cells.count) {
                 for k in keys { for id in cells[k] ?? [] { consider(id, within: margin) } }
             } else {
-                for (k, ids) in cells where NearbyIndex.cell(k, overlaps: box) { for id in ids { consider(id, within: margin) } }
+                for (k, ids) in cells where NearbyIndex.cell(k, overlaps: box) {
+                    for id in ids { consider(id, within: margin) }
+                }
             }
             // The regions already seen but not evaluated could be nearer than the new margin.
             for id in unevaluated { consider(id, within: margin) }
@@ -156,11 +160,11 @@ struct NearbyIndex: Sendable {
     /// A box containing every point of `region`.
     static func box(of region: Region) -> Box {
         switch region.shape {
-        case let .circle(center, radius):
+        case .circle(let center, let radius):
             return searchBox(around: center, radius: radius)
-        case let .polygon(p):
+        case .polygon(let p):
             return box(of: [p])
-        case let .multiPolygon(ps):
+        case .multiPolygon(let ps):
             return box(of: ps)
         }
     }
@@ -178,18 +182,24 @@ struct NearbyIndex: Sendable {
             for c in p.exterior {
                 let l = previous + wrapped(c.longitude - previous)
                 previous = l
-                b.minLat = min(b.minLat, c.latitude); b.maxLat = max(b.maxLat, c.latitude)
-                b.minLon = min(b.minLon, l); b.maxLon = max(b.maxLon, l)
+                b.minLat = min(b.minLat, c.latitude)
+                b.maxLat = max(b.maxLat, c.latitude)
+                b.minLon = min(b.minLon, l)
+                b.maxLon = max(b.maxLon, l)
             }
         }
-        if !(b.maxLon - b.minLon < 360) { b.minLon = -180; b.maxLon = 180 }
+        if !(b.maxLon - b.minLon < 360) {
+            b.minLon = -180
+            b.maxLon = 180
+        }
         return b
     }
 
     /// A box containing the geodesic disk of `radius` metres around `point`.
     static func searchBox(around point: Coordinate, radius: Double) -> Box {
         let dLat = radius / metresPerDegreeLatitude
-        let minLat = point.latitude - dLat, maxLat = point.latitude + dLat
+        let minLat = point.latitude - dLat
+        let maxLat = point.latitude + dLat
         guard minLat > -90, maxLat < 90 else {
             return Box(minLat: max(-90, minLat), maxLat: min(90, maxLat), minLon: -180, maxLon: 180)
         }
@@ -220,10 +230,13 @@ struct NearbyIndex: Sendable {
 
     /// The keys of the cells `box` overlaps, or `nil` when there are more than `limit`.
     static func cellKeys(_ box: Box, limit: Int) -> [Int]? {
-        let y0 = row(box.minLat), y1 = row(box.maxLat)
-        let x0: Int, x1: Int
+        let y0 = row(box.minLat)
+        let y1 = row(box.maxLat)
+        let x0: Int
+        let x1: Int
         if box.coversAllLongitudes {
-            x0 = 0; x1 = columns - 1
+            x0 = 0
+            x1 = columns - 1
         } else {
             x0 = Int(((box.minLon + 180) / cellDegrees).rounded(.down))
             x1 = Int(((box.maxLon + 180) / cellDegrees).rounded(.down))
@@ -239,8 +252,10 @@ struct NearbyIndex: Sendable {
     }
 
     static func cell(_ key: Int, overlaps box: Box) -> Bool {
-        let y = key / columns, x = key % columns
-        let minLat = Double(y) * cellDegrees - 90, minLon = Double(x) * cellDegrees - 180
+        let y = key / columns
+        let x = key % columns
+        let minLat = Double(y) * cellDegrees - 90
+        let minLon = Double(x) * cellDegrees - 180
         guard minLat <= box.maxLat, minLat + cellDegrees >= box.minLat else { return false }
         if box.coversAllLongitudes { return true }
         let east = positiveModulo(minLon - box.minLon, 360)

@@ -41,7 +41,8 @@ struct Retention: Service {
         for tenant in try await store.tenants() {
             for _ in 0..<Self.maximumRoundsPerTenant {
                 if Task.isShuttingDownGracefully || Task.isCancelled { return total }
-                let n = try await store.prune(tenant: tenant, fixesBefore: fixesBefore, eventsBefore: eventsBefore, limit: batch)
+                let n = try await store.prune(
+                    tenant: tenant, fixesBefore: fixesBefore, eventsBefore: eventsBefore, limit: batch)
                 total.fixBatches += n.fixBatches
                 total.events += n.events
                 guard n.fixBatches == batch || n.events == batch else { break }

@@ -27,8 +27,12 @@ package struct ServerMetrics: Sendable {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         // Sub-millisecond resolution for the commit path (the default buckets start at 5 ms).
-        let fine: [Duration] = [0.25, 0.5, 1, 2, 3, 5, 7.5, 10, 15, 25, 50, 100, 250, 1_000].map { .microseconds(Int64($0 * 1_000)) }
-        factory.durationHistogramBuckets = ["geofence_fix_commit_seconds": fine, "geofence_fix_batch_commit_wait_seconds": fine]
+        let fine: [Duration] = [0.25, 0.5, 1, 2, 3, 5, 7.5, 10, 15, 25, 50, 100, 250, 1_000].map {
+            .microseconds(Int64($0 * 1_000))
+        }
+        factory.durationHistogramBuckets = [
+            "geofence_fix_commit_seconds": fine, "geofence_fix_batch_commit_wait_seconds": fine,
+        ]
         factory.valueHistogramBuckets = ["geofence_fix_commit_group_batches": [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]]
         self.registry = registry
         fixes = CoreMetrics.Counter(label: "geofence_fixes_ingested_total", factory: factory)
@@ -36,9 +40,12 @@ package struct ServerMetrics: Sendable {
         commits = CoreMetrics.Counter(label: "geofence_fix_commits_total", factory: factory)
         events = CoreMetrics.Counter(label: "geofence_events_total", factory: factory)
         rejected = CoreMetrics.Counter(label: "geofence_requests_rejected_total", factory: factory)
-        delivered = CoreMetrics.Counter(label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "delivered")], factory: factory)
-        deliveryFailures = CoreMetrics.Counter(label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "failed_attempt")], factory: factory)
-        deliveriesAbandoned = CoreMetrics.Counter(label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "abandoned")], factory: factory)
+        delivered = CoreMetrics.Counter(
+            label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "delivered")], factory: factory)
+        deliveryFailures = CoreMetrics.Counter(
+            label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "failed_attempt")], factory: factory)
+        deliveriesAbandoned = CoreMetrics.Counter(
+            label: "geofence_webhook_deliveries_total", dimensions: [("outcome", "abandoned")], factory: factory)
         commitTime = CoreMetrics.Timer(label: "geofence_fix_commit_seconds", factory: factory)
         batchWait = CoreMetrics.Timer(label: "geofence_fix_batch_commit_wait_seconds", factory: factory)
         groupSize = CoreMetrics.Recorder(label: "geofence_fix_commit_group_batches", aggregate: true, factory: factory)

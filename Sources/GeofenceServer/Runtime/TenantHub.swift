@@ -12,8 +12,10 @@ actor TenantHub {
     let logger: Logger
     private var runtimes: [String: TenantRuntime] = [:]
 
-    init(store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
-         snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")) {
+    init(
+        store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
+        snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")
+    ) {
         self.store = store
         self.policy = policy
         self.metrics = metrics
@@ -23,8 +25,9 @@ actor TenantHub {
 
     func runtime(_ tenant: String) -> TenantRuntime {
         if let r = runtimes[tenant] { return r }
-        let r = TenantRuntime(tenant: tenant, store: store, policy: policy, metrics: metrics,
-                              snapshotSchedule: snapshotSchedule, logger: logger)
+        let r = TenantRuntime(
+            tenant: tenant, store: store, policy: policy, metrics: metrics,
+            snapshotSchedule: snapshotSchedule, logger: logger)
         runtimes[tenant] = r
         return r
     }

@@ -46,7 +46,9 @@ extension TenantRuntime {
     /// Most batches one transaction carries.
     static let maximumGroup = 512
 
-    func ingestGrouped(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+    func ingestGrouped(
+        device: String, fixes: [LocationFix], fieldPrefix: String, now: Date
+    ) async throws -> IngestResult {
         var stale = 0
         while true {
             try await enter()
@@ -56,7 +58,10 @@ extension TenantRuntime {
             // commit, and that commit's version check catches any change. Other devices skip
             // this round trip: the commit's version check is what guarantees correctness.
             if store.isShared, contended.contains(device), inFlight[device, default: 0] == 0 {
-                do { try await catchUp(device: device) } catch { release(); throw error }
+                do { try await catchUp(device: device) } catch {
+                    release()
+                    throw error
+                }
             }
             do {
                 // Everything from here to the append happens in one actor step: no other
@@ -66,8 +71,12 @@ extension TenantRuntime {
                     guard loaded else { return c.resume(throwing: EngineInvalidated()) }
                     do {
                         let duplicate = try check(device: device, fixes: fixes, fieldPrefix: fieldPrefix)
-                        let batch = duplicate ? nil : FixBatch(device: device, fixes: fixes,
-                                                              events: try run(device: device, fixes: fixes, fieldPrefix: fieldPrefix))
+                        let batch =
+                            duplicate
+                            ? nil
+                            : FixBatch(
+                                device: device, fixes: fixes,
+                                events: try run(device: device, fixes: fixes, fieldPrefix: fieldPrefix))
                         if batch != nil { inFlight[device, default: 0] += 1 }
                         queue.append(QueuedBatch(batch: batch, now: now, continuation: c))
                         startCommitting()
@@ -77,7 +86,7 @@ extension TenantRuntime {
                 }
                 return events.map { .committed($0) } ?? .duplicate
             } catch is EngineInvalidated {
-                continue        // a commit failed between enter() and now: rebuild, then run again
+                continue // a commit failed between enter() and now: rebuild, then run again
             } catch let error as StoreError where stale < 16 {
                 // Another instance got there first: nothing of the group was written. The
                 // engine is rebuilt by the next enter(); run the batch again (16 times at most).
@@ -107,7 +116,9 @@ extension TenantRuntime {
             let batches = group.compactMap(\.batch)
             do {
                 let started = ContinuousClock.now
-                let results = batches.isEmpty ? [] : try await store.commitFixBatches(tenant: tenant, batches, now: group[group.count - 1].now)
+                let results =
+                    batches.isEmpty
+                    ? [] : try await store.commitFixBatches(tenant: tenant, batches, now: group[group.count - 1].now)
                 let ended = ContinuousClock.now
                 if !batches.isEmpty {
                     metrics.commits.increment()
@@ -116,7 +127,9 @@ extension TenantRuntime {
                 }
                 for q in group { metrics.batchWait.recordNanoseconds(Self.nanoseconds(ended - q.queuedAt)) }
                 landed(group)
-                if !batches.isEmpty { noteCommitted(fixes: batches.reduce(0) { $0 + $1.fixes.count }, now: group[group.count - 1].now) }
+                if !batches.isEmpty {
+                    noteCommitted(fixes: batches.reduce(0) { $0 + $1.fixes.count }, now: group[group.count - 1].now)
+                }
                 var next = results.makeIterator()
                 for q in group { q.continuation.resume(returning: q.batch == nil ? nil : (next.next() ?? [])) }
             } catch {

@@ -17,7 +17,9 @@ extension TenantRuntime {
     func noteCommitted(fixes: Int, now: Date) {
         fixesSinceSnapshot += fixes
         if lastSnapshotAt == nil { lastSnapshotAt = now }
-        guard !snapshotting, snapshotSchedule.isDue(fixes: fixesSinceSnapshot, last: lastSnapshotAt, now: now) else { return }
+        guard !snapshotting, snapshotSchedule.isDue(fixes: fixesSinceSnapshot, last: lastSnapshotAt, now: now) else {
+            return
+        }
         snapshotting = true
         snapshotTask = Task { await self.takeSnapshot(now: now) }
     }
@@ -40,13 +42,16 @@ extension TenantRuntime {
             let position = try await store.saveSnapshot(tenant: tenant, data: data, now: now)
             lastSnapshotAt = now
             if position != nil { fixesSinceSnapshot = 0 }
-            logger.debug("engine snapshot", metadata: [
-                "tenant": "\(tenant)", "position": "\(position.map(String.init) ?? "skipped")", "bytes": "\(data.count)",
-                "milliseconds": "\(((ContinuousClock.now - started).seconds * 1_000).rounded())",
-            ])
+            logger.debug(
+                "engine snapshot",
+                metadata: [
+                    "tenant": "\(tenant)", "position": "\(position.map(String.init) ?? "skipped")",
+                    "bytes": "\(data.count)",
+                    "milliseconds": "\(((ContinuousClock.now - started).seconds * 1_000).rounded())",
+                ])
             return position
         } catch {
-            lastSnapshotAt = now        // try again after the interval, not after every commit
+            lastSnapshotAt = now // try again after the interval, not after every commit
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
@@ -66,11 +71,14 @@ extension TenantRuntime {
         do {
             try engine.restoreSubjects(from: snapshot.data)
         } catch {
-            logger.warning("engine snapshot not used; replaying the whole journal", metadata: [
-                "tenant": "\(tenant)", "position": "\(snapshot.position)", "reason": "\(error)",
-            ])
+            logger.warning(
+                "engine snapshot not used; replaying the whole journal",
+                metadata: [
+                    "tenant": "\(tenant)", "position": "\(snapshot.position)", "reason": "\(error)",
+                ])
             lastSnapshotAt = nil
-            return try Self.replay(try await store.startupJournal(tenant: tenant, useSnapshot: false).tail, policy: policy)
+            return try Self.replay(
+                try await store.startupJournal(tenant: tenant, useSnapshot: false).tail, policy: policy)
         }
         try Self.replay(start.tail, into: &engine)
         restoredFrom = snapshot.position

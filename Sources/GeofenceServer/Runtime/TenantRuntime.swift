@@ -51,8 +51,10 @@ actor TenantRuntime {
     /// The snapshot under way, if any (tests wait for it).
     var snapshotTask: Task<Void, Never>? = nil
 
-    init(tenant: String, store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
-         snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")) {
+    init(
+        tenant: String, store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
+        snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")
+    ) {
         self.tenant = tenant
         self.store = store
         self.policy = policy
@@ -63,7 +65,10 @@ actor TenantRuntime {
     }
 
     func acquire() async {
-        if !locked { locked = true; return }
+        if !locked {
+            locked = true
+            return
+        }
         await withCheckedContinuation { waiters.append($0) }
     }
 
@@ -83,7 +88,10 @@ actor TenantRuntime {
             do {
                 await settle()
                 try await rebuildLocked()
-            } catch { release(); throw error }
+            } catch {
+                release()
+                throw error
+            }
         }
     }
 
@@ -94,7 +102,10 @@ actor TenantRuntime {
         await acquire()
         await settle()
         if !loaded {
-            do { try await rebuildLocked() } catch { release(); throw error }
+            do { try await rebuildLocked() } catch {
+                release()
+                throw error
+            }
         }
     }
 
@@ -139,7 +150,9 @@ actor TenantRuntime {
             // self-intersecting ring) is set aside rather than failing the whole tenant's load.
             let valid = order.compactMap { upserts[$0] }.filter { (try? $0.validate()) != nil }
             if !valid.isEmpty { try engine.add(contentsOf: valid) }
-            upserts = [:]; order = []; deletes = []
+            upserts = [:]
+            order = []
+            deletes = []
         }
         for entry in journal {
             switch entry {
@@ -170,18 +183,26 @@ actor TenantRuntime {
     private func upsertLocked(_ regions: [Region], create: Bool, now: Date) async throws -> [Bool] {
         var seen = Set<String>()
         for (i, r) in regions.enumerated() where !seen.insert(r.identifier).inserted {
-            throw Problem.badRequest(field: "features[\(i)].properties.id", detail: "region id \"\(r.identifier)\" appears more than once")
+            throw Problem.badRequest(
+                field: "features[\(i)].properties.id", detail: "region id \"\(r.identifier)\" appears more than once")
         }
         let existed = regions.map { engine.region(identifier: $0.identifier) != nil }
         if create, existed.first == true {
-            throw Problem(status: .conflict, detail: "region \"\(regions[0].identifier)\" exists; PUT /v1/regions/{id} replaces it", field: "properties.id")
+            throw Problem(
+                status: .conflict,
+                detail: "region \"\(regions[0].identifier)\" exists; PUT /v1/regions/{id} replaces it",
+                field: "properties.id")
         }
         let newCount = existed.filter { !$0 }.count
         if engine.regionCount + newCount > Engine.maximumRegionCount {
-            throw Problem(status: .unprocessableContent, detail: "a tenant holds at most \(Engine.maximumRegionCount) regions")
+            throw Problem(
+                status: .unprocessableContent, detail: "a tenant holds at most \(Engine.maximumRegionCount) regions")
         }
         try await store.upsertRegions(tenant: tenant, regions, now: now)
-        do { try engine.add(contentsOf: regions) } catch { try await rebuildLocked(); throw error }
+        do { try engine.add(contentsOf: regions) } catch {
+            try await rebuildLocked()
+            throw error
+        }
         for r in regions { nearbyIndex?.insert(r) }
         return existed
     }
@@ -233,15 +254,18 @@ actor TenantRuntime {
         if let last = engine.lastFix(of: device), let first = fixes.first, let final = fixes.last {
             if final == last, first.timestamp <= last.timestamp { return true }
             if first.timestamp < last.timestamp {
-                throw Problem(status: .conflict,
-                              detail: "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
-                              field: field(0),
-                              extensions: ["lastAcceptedTimestamp": .string(FixJSON.formatRFC3339(last.timestamp))])
+                throw Problem(
+                    status: .conflict,
+                    detail:
+                        "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
+                    field: field(0),
+                    extensions: ["lastAcceptedTimestamp": .string(FixJSON.formatRFC3339(last.timestamp))])
             }
         }
         for i in fixes.indices.dropFirst() where fixes[i].timestamp < fixes[i - 1].timestamp {
-            throw Problem(status: .conflict, detail: "\(field(i)) is older than the fix before it; a batch must be in time order",
-                          field: field(i))
+            throw Problem(
+                status: .conflict, detail: "\(field(i)) is older than the fix before it; a batch must be in time order",
+                field: field(i))
         }
         return false
     }
@@ -259,7 +283,9 @@ actor TenantRuntime {
         return events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
     }
 
-    private func ingestLocked(device: String, fixes: [LocationFix], fieldPrefix: String, now: Date) async throws -> IngestResult {
+    private func ingestLocked(
+        device: String, fixes: [LocationFix], fieldPrefix: String, now: Date
+    ) async throws -> IngestResult {
         if store.isShared { try await catchUp(device: device) }
         if try check(device: device, fixes: fixes, fieldPrefix: fieldPrefix) { return .duplicate }
         let stored: [StoredEvent]
@@ -268,13 +294,14 @@ actor TenantRuntime {
             throw error
         }
         do {
-            let committed = try await store.commitFixes(tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
+            let committed = try await store.commitFixes(
+                tenant: tenant, device: device, fixes: fixes, events: stored, now: now)
             metrics.commits.increment()
             noteCommitted(fixes: fixes.count, now: now)
             return .committed(committed)
         } catch let error as StoreError {
             switch error {
-            case .staleView, .staleDevice: throw error      // retryingStale catches the engine up
+            case .staleView, .staleDevice: throw error // retryingStale catches the engine up
             default:
                 try? await rebuildLocked()
                 throw error
@@ -311,7 +338,7 @@ actor TenantRuntime {
     func catchUp(device: String) async throws {
         guard let batches = try await store.newerBatches(tenant: tenant, device: device) else {
             if store.isShared {
-                await settle()          // queued batches fail (stale) or commit before the engine is replaced
+                await settle() // queued batches fail (stale) or commit before the engine is replaced
                 try await rebuildLocked()
             }
             return
@@ -326,9 +353,12 @@ actor TenantRuntime {
         try await enterSettled()
         defer { release() }
         guard let last = engine.lastFix(of: device) else { return nil }
-        let asked: [(String, RegionState?)]? = regions.map { ids in ids.map { ($0, engine.region(identifier: $0) == nil ? nil : engine.state(of: device, in: $0)) } }
-        return DeviceState(lastFix: last, inside: engine.regionsContaining(subject: device).sorted(),
-                           pending: engine.pendingRegions(of: device).sorted(), asked: asked)
+        let asked: [(String, RegionState?)]? = regions.map { ids in
+            ids.map { ($0, engine.region(identifier: $0) == nil ? nil : engine.state(of: device, in: $0)) }
+        }
+        return DeviceState(
+            lastFix: last, inside: engine.regionsContaining(subject: device).sorted(),
+            pending: engine.pendingRegions(of: device).sorted(), asked: asked)
     }
 
     /// The `limit` regions nearest to `point` (by distance to the boundary, 0 inside) among
@@ -341,10 +371,11 @@ actor TenantRuntime {
         if nearbyIndex == nil { nearbyIndex = NearbyIndex(regions: engine.regions) }
         let answer = nearbyIndex!.nearest(to: point, radius: radius, limit: limit)
         let farthest = answer.regions.last?.distance
-        return NearbyAnswer(regions: answer.regions.map { ($0.region.identifier, $0.distance) },
-                            replanRadius: farthest.map { max(50, $0) } ?? radius / 2,
-                            stableRadius: (answer.nextDistance - (farthest ?? 0)) / 2,
-                            shapes: answer.regions.map(\.region))
+        return NearbyAnswer(
+            regions: answer.regions.map { ($0.region.identifier, $0.distance) },
+            replanRadius: farthest.map { max(50, $0) } ?? radius / 2,
+            stableRadius: (answer.nextDistance - (farthest ?? 0)) / 2,
+            shapes: answer.regions.map(\.region))
     }
 }
 

@@ -8,7 +8,10 @@ package actor AsyncLock {
     package init() {}
 
     package func lock() async {
-        if !locked { locked = true; return }
+        if !locked {
+            locked = true
+            return
+        }
         await withCheckedContinuation { waiters.append($0) }
     }
 

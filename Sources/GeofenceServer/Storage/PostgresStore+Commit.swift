@@ -31,74 +31,77 @@ import PostgresNIO
 extension PostgresStore {
     /// Migration 2: the group-commit function (see the extension's manual).
     static let commitFunction = #"""
-CREATE FUNCTION geofence_commit_fixes(
-  p_tenant text, p_region_version bigint,
-  p_devices text[], p_expected bigint[], p_last_fix text[], p_last_time float8[], p_fix_count bigint[], p_batches bigint[],
-  p_journal_device text[], p_journal_version bigint[], p_journal_body text[],
-  p_event_id text[], p_event_device text[], p_event_body text[], p_now float8)
-RETURNS TABLE (r_event_id text, r_cursor bigint, r_stale text, r_device text)
-LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_hash int;
-  v_region bigint;
-  v_moved text;
-  v_top bigint;
-  v_events int := coalesce(array_length(p_event_id, 1), 0);
-BEGIN
-  -- Locks: the tenant's (shared), then every device's in lock-key order.
-  PERFORM pg_advisory_xact_lock_shared(1, hashtext(p_tenant));
-  FOR v_hash IN SELECT DISTINCT hashtext(p_tenant || '/' || d) FROM unnest(p_devices) AS d ORDER BY 1 LOOP
-    PERFORM pg_advisory_xact_lock(2, v_hash);
-  END LOOP;
-  -- Versions, read with a snapshot taken after the locks are held (a VOLATILE function's
-  -- every statement takes a fresh one under READ COMMITTED).
-  SELECT coalesce((SELECT t.region_version FROM tenants t WHERE t.id = p_tenant), 0) INTO v_region;
-  IF v_region <> p_region_version THEN
-    RETURN QUERY SELECT NULL::text, NULL::bigint, 'view'::text, NULL::text;
-    RETURN;
-  END IF;
-  SELECT u.d INTO v_moved
-  FROM unnest(p_devices, p_expected) AS u(d, e) LEFT JOIN devices dv ON dv.tenant = p_tenant AND dv.id = u.d
-  WHERE coalesce(dv.version, 0) <> u.e LIMIT 1;
-  IF FOUND THEN
-    RETURN QUERY SELECT NULL::text, NULL::bigint, 'device'::text, v_moved;
-    RETURN;
-  END IF;
-  INSERT INTO journal (tenant, kind, device, device_version, body)
-  SELECT p_tenant, 'fixes', u.d, u.v, u.b
-  FROM unnest(p_journal_device, p_journal_version, p_journal_body) WITH ORDINALITY AS u(d, v, b, n)
-  ORDER BY u.n;
-  INSERT INTO devices AS dv (tenant, id, last_fix, last_time, fix_count, version, updated_at)
-  SELECT p_tenant, u.d, u.f, u.lt, u.c, u.k, p_now
-  FROM unnest(p_devices, p_last_fix, p_last_time, p_fix_count, p_batches) AS u(d, f, lt, c, k)
-  ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
-    fix_count = dv.fix_count + excluded.fix_count, version = dv.version + excluded.version,
-    updated_at = excluded.updated_at;
-  IF v_events = 0 THEN
-    RETURN;
-  END IF;
-  -- Cursors in commit order: the cursor row stays locked until the transaction ends.
-  INSERT INTO event_cursors AS ec (tenant, seq) VALUES (p_tenant, v_events)
-  ON CONFLICT (tenant) DO UPDATE SET seq = ec.seq + excluded.seq
-  RETURNING ec.seq INTO v_top;
-  RETURN QUERY
-  WITH o AS (
-    INSERT INTO outbox (tenant, cursor, event_id, device, body, created_at)
-    SELECT p_tenant, v_top - v_events + u.n, u.e, u.d, u.b, p_now
-    FROM unnest(p_event_id, p_event_device, p_event_body) WITH ORDINALITY AS u(e, d, b, n)
-    ORDER BY u.n
-    RETURNING outbox.id, outbox.cursor, outbox.event_id),
-  dl AS (
-    INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
-    SELECT w.tenant, w.id, o.id, 'pending', 0, p_now FROM webhooks w, o WHERE w.tenant = p_tenant AND NOT w.deleted)
-  SELECT o.event_id, o.cursor, NULL::text, NULL::text FROM o;
-END
-$fn$
-"""#
+        CREATE FUNCTION geofence_commit_fixes(
+          p_tenant text, p_region_version bigint,
+          p_devices text[], p_expected bigint[], p_last_fix text[], p_last_time float8[], p_fix_count bigint[], p_batches bigint[],
+          p_journal_device text[], p_journal_version bigint[], p_journal_body text[],
+          p_event_id text[], p_event_device text[], p_event_body text[], p_now float8)
+        RETURNS TABLE (r_event_id text, r_cursor bigint, r_stale text, r_device text)
+        LANGUAGE plpgsql AS $fn$
+        DECLARE
+          v_hash int;
+          v_region bigint;
+          v_moved text;
+          v_top bigint;
+          v_events int := coalesce(array_length(p_event_id, 1), 0);
+        BEGIN
+          -- Locks: the tenant's (shared), then every device's in lock-key order.
+          PERFORM pg_advisory_xact_lock_shared(1, hashtext(p_tenant));
+          FOR v_hash IN SELECT DISTINCT hashtext(p_tenant || '/' || d) FROM unnest(p_devices) AS d ORDER BY 1 LOOP
+            PERFORM pg_advisory_xact_lock(2, v_hash);
+          END LOOP;
+          -- Versions, read with a snapshot taken after the locks are held (a VOLATILE function's
+          -- every statement takes a fresh one under READ COMMITTED).
+          SELECT coalesce((SELECT t.region_version FROM tenants t WHERE t.id = p_tenant), 0) INTO v_region;
+          IF v_region <> p_region_version THEN
+            RETURN QUERY SELECT NULL::text, NULL::bigint, 'view'::text, NULL::text;
+            RETURN;
+          END IF;
+          SELECT u.d INTO v_moved
+          FROM unnest(p_devices, p_expected) AS u(d, e) LEFT JOIN devices dv ON dv.tenant = p_tenant AND dv.id = u.d
+          WHERE coalesce(dv.version, 0) <> u.e LIMIT 1;
+          IF FOUND THEN
+            RETURN QUERY SELECT NULL::text, NULL::bigint, 'device'::text, v_moved;
+            RETURN;
+          END IF;
+          INSERT INTO journal (tenant, kind, device, device_version, body)
+          SELECT p_tenant, 'fixes', u.d, u.v, u.b
+          FROM unnest(p_journal_device, p_journal_version, p_journal_body) WITH ORDINALITY AS u(d, v, b, n)
+          ORDER BY u.n;
+          INSERT INTO devices AS dv (tenant, id, last_fix, last_time, fix_count, version, updated_at)
+          SELECT p_tenant, u.d, u.f, u.lt, u.c, u.k, p_now
+          FROM unnest(p_devices, p_last_fix, p_last_time, p_fix_count, p_batches) AS u(d, f, lt, c, k)
+          ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
+            fix_count = dv.fix_count + excluded.fix_count, version = dv.version + excluded.version,
+            updated_at = excluded.updated_at;
+          IF v_events = 0 THEN
+            RETURN;
+          END IF;
+          -- Cursors in commit order: the cursor row stays locked until the transaction ends.
+          INSERT INTO event_cursors AS ec (tenant, seq) VALUES (p_tenant, v_events)
+          ON CONFLICT (tenant) DO UPDATE SET seq = ec.seq + excluded.seq
+          RETURNING ec.seq INTO v_top;
+          RETURN QUERY
+          WITH o AS (
+            INSERT INTO outbox (tenant, cursor, event_id, device, body, created_at)
+            SELECT p_tenant, v_top - v_events + u.n, u.e, u.d, u.b, p_now
+            FROM unnest(p_event_id, p_event_device, p_event_body) WITH ORDINALITY AS u(e, d, b, n)
+            ORDER BY u.n
+            RETURNING outbox.id, outbox.cursor, outbox.event_id),
+          dl AS (
+            INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
+            SELECT w.tenant, w.id, o.id, 'pending', 0, p_now FROM webhooks w, o WHERE w.tenant = p_tenant AND NOT w.deleted)
+          SELECT o.event_id, o.cursor, NULL::text, NULL::text FROM o;
+        END
+        $fn$
+        """#
 
-    public func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
+    public func commitFixes(
+        tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date
+    ) async throws -> [StoredEvent] {
         guard !fixes.isEmpty else { return [] }
-        return try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[0]
+        return try await commitFixBatches(
+            tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[0]
     }
 
     /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
@@ -117,7 +120,9 @@ $fn$
         let seen = view(tenant)
         var order: [String] = []
         var perDevice: [String: (last: LocationFix, fixes: Int, batches: Int)] = [:]
-        var journalDevices: [String] = [], journalVersions: [Int] = [], journalBodies: [String] = []
+        var journalDevices: [String] = []
+        var journalVersions: [Int] = []
+        var journalBodies: [String] = []
         for b in live {
             let last = b.fixes[b.fixes.count - 1]
             let before = perDevice[b.device]
@@ -134,7 +139,9 @@ $fn$
         let rowFixes = order.map { perDevice[$0]!.fixes }
         let rowBatches = order.map { perDevice[$0]!.batches }
         let events = live.flatMap { b in b.events.map { (b.device, $0) } }
-        let ids = events.map(\.1.id), eventDevices = events.map(\.0), bodies = events.map { Self.text($0.1.json) }
+        let ids = events.map(\.1.id)
+        let eventDevices = events.map(\.0)
+        let bodies = events.map { Self.text($0.1.json) }
         let call = CommitFixesCall(
             tenant: tenant, regionVersion: seen.regionVersion, devices: order, expected: expected, lastFix: rowLast,
             lastTime: rowTime, fixCount: rowFixes, batches: rowBatches, journalDevices: journalDevices,
@@ -151,7 +158,9 @@ $fn$
             }
         }
         views.withLockedValue { v in
-            for (d, n) in zip(order, rowBatches) { v[tenant, default: TenantView()].devices[d] = (seen.devices[d] ?? 0) + n }
+            for (d, n) in zip(order, rowBatches) {
+                v[tenant, default: TenantView()].devices[d] = (seen.devices[d] ?? 0) + n
+            }
         }
         return batches.map { $0.events(withCursors: cursors) }
     }

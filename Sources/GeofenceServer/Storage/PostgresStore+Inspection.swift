@@ -13,10 +13,14 @@ extension PostgresStore {
     /// the device's version on by one, runs `body` while holding both, then commits; returns
     /// what `body` returned. Tests use it to check that a commit waiting for the lock reads the
     /// version after it gets the lock.
-    package func holdingDeviceLock<T: Sendable>(tenant: String, device: String, while body: @Sendable () async throws -> T) async throws -> T {
+    package func holdingDeviceLock<T: Sendable>(
+        tenant: String, device: String, while body: @Sendable () async throws -> T
+    ) async throws -> T {
         try await transaction { c in
             try await Self.run(c, "SELECT pg_advisory_xact_lock(2, hashtext(\(tenant + "/" + device)))", logger)
-            try await Self.run(c, """
+            try await Self.run(
+                c,
+                """
                 INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, version, updated_at)
                 VALUES (\(tenant), \(device), '{}', 0, 0, 1, 0)
                 ON CONFLICT (tenant, id) DO UPDATE SET version = devices.version + 1
@@ -27,10 +31,12 @@ extension PostgresStore {
 
     /// How many sessions wait for device `device`'s commit lock.
     package func deviceLockWaiters(tenant: String, device: String) async throws -> Int {
-        try await query("""
+        try await query(
+            """
             SELECT count(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = 2 AND objsubid = 2
               AND objid = (hashtext(\(tenant + "/" + device))::bigint & 4294967295)::text::oid
-            """).first?.decode(Int.self) ?? 0
+            """
+        ).first?.decode(Int.self) ?? 0
     }
 
     /// Creates an empty schema `name` in the database `databaseURL` points at and returns a URL
@@ -39,7 +45,8 @@ extension PostgresStore {
     package static func createSchema(databaseURL: String, name: String, logger: Logger) async throws -> String {
         try await admin(databaseURL, name: name, logger: logger) { "CREATE SCHEMA \($0)" }
         var c = URLComponents(string: databaseURL)!
-        c.queryItems = (c.queryItems ?? []).filter { $0.name != "search_path" } + [URLQueryItem(name: "search_path", value: name)]
+        c.queryItems =
+            (c.queryItems ?? []).filter { $0.name != "search_path" } + [URLQueryItem(name: "search_path", value: name)]
         return c.string!
     }
 

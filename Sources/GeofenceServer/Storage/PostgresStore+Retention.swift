@@ -10,18 +10,28 @@ extension PostgresStore {
             try await Self.run(c, "SELECT pg_advisory_xact_lock_shared(1, hashtext(\(tenant)))", logger)
             var count = PruneCount()
             if let cut = fixesBefore?.timeIntervalSince1970,
-               let bound = try await Self.run(c, "SELECT MAX(position) FROM journal_marks WHERE tenant = \(tenant) AND at <= \(cut)", logger)
-                .first?.decode(Int64?.self) {
-                let covered = try await Self.run(c, "SELECT position FROM engine_snapshots WHERE tenant = \(tenant)", logger)
+                let bound = try await Self.run(
+                    c, "SELECT MAX(position) FROM journal_marks WHERE tenant = \(tenant) AND at <= \(cut)", logger
+                )
+                .first?.decode(Int64?.self)
+            {
+                let covered =
+                    try await Self.run(c, "SELECT position FROM engine_snapshots WHERE tenant = \(tenant)", logger)
                     .first?.decode(Int64.self) ?? 0
-                count.fixBatches = try await Self.run(c, """
+                count.fixBatches = try await Self.run(
+                    c,
+                    """
                     DELETE FROM journal WHERE seq IN (SELECT seq FROM journal WHERE tenant = \(tenant) AND kind = 'fixes'
                       AND seq <= \(min(bound, covered)) ORDER BY seq LIMIT \(limit)) RETURNING seq
-                    """, logger).count
-                try await Self.run(c, "DELETE FROM journal_marks WHERE tenant = \(tenant) AND position < \(bound)", logger)
+                    """, logger
+                ).count
+                try await Self.run(
+                    c, "DELETE FROM journal_marks WHERE tenant = \(tenant) AND position < \(bound)", logger)
             }
             if let cut = eventsBefore?.timeIntervalSince1970 {
-                let rows = try await Self.run(c, """
+                let rows = try await Self.run(
+                    c,
+                    """
                     SELECT o.cursor, o.created_at < \(cut) AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = o.id AND d.state = 'pending')
                     FROM outbox o WHERE o.tenant = \(tenant) ORDER BY o.cursor LIMIT \(limit)
                     """, logger)
@@ -34,11 +44,15 @@ extension PostgresStore {
                     n += 1
                 }
                 if let last {
-                    try await Self.run(c, """
+                    try await Self.run(
+                        c,
+                        """
                         DELETE FROM deliveries WHERE event_seq IN (SELECT id FROM outbox WHERE tenant = \(tenant) AND cursor <= \(last))
                         """, logger)
                     try await Self.run(c, "DELETE FROM outbox WHERE tenant = \(tenant) AND cursor <= \(last)", logger)
-                    try await Self.run(c, """
+                    try await Self.run(
+                        c,
+                        """
                         INSERT INTO event_horizons (tenant, cursor) VALUES (\(tenant), \(last))
                         ON CONFLICT (tenant) DO UPDATE SET cursor = excluded.cursor
                         """, logger)

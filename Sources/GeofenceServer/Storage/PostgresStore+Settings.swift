@@ -8,7 +8,8 @@ extension PostgresStore {
 
     public func settings(tenant: String, device: String?) async throws -> (tenant: ServerJSON?, device: ServerJSON?) {
         let d = device ?? ""
-        let rows = try await query("SELECT device, body FROM settings WHERE tenant = \(tenant) AND device IN ('', \(d))")
+        let rows = try await query(
+            "SELECT device, body FROM settings WHERE tenant = \(tenant) AND device IN ('', \(d))")
         var out: (tenant: ServerJSON?, device: ServerJSON?) = (nil, nil)
         for row in rows {
             let (device, body) = try row.decode((String, String).self)
@@ -18,8 +19,11 @@ extension PostgresStore {
     }
 
     public func putSettings(tenant: String, device: String?, _ document: ServerJSON, now: Date) async throws {
-        let d = device ?? "", body = Self.text(document), t = now.timeIntervalSince1970
-        _ = try await query("""
+        let d = device ?? ""
+        let body = Self.text(document)
+        let t = now.timeIntervalSince1970
+        _ = try await query(
+            """
             INSERT INTO settings (tenant, device, body, updated_at) VALUES (\(tenant), \(d), \(body), \(t))
             ON CONFLICT (tenant, device) DO UPDATE SET body = EXCLUDED.body, updated_at = EXCLUDED.updated_at
             """)

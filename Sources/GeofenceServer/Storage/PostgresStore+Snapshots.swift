@@ -34,23 +34,35 @@ extension PostgresStore {
         let format = Int(Engine.snapshotFormatVersion)
         return try await transaction { c -> Int64? in
             try await Self.run(c, "SELECT pg_advisory_xact_lock(1, hashtext(\(tenant)))", logger)
-            let region = try await Self.run(c, "SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0)", logger)
+            let region =
+                try await Self.run(
+                    c, "SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0)", logger
+                )
                 .first?.decode(Int.self) ?? 0
             guard region == seen.regionVersion else { return nil }
-            let moved = try await Self.run(c, """
-                SELECT count(*) FROM (SELECT id, version FROM devices WHERE tenant = \(tenant)) AS d
-                  FULL JOIN unnest(\(ids)::text[], \(versions)::bigint[]) AS v(id, version) ON d.id = v.id
-                WHERE coalesce(d.version, 0) <> coalesce(v.version, 0)
-                """, logger).first?.decode(Int.self) ?? 0
+            let moved =
+                try await Self.run(
+                    c,
+                    """
+                    SELECT count(*) FROM (SELECT id, version FROM devices WHERE tenant = \(tenant)) AS d
+                      FULL JOIN unnest(\(ids)::text[], \(versions)::bigint[]) AS v(id, version) ON d.id = v.id
+                    WHERE coalesce(d.version, 0) <> coalesce(v.version, 0)
+                    """, logger
+                ).first?.decode(Int.self) ?? 0
             guard moved == 0 else { return nil }
-            let position = try await Self.run(c, "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE tenant = \(tenant)", logger)
+            let position =
+                try await Self.run(c, "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE tenant = \(tenant)", logger)
                 .first?.decode(Int64.self) ?? 0
-            try await Self.run(c, """
+            try await Self.run(
+                c,
+                """
                 INSERT INTO engine_snapshots (tenant, position, format, data, taken_at) VALUES (\(tenant), \(position), \(format), \(data), \(t))
                 ON CONFLICT (tenant) DO UPDATE SET position = excluded.position, format = excluded.format,
                   data = excluded.data, taken_at = excluded.taken_at
                 """, logger)
-            try await Self.run(c, """
+            try await Self.run(
+                c,
+                """
                 INSERT INTO journal_marks (tenant, position, at) VALUES (\(tenant), \(position), \(t))
                 ON CONFLICT (tenant, position) DO NOTHING
                 """, logger)
@@ -62,25 +74,37 @@ extension PostgresStore {
     /// snapshot of the database (REPEATABLE READ), and remembers those versions as this
     /// process's view of the tenant (as ``journal(tenant:)`` does).
     public func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
-        let (snapshot, head, tail, view) = try await transaction { c -> (StoredSnapshot?, [PostgresRow], [PostgresRow], TenantView) in
+        let (snapshot, head, tail, view) = try await transaction {
+            c -> (StoredSnapshot?, [PostgresRow], [PostgresRow], TenantView) in
             try await Self.run(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger)
             var view = TenantView()
-            view.regionVersion = try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
+            view.regionVersion =
+                try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
                 .first?.decode(Int.self) ?? 0
             for row in try await Self.run(c, "SELECT id, version FROM devices WHERE tenant = \(tenant)", logger) {
                 let (id, v) = try row.decode((String, Int).self)
                 view.devices[id] = v
             }
             var snapshot: StoredSnapshot? = nil
-            if useSnapshot, let row = try await Self.run(c, "SELECT position, data, taken_at FROM engine_snapshots WHERE tenant = \(tenant)", logger).first {
+            if useSnapshot,
+                let row = try await Self.run(
+                    c, "SELECT position, data, taken_at FROM engine_snapshots WHERE tenant = \(tenant)", logger
+                ).first
+            {
                 let (position, data, taken) = try row.decode((Int64, Data, Double).self)
                 snapshot = StoredSnapshot(position: position, data: data, takenAt: Date(timeIntervalSince1970: taken))
             }
             let position = snapshot?.position ?? 0
-            let head = snapshot == nil ? [] : try await Self.run(c, """
-                SELECT kind, body FROM journal WHERE tenant = \(tenant) AND kind <> 'fixes' AND seq <= \(position) ORDER BY seq
-                """, logger)
-            let tail = try await Self.run(c, "SELECT kind, body FROM journal WHERE tenant = \(tenant) AND seq > \(position) ORDER BY seq", logger)
+            let head =
+                snapshot == nil
+                ? []
+                : try await Self.run(
+                    c,
+                    """
+                    SELECT kind, body FROM journal WHERE tenant = \(tenant) AND kind <> 'fixes' AND seq <= \(position) ORDER BY seq
+                    """, logger)
+            let tail = try await Self.run(
+                c, "SELECT kind, body FROM journal WHERE tenant = \(tenant) AND seq > \(position) ORDER BY seq", logger)
             return (snapshot, head, tail, view)
         }
         func entries(_ rows: [PostgresRow]) throws -> [JournalEntry] {

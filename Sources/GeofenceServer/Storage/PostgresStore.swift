@@ -68,12 +68,15 @@ public final class PostgresStore: ServerStore {
     /// (`postgresql://` too; `?sslmode=require` for TLS with certificate verification, otherwise
     /// plain TCP). Connections are opened on demand, at most `maximumConnections`.
     /// - Throws: ``ConfigurationError`` (key `database`) naming what is wrong with the URL.
-    public static func open(url: String, maximumConnections: Int = 20,
-                            logger: Logger = Logger(label: "geofence.postgres")) async throws -> PostgresStore {
+    public static func open(
+        url: String, maximumConnections: Int = 20,
+        logger: Logger = Logger(label: "geofence.postgres")
+    ) async throws -> PostgresStore {
         let target = try PostgresURL(url)
-        var config = PostgresClient.Configuration(host: target.host, port: target.port, username: target.user,
-                                                  password: target.password, database: target.database,
-                                                  tls: target.requireTLS ? .require(.makeClientConfiguration()) : .disable)
+        var config = PostgresClient.Configuration(
+            host: target.host, port: target.port, username: target.user,
+            password: target.password, database: target.database,
+            tls: target.requireTLS ? .require(.makeClientConfiguration()) : .disable)
         config.options.maximumConnections = max(2, maximumConnections)
         // Two connections stay open, and idle connections are not pinged: the pool then parks a
         // connection after each query without starting timer tasks (an idle-timeout and a
@@ -85,7 +88,8 @@ public final class PostgresStore: ServerStore {
         config.options.connectTimeout = .seconds(10)
         config.options.additionalStartupParameters = [("application_name", "geofence")]
         if let path = target.searchPath { config.options.additionalStartupParameters.append(("search_path", path)) }
-        let store = PostgresStore(client: PostgresClient(configuration: config, backgroundLogger: logger), logger: logger)
+        let store = PostgresStore(
+            client: PostgresClient(configuration: config, backgroundLogger: logger), logger: logger)
         // Let the pool's run task start before the first lease (the pool would queue it anyway,
         // with a warning in the log).
         for _ in 0..<4 { await Task.yield() }
@@ -170,12 +174,17 @@ public final class PostgresStore: ServerStore {
         try await transaction { c in
             // One instance migrates at a time; the others wait here, then find nothing to do.
             try await Self.run(c, "SELECT pg_advisory_xact_lock(0, 1)", logger)
-            try await Self.run(c, "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)", logger)
-            let current = try await Self.run(c, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", logger)
+            try await Self.run(
+                c,
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",
+                logger)
+            let current =
+                try await Self.run(c, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", logger)
                 .first?.decode(Int.self) ?? 0
             for (i, statements) in Self.migrations.enumerated() where i + 1 > current {
                 for s in statements { try await Self.run(c, PostgresQuery(unsafeSQL: s), logger) }
-                try await Self.run(c, "INSERT INTO schema_migrations (version, applied_at) VALUES (\(i + 1), \(now))", logger)
+                try await Self.run(
+                    c, "INSERT INTO schema_migrations (version, applied_at) VALUES (\(i + 1), \(now))", logger)
             }
         }
     }
@@ -190,8 +199,10 @@ public final class PostgresStore: ServerStore {
     public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
         let t = now.timeIntervalSince1970
         try await transaction { c in
-            try await Self.run(c, "INSERT INTO tenants (id, created_at) VALUES (\(tenant), \(t)) ON CONFLICT (id) DO NOTHING", logger)
-            try await Self.run(c, "INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (\(keyHash), \(tenant), \(t))", logger)
+            try await Self.run(
+                c, "INSERT INTO tenants (id, created_at) VALUES (\(tenant), \(t)) ON CONFLICT (id) DO NOTHING", logger)
+            try await Self.run(
+                c, "INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (\(keyHash), \(tenant), \(t))", logger)
         }
     }
 
@@ -208,19 +219,26 @@ public final class PostgresStore: ServerStore {
 
     /// Takes the tenant's exclusive lock, checks this process saw the latest region version,
     /// bumps it, runs `body`; records the new version once committed.
-    func regionChange<T: Sendable>(tenant: String, now: Date, _ body: (PostgresConnection) async throws -> T?) async throws -> T? {
+    func regionChange<T: Sendable>(
+        tenant: String, now: Date, _ body: (PostgresConnection) async throws -> T?
+    ) async throws -> T? {
         let expected = view(tenant).regionVersion
         let t = now.timeIntervalSince1970
         let result: (T, Int)? = try await transaction { c in
             try await Self.run(c, "SELECT pg_advisory_xact_lock(1, hashtext(\(tenant)))", logger)
-            let current = try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
+            let current =
+                try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
                 .first?.decode(Int.self) ?? 0
             guard current == expected else { throw StoreError.staleView(tenant: tenant) }
             guard let r = try await body(c) else { return nil }
-            let v = try await Self.run(c, """
-                INSERT INTO tenants (id, created_at, region_version) VALUES (\(tenant), \(t), 1)
-                ON CONFLICT (id) DO UPDATE SET region_version = tenants.region_version + 1 RETURNING region_version
-                """, logger).first?.decode(Int.self) ?? 0
+            let v =
+                try await Self.run(
+                    c,
+                    """
+                    INSERT INTO tenants (id, created_at, region_version) VALUES (\(tenant), \(t), 1)
+                    ON CONFLICT (id) DO UPDATE SET region_version = tenants.region_version + 1 RETURNING region_version
+                    """, logger
+                ).first?.decode(Int.self) ?? 0
             return (r, v)
         }
         guard let (r, v) = result else { return nil }
@@ -238,23 +256,30 @@ public final class PostgresStore: ServerStore {
                 let end = min(start + 1_000, regions.count)
                 let ids = regions[start..<end].map(\.identifier)
                 let bodies = features[start..<end].map(Self.text)
-                try await Self.run(c, """
+                try await Self.run(
+                    c,
+                    """
                     INSERT INTO regions (tenant, id, feature, updated_at)
                     SELECT \(tenant), r.id, r.feature, \(t) FROM unnest(\(ids)::text[], \(bodies)::text[]) AS r(id, feature)
                     ON CONFLICT (tenant, id) DO UPDATE SET feature = excluded.feature, updated_at = excluded.updated_at
                     """, logger)
                 start = end
             }
-            try await Self.run(c, "INSERT INTO journal (tenant, kind, body) VALUES (\(tenant), 'upsert', \(Self.text(.array(features))))", logger)
+            try await Self.run(
+                c,
+                "INSERT INTO journal (tenant, kind, body) VALUES (\(tenant), 'upsert', \(Self.text(.array(features))))",
+                logger)
             return true
         }
     }
 
     public func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool {
         try await regionChange(tenant: tenant, now: now) { c -> Bool? in
-            let gone = try await Self.run(c, "DELETE FROM regions WHERE tenant = \(tenant) AND id = \(id) RETURNING id", logger)
+            let gone = try await Self.run(
+                c, "DELETE FROM regions WHERE tenant = \(tenant) AND id = \(id) RETURNING id", logger)
             guard !gone.isEmpty else { return nil }
-            try await Self.run(c, "INSERT INTO journal (tenant, kind, body) VALUES (\(tenant), 'delete', \(id))", logger)
+            try await Self.run(
+                c, "INSERT INTO journal (tenant, kind, body) VALUES (\(tenant), 'delete', \(id))", logger)
             return true
         } ?? false
     }
@@ -264,12 +289,16 @@ public final class PostgresStore: ServerStore {
             .first.map { Self.parse(try $0.decode(String.self)) }
     }
 
-    public func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)] {
-        try await query("SELECT id, feature FROM regions WHERE tenant = \(tenant) AND id > \(after ?? "") ORDER BY id LIMIT \(limit)")
-            .map { row in
-                let (id, f) = try row.decode((String, String).self)
-                return (id, Self.parse(f))
-            }
+    public func listRegions(
+        tenant: String, after: String?, limit: Int
+    ) async throws -> [(id: String, feature: ServerJSON)] {
+        try await query(
+            "SELECT id, feature FROM regions WHERE tenant = \(tenant) AND id > \(after ?? "") ORDER BY id LIMIT \(limit)"
+        )
+        .map { row in
+            let (id, f) = try row.decode((String, String).self)
+            return (id, Self.parse(f))
+        }
     }
 
     /// Tenants whose region version in the database differs from the one this process's
@@ -287,11 +316,13 @@ public final class PostgresStore: ServerStore {
     // MARK: Devices and events
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
-        try await query("SELECT cursor, body FROM outbox WHERE tenant = \(tenant) AND cursor > \(Int(cursor)) ORDER BY cursor LIMIT \(limit)")
-            .map { row in
-                let (cur, body) = try row.decode((Int, String).self)
-                return SQLiteStore.withCursor(Self.parse(body), cur)
-            }
+        try await query(
+            "SELECT cursor, body FROM outbox WHERE tenant = \(tenant) AND cursor > \(Int(cursor)) ORDER BY cursor LIMIT \(limit)"
+        )
+        .map { row in
+            let (cur, body) = try row.decode((Int, String).self)
+            return SQLiteStore.withCursor(Self.parse(body), cur)
+        }
     }
 
     /// Reads the journal and the versions it corresponds to from one snapshot (REPEATABLE
@@ -300,13 +331,15 @@ public final class PostgresStore: ServerStore {
         let (rows, view): ([PostgresRow], TenantView) = try await transaction { c in
             try await Self.run(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger)
             var view = TenantView()
-            view.regionVersion = try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
+            view.regionVersion =
+                try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
                 .first?.decode(Int.self) ?? 0
             for row in try await Self.run(c, "SELECT id, version FROM devices WHERE tenant = \(tenant)", logger) {
                 let (id, v) = try row.decode((String, Int).self)
                 view.devices[id] = v
             }
-            let rows = try await Self.run(c, "SELECT kind, body FROM journal WHERE tenant = \(tenant) ORDER BY seq", logger)
+            let rows = try await Self.run(
+                c, "SELECT kind, body FROM journal WHERE tenant = \(tenant) ORDER BY seq", logger)
             return (rows, view)
         }
         let out = try rows.map { row in
@@ -323,7 +356,8 @@ public final class PostgresStore: ServerStore {
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? {
         let seen = view(tenant)
         let known = seen.devices[device] ?? 0
-        let rows = try await query("""
+        let rows = try await query(
+            """
             SELECT t.region_version, j.device_version, j.body
             FROM (SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0) AS region_version) t
             LEFT JOIN journal j ON j.tenant = \(tenant) AND j.device = \(device) AND j.device_version > \(known)
@@ -346,24 +380,33 @@ public final class PostgresStore: ServerStore {
     // MARK: Webhooks
 
     public func addWebhook(_ webhook: Webhook, now: Date) async throws {
-        try await query("""
+        try await query(
+            """
             INSERT INTO webhooks (id, tenant, url, secret, created_at)
             VALUES (\(webhook.id), \(webhook.tenant), \(webhook.url), \(webhook.secret), \(now.timeIntervalSince1970))
             """)
     }
 
     public func webhooks(tenant: String) async throws -> [Webhook] {
-        try await query("SELECT id, url, secret FROM webhooks WHERE tenant = \(tenant) AND NOT deleted ORDER BY created_at, id")
-            .map { row in
-                let (id, url, secret) = try row.decode((String, String, String).self)
-                return Webhook(id: id, tenant: tenant, url: url, secret: secret)
-            }
+        try await query(
+            "SELECT id, url, secret FROM webhooks WHERE tenant = \(tenant) AND NOT deleted ORDER BY created_at, id"
+        )
+        .map { row in
+            let (id, url, secret) = try row.decode((String, String, String).self)
+            return Webhook(id: id, tenant: tenant, url: url, secret: secret)
+        }
     }
 
     public func deleteWebhook(tenant: String, id: String) async throws -> Bool {
         try await transaction { c in
-            let rows = try await Self.run(c, "UPDATE webhooks SET deleted = TRUE WHERE tenant = \(tenant) AND id = \(id) AND NOT deleted RETURNING id", logger)
-            try await Self.run(c, "UPDATE deliveries SET state = 'cancelled' WHERE tenant = \(tenant) AND webhook_id = \(id) AND state = 'pending'", logger)
+            let rows = try await Self.run(
+                c,
+                "UPDATE webhooks SET deleted = TRUE WHERE tenant = \(tenant) AND id = \(id) AND NOT deleted RETURNING id",
+                logger)
+            try await Self.run(
+                c,
+                "UPDATE deliveries SET state = 'cancelled' WHERE tenant = \(tenant) AND webhook_id = \(id) AND state = 'pending'",
+                logger)
             return !rows.isEmpty
         }
     }
@@ -374,7 +417,8 @@ public final class PostgresStore: ServerStore {
     public func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery] {
         let t = now.timeIntervalSince1970
         let lease = t + Self.deliveryLeaseSeconds
-        let rows = try await query("""
+        let rows = try await query(
+            """
             WITH due AS (
               SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= \(t)
               ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED),
@@ -386,9 +430,11 @@ public final class PostgresStore: ServerStore {
             ORDER BY c.id
             """)
         return try rows.map { row in
-            let (id, attempts, cursor, eventID, body, url, secret) = try row.decode((Int, Int, Int, String, String, String, String).self)
-            return DueDelivery(id: Int64(id), eventID: eventID, attempts: attempts, url: url, secret: secret,
-                               body: SQLiteStore.withCursor(Self.parse(body), cursor).encoded())
+            let (id, attempts, cursor, eventID, body, url, secret) = try row.decode(
+                (Int, Int, Int, String, String, String, String).self)
+            return DueDelivery(
+                id: Int64(id), eventID: eventID, attempts: attempts, url: url, secret: secret,
+                body: SQLiteStore.withCursor(Self.parse(body), cursor).encoded())
         }
     }
 
@@ -397,12 +443,14 @@ public final class PostgresStore: ServerStore {
         let id = Int(deliveryID)
         switch outcome {
         case .delivered(let status):
-            try await query("""
+            try await query(
+                """
                 UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, last_status = \(status), last_error = NULL,
                   delivered_at = \(t) WHERE id = \(id) AND state = 'pending'
                 """)
-        case let .failed(status, error, next):
-            try await query("""
+        case .failed(let status, let error, let next):
+            try await query(
+                """
                 UPDATE deliveries SET state = \(next == nil ? "failed" : "pending"), attempts = attempts + 1, last_status = \(status),
                   last_error = \(error), next_attempt_at = \(next?.timeIntervalSince1970 ?? t) WHERE id = \(id) AND state = 'pending'
                 """)
@@ -410,7 +458,8 @@ public final class PostgresStore: ServerStore {
     }
 
     public func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
-        let rows = try await query("""
+        let rows = try await query(
+            """
             SELECT d.id, o.event_id, d.state, d.attempts, d.last_status, d.last_error, d.next_attempt_at, d.delivered_at
             FROM deliveries d JOIN outbox o ON o.id = d.event_seq
             WHERE d.tenant = \(tenant) AND d.webhook_id = \(webhookID) AND d.id > \(Int(after)) ORDER BY d.id LIMIT \(limit)
@@ -424,8 +473,11 @@ public final class PostgresStore: ServerStore {
             ]
             if let lastStatus { o["lastStatus"] = .number(Double(lastStatus)) }
             if let lastError { o["lastError"] = .string(lastError) }
-            if let deliveredAt { o["deliveredAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: deliveredAt))) }
-            else if state == "pending" { o["nextAttemptAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: nextAt))) }
+            if let deliveredAt {
+                o["deliveredAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: deliveredAt)))
+            } else if state == "pending" {
+                o["nextAttemptAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: nextAt)))
+            }
             return .object(o)
         }
     }

@@ -21,11 +21,14 @@ package struct PostgresURL: Sendable, Equatable {
     ///   (never echoing the password).
     package init(_ text: String) throws {
         func bad(_ reason: String) -> ConfigurationError { ConfigurationError(key: "database", reason: reason) }
-        guard let c = URLComponents(string: text), let scheme = c.scheme, ["postgres", "postgresql"].contains(scheme) else {
+        guard let c = URLComponents(string: text), let scheme = c.scheme, ["postgres", "postgresql"].contains(scheme)
+        else {
             throw bad("not a postgres:// URL (postgres://user:password@host:port/database)")
         }
         guard let host = c.host, !host.isEmpty else { throw bad("the PostgreSQL URL names no host") }
-        guard let user = c.user?.removingPercentEncoding, !user.isEmpty else { throw bad("the PostgreSQL URL names no user") }
+        guard let user = c.user?.removingPercentEncoding, !user.isEmpty else {
+            throw bad("the PostgreSQL URL names no user")
+        }
         if let p = c.port, !(1...65_535).contains(p) { throw bad("port \(p) is not a TCP port") }
         self.host = host
         self.port = c.port ?? 5432

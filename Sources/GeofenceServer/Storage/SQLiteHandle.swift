@@ -116,14 +116,18 @@ final class SQLiteSession: @unchecked Sendable {
             sqlite_nio_sqlite3_clear_bindings(s)
         }
         for (i, bind) in binds.enumerated() {
-            let i = Int32(i + 1), rc: Int32
+            let i = Int32(i + 1)
+            let rc: Int32
             switch bind {
             case .integer(let v): rc = sqlite_nio_sqlite3_bind_int64(s, i, Int64(v))
             case .float(let v): rc = sqlite_nio_sqlite3_bind_double(s, i, v)
-            case .text(let v): rc = sqlite_nio_sqlite3_bind_text64(s, i, v, UInt64(v.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            case .text(let v):
+                rc = sqlite_nio_sqlite3_bind_text64(s, i, v, UInt64(v.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
             case .null: rc = sqlite_nio_sqlite3_bind_null(s, i)
             case .blob(let v):
-                rc = v.withUnsafeReadableBytes { sqlite_nio_sqlite3_bind_blob64(s, i, $0.baseAddress, UInt64($0.count), Self.transient) }
+                rc = v.withUnsafeReadableBytes {
+                    sqlite_nio_sqlite3_bind_blob64(s, i, $0.baseAddress, UInt64($0.count), Self.transient)
+                }
             }
             guard rc == SQLITE_OK else { throw failure(rc, sql) }
         }
@@ -153,7 +157,9 @@ final class SQLiteSession: @unchecked Sendable {
                 case SQLITE_BLOB:
                     let n = Int(sqlite_nio_sqlite3_column_bytes(s, c))
                     var buffer = ByteBufferAllocator().buffer(capacity: n)
-                    if let p = sqlite_nio_sqlite3_column_blob(s, c) { buffer.writeBytes(UnsafeRawBufferPointer(start: p, count: n)) }
+                    if let p = sqlite_nio_sqlite3_column_blob(s, c) {
+                        buffer.writeBytes(UnsafeRawBufferPointer(start: p, count: n))
+                    }
                     values.append(.blob(buffer))
                 default: values.append(.null)
                 }
@@ -169,15 +175,17 @@ final class SQLiteSession: @unchecked Sendable {
     func onWALCommit(inlineLimit: Int32, _ onCommit: @escaping @Sendable (Int) -> Void) {
         let hook = WALHook(inlineLimit: inlineLimit, onCommit: onCommit)
         walHook = hook
-        sqlite_nio_sqlite3_wal_hook(db, { context, db, _, pages in
-            guard let context else { return SQLITE_OK }
-            let hook = Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue()
-            if pages >= hook.inlineLimit {
-                sqlite_nio_sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            }
-            hook.onCommit(Int(pages))
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(hook).toOpaque())
+        sqlite_nio_sqlite3_wal_hook(
+            db,
+            { context, db, _, pages in
+                guard let context else { return SQLITE_OK }
+                let hook = Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue()
+                if pages >= hook.inlineLimit {
+                    sqlite_nio_sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                }
+                hook.onCommit(Int(pages))
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(hook).toOpaque())
     }
 
     /// Runs `body` in `BEGIN IMMEDIATE … COMMIT`, rolled back when it throws.

@@ -10,7 +10,8 @@ extension SQLiteStore {
     /// Whether any stored key column holds `text` verbatim (tests check keys are only hashed).
     package func rawKeyColumnContains(_ text: String) async throws -> Bool {
         try await read { s in
-            !(try s.query("SELECT 1 AS x FROM api_keys WHERE key_hash = ? OR tenant = ?", [.text(text), .text(text)]).isEmpty)
+            !(try s.query("SELECT 1 AS x FROM api_keys WHERE key_hash = ? OR tenant = ?", [.text(text), .text(text)])
+                .isEmpty)
         }
     }
 }

@@ -8,8 +8,9 @@ extension SQLiteStore {
 
     public func settings(tenant: String, device: String?) async throws -> (tenant: ServerJSON?, device: ServerJSON?) {
         let rows = try await read { s in
-            try s.query("SELECT device, body FROM settings WHERE tenant = ? AND device IN ('', ?)",
-                        [.text(tenant), .text(device ?? "")])
+            try s.query(
+                "SELECT device, body FROM settings WHERE tenant = ? AND device IN ('', ?)",
+                [.text(tenant), .text(device ?? "")])
         }
         var out: (tenant: ServerJSON?, device: ServerJSON?) = (nil, nil)
         for row in rows {
@@ -21,8 +22,9 @@ extension SQLiteStore {
 
     public func putSettings(tenant: String, device: String?, _ document: ServerJSON, now: Date) async throws {
         try await transaction { s in
-            try s.query("INSERT INTO settings (tenant, device, body, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, device) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at",
-                        [.text(tenant), .text(device ?? ""), SQLiteStore.text(document), .float(now.timeIntervalSince1970)])
+            try s.query(
+                "INSERT INTO settings (tenant, device, body, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, device) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at",
+                [.text(tenant), .text(device ?? ""), SQLiteStore.text(document), .float(now.timeIntervalSince1970)])
         }
     }
 }

@@ -24,16 +24,22 @@ extension SQLiteStore {
     public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? {
         let blob = SQLiteData.blob(ByteBuffer(bytes: data))
         return try await transaction { s in
-            let position = Int64(try s.query("SELECT COALESCE(MAX(seq), 0) AS p FROM journal WHERE tenant = ?", [.text(tenant)])
-                .first?.column("p")?.integer ?? 0)
-            try s.query("""
+            let position = Int64(
+                try s.query("SELECT COALESCE(MAX(seq), 0) AS p FROM journal WHERE tenant = ?", [.text(tenant)])
+                    .first?.column("p")?.integer ?? 0)
+            try s.query(
+                """
                 INSERT INTO engine_snapshots (tenant, position, format, data, taken_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (tenant) DO UPDATE SET position = excluded.position, format = excluded.format,
                   data = excluded.data, taken_at = excluded.taken_at
-                """, [.text(tenant), .integer(Int(position)), .integer(Int(Engine.snapshotFormatVersion)), blob,
-                      .float(now.timeIntervalSince1970)])
-            try s.query("INSERT OR IGNORE INTO journal_marks (tenant, position, at) VALUES (?, ?, ?)",
-                        [.text(tenant), .integer(Int(position)), .float(now.timeIntervalSince1970)])
+                """,
+                [
+                    .text(tenant), .integer(Int(position)), .integer(Int(Engine.snapshotFormatVersion)), blob,
+                    .float(now.timeIntervalSince1970),
+                ])
+            try s.query(
+                "INSERT OR IGNORE INTO journal_marks (tenant, position, at) VALUES (?, ?, ?)",
+                [.text(tenant), .integer(Int(position)), .float(now.timeIntervalSince1970)])
             return position
         }
     }
@@ -41,22 +47,34 @@ extension SQLiteStore {
     public func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
         let (snapshot, head, tail) = try await read { s -> (StoredSnapshot?, [SQLiteResultRow], [SQLiteResultRow]) in
             var snapshot: StoredSnapshot? = nil
-            if useSnapshot, let row = try s.query("SELECT position, data, taken_at FROM engine_snapshots WHERE tenant = ?", [.text(tenant)]).first {
+            if useSnapshot,
+                let row = try s.query(
+                    "SELECT position, data, taken_at FROM engine_snapshots WHERE tenant = ?", [.text(tenant)]
+                ).first
+            {
                 let buffer = row.column("data")?.blob ?? ByteBuffer()
-                snapshot = StoredSnapshot(position: Int64(row.column("position")?.integer ?? 0),
-                                          data: Data(buffer.readableBytesView),
-                                          takenAt: Date(timeIntervalSince1970: row.column("taken_at")?.double ?? 0))
+                snapshot = StoredSnapshot(
+                    position: Int64(row.column("position")?.integer ?? 0),
+                    data: Data(buffer.readableBytesView),
+                    takenAt: Date(timeIntervalSince1970: row.column("taken_at")?.double ?? 0))
             }
             let position = snapshot?.position ?? 0
-            let head = snapshot == nil ? [] : try s.query(
-                "SELECT kind, body FROM journal WHERE tenant = ? AND kind <> 'fixes' AND seq <= ? ORDER BY seq",
+            let head =
+                snapshot == nil
+                ? []
+                : try s.query(
+                    "SELECT kind, body FROM journal WHERE tenant = ? AND kind <> 'fixes' AND seq <= ? ORDER BY seq",
+                    [.text(tenant), .integer(Int(position))])
+            let tail = try s.query(
+                "SELECT kind, body FROM journal WHERE tenant = ? AND seq > ? ORDER BY seq",
                 [.text(tenant), .integer(Int(position))])
-            let tail = try s.query("SELECT kind, body FROM journal WHERE tenant = ? AND seq > ? ORDER BY seq",
-                                   [.text(tenant), .integer(Int(position))])
             return (snapshot, head, tail)
         }
         func entries(_ rows: [SQLiteResultRow]) throws -> [JournalEntry] {
-            try rows.map { try JournalEntry.decode(kind: $0.column("kind")?.string ?? "", body: $0.column("body")?.string ?? "", tenant: tenant) }
+            try rows.map {
+                try JournalEntry.decode(
+                    kind: $0.column("kind")?.string ?? "", body: $0.column("body")?.string ?? "", tenant: tenant)
+            }
         }
         return StartupJournal(snapshot: snapshot, head: try entries(head), tail: try entries(tail))
     }

@@ -32,7 +32,8 @@ public final class SQLiteStore: ServerStore {
     }
 
     /// Opens (creating the file and its directory if needed) the database at `path`.
-    public static func open(path: String, logger: Logger = Logger(label: "geofence.sqlite")) async throws -> SQLiteStore {
+    public static func open(path: String, logger: Logger = Logger(label: "geofence.sqlite")) async throws -> SQLiteStore
+    {
         if path != ":memory:" {
             let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -106,15 +107,17 @@ public final class SQLiteStore: ServerStore {
 
     public func migrate() async throws {
         try await db.run { s in
-            try s.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+            try s.query(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
             let rows = try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
             let current = Int(rows.first?.column("v")?.integer ?? 0)
             for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
                 try s.query("BEGIN IMMEDIATE")
                 do {
                     for statement in statements { try s.query(statement) }
-                    try s.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                                     [.integer(i + 1), .float(Date().timeIntervalSince1970)])
+                    try s.query(
+                        "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                        [.integer(i + 1), .float(Date().timeIntervalSince1970)])
                     try s.query("COMMIT")
                 } catch {
                     _ = try? s.query("ROLLBACK")
@@ -127,7 +130,9 @@ public final class SQLiteStore: ServerStore {
     /// The schema version the database is at.
     public func schemaVersion() async throws -> Int {
         try await read { s in
-            Int(try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations").first?.column("v")?.integer ?? 0)
+            Int(
+                try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations").first?.column("v")?.integer
+                    ?? 0)
         }
     }
 
@@ -135,15 +140,19 @@ public final class SQLiteStore: ServerStore {
 
     public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
         try await transaction { s in
-            try s.query("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
-            try s.query("INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (?, ?, ?)",
-                             [.text(keyHash), .text(tenant), .float(now.timeIntervalSince1970)])
+            try s.query(
+                "INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)",
+                [.text(tenant), .float(now.timeIntervalSince1970)])
+            try s.query(
+                "INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (?, ?, ?)",
+                [.text(keyHash), .text(tenant), .float(now.timeIntervalSince1970)])
         }
     }
 
     public func tenant(forKeyHash keyHash: String) async throws -> String? {
         try await read { s in
-            try s.query("SELECT tenant FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first?.column("tenant")?.string
+            try s.query("SELECT tenant FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first?.column("tenant")?
+                .string
         }
     }
 
@@ -159,19 +168,25 @@ public final class SQLiteStore: ServerStore {
     public func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws {
         let features = regions.map(RegionJSON.feature)
         try await transaction { s in
-            try s.query("INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)", [.text(tenant), .float(now.timeIntervalSince1970)])
+            try s.query(
+                "INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)",
+                [.text(tenant), .float(now.timeIntervalSince1970)])
             for (r, f) in zip(regions, features) {
-                try s.query("INSERT OR REPLACE INTO regions (tenant, id, feature, updated_at) VALUES (?, ?, ?, ?)",
-                                 [.text(tenant), .text(r.identifier), SQLiteStore.text(f), .float(now.timeIntervalSince1970)])
+                try s.query(
+                    "INSERT OR REPLACE INTO regions (tenant, id, feature, updated_at) VALUES (?, ?, ?, ?)",
+                    [.text(tenant), .text(r.identifier), SQLiteStore.text(f), .float(now.timeIntervalSince1970)])
             }
-            try s.query("INSERT INTO journal (tenant, kind, body) VALUES (?, 'upsert', ?)",
-                             [.text(tenant), SQLiteStore.text(.array(features))])
+            try s.query(
+                "INSERT INTO journal (tenant, kind, body) VALUES (?, 'upsert', ?)",
+                [.text(tenant), SQLiteStore.text(.array(features))])
         }
     }
 
     public func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool {
         try await transaction { s in
-            let existed = try s.query("SELECT 1 AS x FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)]).isEmpty == false
+            let existed =
+                try s.query("SELECT 1 AS x FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
+                .isEmpty == false
             guard existed else { return false }
             try s.query("DELETE FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(id)])
             try s.query("INSERT INTO journal (tenant, kind, body) VALUES (?, 'delete', ?)", [.text(tenant), .text(id)])
@@ -186,18 +201,24 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
-    public func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)] {
+    public func listRegions(
+        tenant: String, after: String?, limit: Int
+    ) async throws -> [(id: String, feature: ServerJSON)] {
         let rows = try await read { s in
-            try s.query("SELECT id, feature FROM regions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
-                             [.text(tenant), .text(after ?? ""), .integer(limit)])
+            try s.query(
+                "SELECT id, feature FROM regions WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
+                [.text(tenant), .text(after ?? ""), .integer(limit)])
         }
         return rows.map { ($0.column("id")?.string ?? "", SQLiteStore.parse($0, "feature")) }
     }
 
     // MARK: Devices and events
 
-    public func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
-        try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[0]
+    public func commitFixes(
+        tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date
+    ) async throws -> [StoredEvent] {
+        try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[
+            0]
     }
 
     /// `true`: ``commitFixBatches(tenant:_:now:)`` is one transaction.
@@ -227,18 +248,23 @@ public final class SQLiteStore: ServerStore {
         }
         let deviceRows: [[SQLiteData]] = deviceOrder.map { d in
             let (last, count) = perDevice[d]!
-            return [.text(tenant), .text(d), .text(FixJSON.text(last)),
-                    .float(last.timestamp.timeIntervalSince1970), .integer(count), .float(t)]
+            return [
+                .text(tenant), .text(d), .text(FixJSON.text(last)),
+                .float(last.timestamp.timeIntervalSince1970), .integer(count), .float(t),
+            ]
         }
         let outboxRows: [(id: String, binds: [SQLiteData])] = live.flatMap { b in
-            b.events.map { e in (e.id, [.text(tenant), .text(e.id), .text(b.device), SQLiteStore.text(e.json), .float(t)]) }
+            b.events.map { e in
+                (e.id, [.text(tenant), .text(e.id), .text(b.device), SQLiteStore.text(e.json), .float(t)])
+            }
         }
         let cursors: [String: Int64] = try await transaction { s in
             for body in journalBodies {
                 try s.query("INSERT INTO journal (tenant, kind, body) VALUES (?, 'fixes', ?)", [.text(tenant), body])
             }
             for row in deviceRows {
-                try s.query("""
+                try s.query(
+                    """
                     INSERT INTO devices (tenant, id, last_fix, last_time, fix_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (tenant, id) DO UPDATE SET last_fix = excluded.last_fix, last_time = excluded.last_time,
                       fix_count = fix_count + excluded.fix_count, updated_at = excluded.updated_at
@@ -247,15 +273,21 @@ public final class SQLiteStore: ServerStore {
             guard !outboxRows.isEmpty else { return [:] }
             var ids: [String: Int64] = [:]
             ids.reserveCapacity(outboxRows.count)
-            var low = Int64.max, high = Int64.min
+            var low = Int64.max
+            var high = Int64.min
             for row in outboxRows {
-                let id = Int64(try s.query("INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                           row.binds).first?.column("id")?.integer ?? 0)
+                let id = Int64(
+                    try s.query(
+                        "INSERT INTO outbox (tenant, event_id, device, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                        row.binds
+                    ).first?.column("id")?.integer ?? 0)
                 ids[row.id] = id
-                low = min(low, id); high = max(high, id)
+                low = min(low, id)
+                high = max(high, id)
             }
             // The outbox ids of this transaction are exactly low…high: it is the only writer.
-            try s.query("""
+            try s.query(
+                """
                 INSERT INTO deliveries (tenant, webhook_id, event_seq, state, attempts, next_attempt_at)
                 SELECT w.tenant, w.id, o.id, 'pending', 0, ? FROM outbox o JOIN webhooks w ON w.tenant = o.tenant AND w.deleted = 0
                 WHERE o.tenant = ? AND o.id BETWEEN ? AND ? ORDER BY o.id, w.created_at, w.id
@@ -267,8 +299,9 @@ public final class SQLiteStore: ServerStore {
 
     public func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
         let rows = try await read { s in
-            try s.query("SELECT id, body FROM outbox WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
-                             [.text(tenant), .integer(Int(cursor)), .integer(limit)])
+            try s.query(
+                "SELECT id, body FROM outbox WHERE tenant = ? AND id > ? ORDER BY id LIMIT ?",
+                [.text(tenant), .integer(Int(cursor)), .integer(limit)])
         }
         return rows.map { SQLiteStore.withCursor(SQLiteStore.parse($0, "body"), $0.column("id")?.integer ?? 0) }
     }
@@ -284,7 +317,8 @@ public final class SQLiteStore: ServerStore {
             try s.query("SELECT kind, body FROM journal WHERE tenant = ? ORDER BY seq", [.text(tenant)])
         }
         return try rows.map { row in
-            try JournalEntry.decode(kind: row.column("kind")?.string ?? "", body: row.column("body")?.string ?? "", tenant: tenant)
+            try JournalEntry.decode(
+                kind: row.column("kind")?.string ?? "", body: row.column("body")?.string ?? "", tenant: tenant)
         }
     }
 
@@ -292,33 +326,45 @@ public final class SQLiteStore: ServerStore {
 
     public func addWebhook(_ webhook: Webhook, now: Date) async throws {
         try await transaction { s in
-            try s.query("INSERT INTO webhooks (id, tenant, url, secret, created_at) VALUES (?, ?, ?, ?, ?)",
-                             [.text(webhook.id), .text(webhook.tenant), .text(webhook.url), .text(webhook.secret),
-                              .float(now.timeIntervalSince1970)])
+            try s.query(
+                "INSERT INTO webhooks (id, tenant, url, secret, created_at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(webhook.id), .text(webhook.tenant), .text(webhook.url), .text(webhook.secret),
+                    .float(now.timeIntervalSince1970),
+                ])
         }
     }
 
     public func webhooks(tenant: String) async throws -> [Webhook] {
         try await read { s in
-            try s.query("SELECT id, url, secret FROM webhooks WHERE tenant = ? AND deleted = 0 ORDER BY created_at, id", [.text(tenant)])
-                .map { Webhook(id: $0.column("id")?.string ?? "", tenant: tenant, url: $0.column("url")?.string ?? "",
-                               secret: $0.column("secret")?.string ?? "") }
+            try s.query(
+                "SELECT id, url, secret FROM webhooks WHERE tenant = ? AND deleted = 0 ORDER BY created_at, id",
+                [.text(tenant)]
+            )
+            .map {
+                Webhook(
+                    id: $0.column("id")?.string ?? "", tenant: tenant, url: $0.column("url")?.string ?? "",
+                    secret: $0.column("secret")?.string ?? "")
+            }
         }
     }
 
     public func deleteWebhook(tenant: String, id: String) async throws -> Bool {
         try await transaction { s in
-            let rows = try s.query("UPDATE webhooks SET deleted = 1 WHERE tenant = ? AND id = ? AND deleted = 0 RETURNING id",
-                                        [.text(tenant), .text(id)])
-            try s.query("UPDATE deliveries SET state = 'cancelled' WHERE tenant = ? AND webhook_id = ? AND state = 'pending'",
-                             [.text(tenant), .text(id)])
+            let rows = try s.query(
+                "UPDATE webhooks SET deleted = 1 WHERE tenant = ? AND id = ? AND deleted = 0 RETURNING id",
+                [.text(tenant), .text(id)])
+            try s.query(
+                "UPDATE deliveries SET state = 'cancelled' WHERE tenant = ? AND webhook_id = ? AND state = 'pending'",
+                [.text(tenant), .text(id)])
             return !rows.isEmpty
         }
     }
 
     public func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery] {
         let rows = try await read { s in
-            try s.query("""
+            try s.query(
+                """
                 SELECT d.id AS id, d.attempts AS attempts, o.id AS seq, o.event_id AS event_id, o.body AS body,
                        w.url AS url, w.secret AS secret
                 FROM deliveries d JOIN outbox o ON o.id = d.event_seq JOIN webhooks w ON w.id = d.webhook_id
@@ -327,9 +373,10 @@ public final class SQLiteStore: ServerStore {
         }
         return rows.map { row in
             let body = SQLiteStore.withCursor(SQLiteStore.parse(row, "body"), row.column("seq")?.integer ?? 0)
-            return DueDelivery(id: Int64(row.column("id")?.integer ?? 0), eventID: row.column("event_id")?.string ?? "",
-                               attempts: Int(row.column("attempts")?.integer ?? 0), url: row.column("url")?.string ?? "",
-                               secret: row.column("secret")?.string ?? "", body: body.encoded())
+            return DueDelivery(
+                id: Int64(row.column("id")?.integer ?? 0), eventID: row.column("event_id")?.string ?? "",
+                attempts: Int(row.column("attempts")?.integer ?? 0), url: row.column("url")?.string ?? "",
+                secret: row.column("secret")?.string ?? "", body: body.encoded())
         }
     }
 
@@ -338,23 +385,29 @@ public final class SQLiteStore: ServerStore {
         try await transaction { s in
             switch outcome {
             case .delivered(let status):
-                try s.query("""
+                try s.query(
+                    """
                     UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL,
                       delivered_at = ? WHERE id = ? AND state = 'pending'
                     """, [.integer(status), .float(t), .integer(Int(deliveryID))])
-            case let .failed(status, error, next):
-                try s.query("""
+            case .failed(let status, let error, let next):
+                try s.query(
+                    """
                     UPDATE deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
                       next_attempt_at = ? WHERE id = ? AND state = 'pending'
-                    """, [.text(next == nil ? "failed" : "pending"), status.map { .integer($0) } ?? .null, .text(error),
-                          .float(next?.timeIntervalSince1970 ?? t), .integer(Int(deliveryID))])
+                    """,
+                    [
+                        .text(next == nil ? "failed" : "pending"), status.map { .integer($0) } ?? .null, .text(error),
+                        .float(next?.timeIntervalSince1970 ?? t), .integer(Int(deliveryID)),
+                    ])
             }
         }
     }
 
     public func deliveries(tenant: String, webhookID: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
         let rows = try await read { s in
-            try s.query("""
+            try s.query(
+                """
                 SELECT d.id AS id, o.event_id AS event_id, d.state AS state, d.attempts AS attempts, d.last_status AS last_status,
                        d.last_error AS last_error, d.next_attempt_at AS next_at, d.delivered_at AS delivered_at
                 FROM deliveries d JOIN outbox o ON o.id = d.event_seq
@@ -370,8 +423,9 @@ public final class SQLiteStore: ServerStore {
             ]
             if let s = row.column("last_status")?.integer { o["lastStatus"] = .number(Double(s)) }
             if let e = row.column("last_error")?.string { o["lastError"] = .string(e) }
-            if let d = row.column("delivered_at")?.double { o["deliveredAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: d))) }
-            else if row.column("state")?.string == "pending", let n = row.column("next_at")?.double {
+            if let d = row.column("delivered_at")?.double {
+                o["deliveredAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: d)))
+            } else if row.column("state")?.string == "pending", let n = row.column("next_at")?.double {
                 o["nextAttemptAt"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: n)))
             }
             return .object(o)
@@ -394,7 +448,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .corruptJournal(let t): "the journal of tenant \"\(t)\" cannot be read"
         case .staleView(let t): "another instance changed tenant \"\(t)\"; rebuild its engine and retry"
-        case let .staleDevice(t, d): "another instance moved device \"\(d)\" of tenant \"\(t)\" on; catch it up and retry"
+        case .staleDevice(let t, let d):
+            "another instance moved device \"\(d)\" of tenant \"\(t)\" on; catch it up and retry"
         }
     }
 }

@@ -41,7 +41,9 @@ extension JournalEntry {
         case "delete":
             return .delete(body)
         case "upsert":
-            guard case .array(let fs) = (try? ServerJSON.parse(Data(body.utf8))) ?? .null else { throw StoreError.corruptJournal(tenant: tenant) }
+            guard case .array(let fs) = (try? ServerJSON.parse(Data(body.utf8))) ?? .null else {
+                throw StoreError.corruptJournal(tenant: tenant)
+            }
             return .upsert(try fs.map { f throws(Problem) in try RegionJSON.storedRegion(from: f) })
         case "fixes":
             guard let v = try? ServerJSON.parse(Data(body.utf8)), let fixes = FixJSON.fixes(journal: v) else {

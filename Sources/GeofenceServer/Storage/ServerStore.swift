@@ -51,7 +51,9 @@ public protocol ServerStore: Sendable {
     // MARK: Devices and events
     /// Commits one accepted fix batch and the events it produced (see the type's rules);
     /// returns the events with their cursors.
-    func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent]
+    func commitFixes(
+        tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date
+    ) async throws -> [StoredEvent]
     /// Commits several accepted fix batches of one tenant, in order, as
     /// ``commitFixes(tenant:device:fixes:events:now:)`` would one after the other; returns each
     /// batch's events with their cursors. A store that does it in **one transaction** (all or
@@ -120,14 +122,17 @@ extension ServerStore {
         var out: [[StoredEvent]] = []
         out.reserveCapacity(batches.count)
         for b in batches {
-            out.append(try await commitFixes(tenant: tenant, device: b.device, fixes: b.fixes, events: b.events, now: now))
+            out.append(
+                try await commitFixes(tenant: tenant, device: b.device, fixes: b.fixes, events: b.events, now: now))
         }
         return out
     }
     public func changedTenants() async throws -> [String] { [] }
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
     public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? { nil }
-    public func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount { PruneCount() }
+    public func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount {
+        PruneCount()
+    }
     public func eventHorizon(tenant: String) async throws -> Int64 { 0 }
     public func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
         StartupJournal(snapshot: nil, head: [], tail: try await journal(tenant: tenant))

@@ -27,15 +27,20 @@ public final class WebhookDispatcher: Service {
     let metrics: ServerMetrics?
     let roundLock = AsyncLock()
 
-    public convenience init(store: any ServerStore, client: HTTPClient = .shared, retry: RetryPolicy,
-                            pollInterval: Duration, timeout: Duration = .seconds(10),
-                            clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger) {
-        self.init(store: store, client: client, retry: retry, pollInterval: pollInterval, timeout: timeout,
-                  clock: clock, logger: logger, metrics: nil)
+    public convenience init(
+        store: any ServerStore, client: HTTPClient = .shared, retry: RetryPolicy,
+        pollInterval: Duration, timeout: Duration = .seconds(10),
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+    ) {
+        self.init(
+            store: store, client: client, retry: retry, pollInterval: pollInterval, timeout: timeout,
+            clock: clock, logger: logger, metrics: nil)
     }
 
-    init(store: any ServerStore, client: HTTPClient, retry: RetryPolicy, pollInterval: Duration, timeout: Duration,
-         clock: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics?) {
+    init(
+        store: any ServerStore, client: HTTPClient, retry: RetryPolicy, pollInterval: Duration, timeout: Duration,
+        clock: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics?
+    ) {
         self.store = store
         self.client = client
         self.retry = retry
@@ -87,8 +92,9 @@ public final class WebhookDispatcher: Service {
         request.headers.add(name: "User-Agent", value: "geofence-webhooks/1")
         request.headers.add(name: WebhookSignature.eventIDHeader, value: d.eventID)
         request.headers.add(name: "Geofence-Attempt", value: String(d.attempts + 1))
-        request.headers.add(name: WebhookSignature.header,
-                            value: WebhookSignature.header(secret: d.secret, timestamp: Int(now.timeIntervalSince1970), body: d.body))
+        request.headers.add(
+            name: WebhookSignature.header,
+            value: WebhookSignature.header(secret: d.secret, timestamp: Int(now.timeIntervalSince1970), body: d.body))
         request.body = .bytes(ByteBuffer(data: d.body))
         let outcome: DeliveryOutcome
         do {
@@ -105,7 +111,8 @@ public final class WebhookDispatcher: Service {
         }
         switch outcome {
         case .delivered: metrics?.delivered.increment()
-        case .failed(_, _, let next): (next == nil ? metrics?.deliveriesAbandoned : metrics?.deliveryFailures)?.increment()
+        case .failed(_, _, let next):
+            (next == nil ? metrics?.deliveriesAbandoned : metrics?.deliveryFailures)?.increment()
         }
         do { try await store.recordAttempt(deliveryID: d.id, outcome: outcome, now: clock()) } catch {
             logger.error("cannot record webhook attempt", metadata: ["delivery": "\(d.id)", "error": "\(error)"])
@@ -114,7 +121,9 @@ public final class WebhookDispatcher: Service {
 
     func failure(_ d: DueDelivery, status: Int?, error: String) -> DeliveryOutcome {
         let next = retry.delay(afterAttempt: d.attempts + 1).map { clock().addingTimeInterval($0.seconds) }
-        logger.info("webhook attempt failed", metadata: ["event": "\(d.eventID)", "attempt": "\(d.attempts + 1)", "error": "\(error)"])
+        logger.info(
+            "webhook attempt failed",
+            metadata: ["event": "\(d.eventID)", "attempt": "\(d.attempts + 1)", "error": "\(error)"])
         return .failed(status: status, error: String(error.prefix(500)), nextAttempt: next)
     }
 }

@@ -27,7 +27,8 @@ public enum WebhookSignature {
         guard let t, let v1, let given = unhex(v1) else { return false }
         var data = Data("\(t).".utf8)
         data.append(body)
-        return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: data, using: SymmetricKey(data: Data(secret.utf8)))
+        return HMAC<SHA256>.isValidAuthenticationCode(
+            given, authenticating: data, using: SymmetricKey(data: Data(secret.utf8)))
     }
 
     static func mac(secret: String, timestamp: Int, body: Data) -> Data {

@@ -196,8 +196,10 @@ extension Engine {
     /// at `b`: earlier, or at the same time of an earlier kind, or of the same kind and a
     /// smaller region identifier (compared only at such ties, which are rare).
     @inline(__always)
-    static func precedes(_ a: UnsafePointer<TransitionEvent>, time t: Date, rank: Int,
-                         _ b: UnsafePointer<TransitionEvent>) -> Bool {
+    static func precedes(
+        _ a: UnsafePointer<TransitionEvent>, time t: Date, rank: Int,
+        _ b: UnsafePointer<TransitionEvent>
+    ) -> Bool {
         if t != b.pointee.time { return t < b.pointee.time }
         let other = b.pointee.kind.timeOrder
         if rank != other { return rank < other }

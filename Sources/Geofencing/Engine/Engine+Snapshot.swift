@@ -48,8 +48,10 @@ extension Engine {
         w.u32(UInt32(subjectStates.count))
         for st in subjectStates {
             w.string(st.name)
-            for v in [st.lastTime, st.lastLat, st.lastLon, st.lastAccuracy, st.lastSpeed, st.lastCourse,
-                      st.usableLat, st.usableLon, st.usableTime] { w.f64(v) }
+            for v in [
+                st.lastTime, st.lastLat, st.lastLon, st.lastAccuracy, st.lastSpeed, st.lastCourse,
+                st.usableLat, st.usableLon, st.usableTime,
+            ] { w.f64(v) }
             w.u64(st.usableStamp)
             w.u8(st.deferred ? 1 : 0)
             for v in [st.deferredLat, st.deferredLon, st.deferredTime] { w.f64(v) }
@@ -146,7 +148,11 @@ extension Engine {
     }
 
     static func stateCode(_ s: RegionState) -> UInt8 {
-        switch s { case .unknown: 0; case .inside: 1; case .outside: 2 }
+        switch s {
+        case .unknown: 0
+        case .inside: 1
+        case .outside: 2
+        }
     }
 }
 
@@ -164,7 +170,8 @@ public enum EngineSnapshotError: Error, Sendable, Hashable, CustomStringConverti
     public var description: String {
         switch self {
         case .corrupt(let why): "the engine snapshot is corrupt: \(why)"
-        case .unsupportedVersion(let v): "the engine snapshot has format version \(v); this build reads version \(Engine.snapshotFormatVersion)"
+        case .unsupportedVersion(let v):
+            "the engine snapshot has format version \(v); this build reads version \(Engine.snapshotFormatVersion)"
         case .regionsDiffer: "the engine snapshot was taken over other regions"
         case .policyDiffers: "the engine snapshot was taken under another hysteresis policy"
         }
@@ -182,13 +189,17 @@ private struct DecodedSnapshot {
 
     init(_ data: Data) throws(EngineSnapshotError) {
         let bytes = [UInt8](data)
-        guard bytes.count >= 16, Array(bytes.prefix(4)) == Array(SnapshotWriter.magic) else { throw .corrupt("no snapshot header") }
+        guard bytes.count >= 16, Array(bytes.prefix(4)) == Array(SnapshotWriter.magic) else {
+            throw .corrupt("no snapshot header")
+        }
         var r = SnapshotReader(bytes: bytes[...].dropLast(8))
         _ = try r.bytes(4)
         let version = try r.u32()
         guard version == Engine.snapshotFormatVersion else { throw .unsupportedVersion(version) }
         var tail = SnapshotReader(bytes: bytes[(bytes.count - 8)...])
-        guard try tail.u64() == SnapshotWriter.fnv1a(Array(bytes.dropLast(8))) else { throw .corrupt("checksum mismatch") }
+        guard try tail.u64() == SnapshotWriter.fnv1a(Array(bytes.dropLast(8))) else {
+            throw .corrupt("checksum mismatch")
+        }
         policy = try r.data()
         stampCounter = try r.u64()
         fingerprint = try r.u64()
@@ -203,12 +214,20 @@ private struct DecodedSnapshot {
         for _ in 0..<subjectCount {
             var st = SubjectState(name: try r.string())
             guard names.insert(st.name).inserted else { throw .corrupt("subject \"\(st.name)\" appears twice") }
-            st.lastTime = try r.f64(); st.lastLat = try r.f64(); st.lastLon = try r.f64()
-            st.lastAccuracy = try r.f64(); st.lastSpeed = try r.f64(); st.lastCourse = try r.f64()
-            st.usableLat = try r.f64(); st.usableLon = try r.f64(); st.usableTime = try r.f64()
+            st.lastTime = try r.f64()
+            st.lastLat = try r.f64()
+            st.lastLon = try r.f64()
+            st.lastAccuracy = try r.f64()
+            st.lastSpeed = try r.f64()
+            st.lastCourse = try r.f64()
+            st.usableLat = try r.f64()
+            st.usableLon = try r.f64()
+            st.usableTime = try r.f64()
             st.usableStamp = try r.u64()
             st.deferred = try r.u8() != 0
-            st.deferredLat = try r.f64(); st.deferredLon = try r.f64(); st.deferredTime = try r.f64()
+            st.deferredLat = try r.f64()
+            st.deferredLon = try r.f64()
+            st.deferredTime = try r.f64()
             for k in 0..<4 { st.recentClaims[k] = Float(bitPattern: try r.u32()) }
             st.recentClaimSlot = try r.u8()
             let trackCount = Int(try r.u32())
@@ -232,8 +251,11 @@ private struct DecodedSnapshot {
                 tr.dwellArmed = dwell & 1 != 0
                 tr.dwellFired = dwell & 2 != 0
                 tr.lastSD = Double(Float(bitPattern: try r.u32()))
-                tr.pendingSince = try r.f64(); tr.crossedAt = try r.f64(); tr.insideSince = try r.f64()
-                tr.enteredAt = try r.f64(); tr.lastTime = try r.f64()
+                tr.pendingSince = try r.f64()
+                tr.crossedAt = try r.f64()
+                tr.insideSince = try r.f64()
+                tr.enteredAt = try r.f64()
+                tr.lastTime = try r.f64()
                 tracks.append(tr)
             }
             st.tracks = tracks
@@ -253,7 +275,10 @@ struct SnapshotWriter {
     mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { buffer.append(contentsOf: $0) } }
     mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { buffer.append(contentsOf: $0) } }
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
-    mutating func data(_ b: [UInt8]) { u32(UInt32(b.count)); bytes(b) }
+    mutating func data(_ b: [UInt8]) {
+        u32(UInt32(b.count))
+        bytes(b)
+    }
     mutating func string(_ s: String) { data(Array(s.utf8)) }
 
     /// 64-bit FNV-1a: detects damage, not tampering.

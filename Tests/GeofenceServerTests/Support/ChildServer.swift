@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,7 +28,9 @@ final class ChildServer: @unchecked Sendable {
         // The test bundle (or the xctest runner's argument) lives in the build products directory.
         for arg in CommandLine.arguments.prefix(3) where arg.contains(".xctest") || arg.contains("PackageTests") {
             var url = URL(fileURLWithPath: arg)
-            while url.pathComponents.count > 1, !url.lastPathComponent.hasSuffix(".xctest") { url.deleteLastPathComponent() }
+            while url.pathComponents.count > 1, !url.lastPathComponent.hasSuffix(".xctest") {
+                url.deleteLastPathComponent()
+            }
             if url.lastPathComponent.hasSuffix(".xctest") { dirs.append(url.deletingLastPathComponent()) }
         }
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
@@ -54,7 +57,8 @@ final class ChildServer: @unchecked Sendable {
         let p = Process()
         p.executableURL = try executable()
         p.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -62,8 +66,9 @@ final class ChildServer: @unchecked Sendable {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw ChildServerError.failed(arguments: arguments, status: p.terminationStatus,
-                                          stderr: String(decoding: errData, as: UTF8.self))
+            throw ChildServerError.failed(
+                arguments: arguments, status: p.terminationStatus,
+                stderr: String(decoding: errData, as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -137,7 +142,8 @@ enum ChildServerError: Error, CustomStringConvertible {
         switch self {
         case .noExecutable(let tried):
             "no built geofence executable (run `swift build --product geofence` or set GEOFENCE_EXECUTABLE); tried \(tried.joined(separator: ", "))"
-        case let .failed(arguments, status, stderr): "geofence \(arguments.joined(separator: " ")) exited with \(status): \(stderr)"
+        case .failed(let arguments, let status, let stderr):
+            "geofence \(arguments.joined(separator: " ")) exited with \(status): \(stderr)"
         case .didNotStart(let log): "geofence serve did not report a listening port; its output:\n\(log.suffix(2_000))"
         }
     }

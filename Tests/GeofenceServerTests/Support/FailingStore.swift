@@ -20,7 +20,10 @@ final class FailingStore: ServerStore {
     var commitCalls: Int { calls.withLockedValue { $0 } }
 
     func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {
-        let n = calls.withLockedValue { $0 += 1; return $0 }
+        let n = calls.withLockedValue {
+            $0 += 1
+            return $0
+        }
         if failing.contains(n) { throw InjectedFailure() }
         return try await base.commitFixBatches(tenant: tenant, batches, now: now)
     }
@@ -29,13 +32,21 @@ final class FailingStore: ServerStore {
 
     func migrate() async throws { try await base.migrate() }
     func close() async throws { try await base.close() }
-    func addAPIKey(tenant: String, keyHash: String, now: Date) async throws { try await base.addAPIKey(tenant: tenant, keyHash: keyHash, now: now) }
+    func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
+        try await base.addAPIKey(tenant: tenant, keyHash: keyHash, now: now)
+    }
     func tenant(forKeyHash keyHash: String) async throws -> String? { try await base.tenant(forKeyHash: keyHash) }
     func tenants() async throws -> [String] { try await base.tenants() }
     func changedTenants() async throws -> [String] { try await base.changedTenants() }
-    func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws { try await base.upsertRegions(tenant: tenant, regions, now: now) }
-    func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool { try await base.deleteRegion(tenant: tenant, id: id, now: now) }
-    func region(tenant: String, id: String) async throws -> ServerJSON? { try await base.region(tenant: tenant, id: id) }
+    func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws {
+        try await base.upsertRegions(tenant: tenant, regions, now: now)
+    }
+    func deleteRegion(tenant: String, id: String, now: Date) async throws -> Bool {
+        try await base.deleteRegion(tenant: tenant, id: id, now: now)
+    }
+    func region(tenant: String, id: String) async throws -> ServerJSON? {
+        try await base.region(tenant: tenant, id: id)
+    }
     func settings(tenant: String, device: String?) async throws -> (tenant: ServerJSON?, device: ServerJSON?) {
         try await base.settings(tenant: tenant, device: device)
     }
@@ -45,16 +56,27 @@ final class FailingStore: ServerStore {
     func listRegions(tenant: String, after: String?, limit: Int) async throws -> [(id: String, feature: ServerJSON)] {
         try await base.listRegions(tenant: tenant, after: after, limit: limit)
     }
-    func commitFixes(tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date) async throws -> [StoredEvent] {
-        try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[0]
+    func commitFixes(
+        tenant: String, device: String, fixes: [LocationFix], events: [StoredEvent], now: Date
+    ) async throws -> [StoredEvent] {
+        try await commitFixBatches(tenant: tenant, [FixBatch(device: device, fixes: fixes, events: events)], now: now)[
+            0]
     }
-    func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] { try await base.events(tenant: tenant, after: cursor, limit: limit) }
+    func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
+        try await base.events(tenant: tenant, after: cursor, limit: limit)
+    }
     func journal(tenant: String) async throws -> [JournalEntry] { try await base.journal(tenant: tenant) }
-    func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { try await base.newerBatches(tenant: tenant, device: device) }
+    func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? {
+        try await base.newerBatches(tenant: tenant, device: device)
+    }
     func addWebhook(_ webhook: Webhook, now: Date) async throws { try await base.addWebhook(webhook, now: now) }
     func webhooks(tenant: String) async throws -> [Webhook] { try await base.webhooks(tenant: tenant) }
-    func deleteWebhook(tenant: String, id: String) async throws -> Bool { try await base.deleteWebhook(tenant: tenant, id: id) }
-    func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery] { try await base.dueDeliveries(now: now, limit: limit) }
+    func deleteWebhook(tenant: String, id: String) async throws -> Bool {
+        try await base.deleteWebhook(tenant: tenant, id: id)
+    }
+    func dueDeliveries(now: Date, limit: Int) async throws -> [DueDelivery] {
+        try await base.dueDeliveries(now: now, limit: limit)
+    }
     func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, now: Date) async throws {
         try await base.recordAttempt(deliveryID: deliveryID, outcome: outcome, now: now)
     }

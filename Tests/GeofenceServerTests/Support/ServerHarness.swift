@@ -44,7 +44,9 @@ struct Harness {
     static func quietLogger() -> Logger {
         var l = Logger(label: "test")
         // GEOFENCE_TEST_LOG_LEVEL=debug shows the servers' logs when a test needs explaining.
-        l.logLevel = ProcessInfo.processInfo.environment["GEOFENCE_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        l.logLevel =
+            ProcessInfo.processInfo.environment["GEOFENCE_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .critical
         return l
     }
 
@@ -55,15 +57,17 @@ struct Harness {
 
     /// Starts a server, runs `body`, shuts the server down gracefully. `wrap` may put a test
     /// double around the opened store.
-    static func run<T: Sendable>(database: String = temporaryDatabase(), clock: ManualClock = ManualClock(),
-                                 configure: (inout ServerConfiguration) -> Void = { _ in },
-                                 wrap: (any ServerStore) -> any ServerStore = { $0 },
-                                 _ body: (Harness) async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        database: String = temporaryDatabase(), clock: ManualClock = ManualClock(),
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        wrap: (any ServerStore) -> any ServerStore = { $0 },
+        _ body: (Harness) async throws -> T
+    ) async throws -> T {
         var config = ServerConfiguration()
         config.port = 0
         config.database = database
         config.allowedWebhookHosts = ["127.0.0.1"]
-        config.webhookPollInterval = .seconds(3_600)   // tests drive deliveries with deliverDue()
+        config.webhookPollInterval = .seconds(3_600) // tests drive deliveries with deliverDue()
         config.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60), maxAttempts: 6)
         // Tests stamp fixes relative to the clock's start and move the clock only where time
         // matters to them, so the window's future edge is opened wide here; the tests of the
@@ -95,8 +99,10 @@ struct Harness {
 
     func key(_ tenant: String) async throws -> String { try await server.createAPIKey(tenant: tenant) }
 
-    func call(_ method: HTTPMethod, _ path: String, key: String?, body: String? = nil,
-              headers extra: [(String, String)] = []) async throws -> Reply {
+    func call(
+        _ method: HTTPMethod, _ path: String, key: String?, body: String? = nil,
+        headers extra: [(String, String)] = []
+    ) async throws -> Reply {
         var req = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         req.method = method
         if let key { req.headers.add(name: "Authorization", value: "Bearer \(key)") }
@@ -107,15 +113,21 @@ struct Harness {
         for (k, v) in extra { req.headers.add(name: k, value: v) }
         let resp = try await HTTPClient.shared.execute(req, timeout: .seconds(30))
         let buf = try await resp.body.collect(upTo: 64 << 20)
-        return Reply(status: Int(resp.status.code), headers: resp.headers.map { ($0.name, $0.value) },
-                     text: String(buffer: buf))
+        return Reply(
+            status: Int(resp.status.code), headers: resp.headers.map { ($0.name, $0.value) },
+            text: String(buffer: buf))
     }
 }
 
 /// A loopback webhook receiver: records each POST and answers with the next scripted status
 /// (200 once the script runs out).
 actor ReceiverLog {
-    struct Hit: Sendable { var eventID: String; var signature: String; var body: Data; var attempt: String }
+    struct Hit: Sendable {
+        var eventID: String
+        var signature: String
+        var body: Data
+        var attempt: String
+    }
     var hits: [Hit] = []
     var script: [Int]
     init(script: [Int]) { self.script = script }
@@ -136,16 +148,18 @@ struct Receiver {
         router.post("hook") { request, _ -> Response in
             var request = request
             let buf = try await request.collectBody(upTo: 1 << 20)
-            let status = await log.record(.init(
-                eventID: request.headers[HTTPField.Name("Geofence-Event-Id")!] ?? "",
-                signature: request.headers[HTTPField.Name("Geofence-Signature")!] ?? "",
-                body: Data(buffer: buf),
-                attempt: request.headers[HTTPField.Name("Geofence-Attempt")!] ?? ""))
+            let status = await log.record(
+                .init(
+                    eventID: request.headers[HTTPField.Name("Geofence-Event-Id")!] ?? "",
+                    signature: request.headers[HTTPField.Name("Geofence-Signature")!] ?? "",
+                    body: Data(buffer: buf),
+                    attempt: request.headers[HTTPField.Name("Geofence-Attempt")!] ?? ""))
             return Response(status: .init(code: status))
         }
         let (ports, cont) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { cont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { cont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Harness.quietLogger())
         let task = Task { try await group.run() }
         var it = ports.makeAsyncIterator()

@@ -20,14 +20,17 @@ enum PostgresTestServer {
     static var required: Bool { ProcessInfo.processInfo.environment["CI_REQUIRE_POSTGRES"] == "1" }
 
     struct Missing: Error, CustomStringConvertible {
-        var description: String { "CI_REQUIRE_POSTGRES=1 but GEOFENCE_TEST_POSTGRES_URL is not set (run .ci/postgres.sh)" }
+        var description: String {
+            "CI_REQUIRE_POSTGRES=1 but GEOFENCE_TEST_POSTGRES_URL is not set (run .ci/postgres.sh)"
+        }
     }
 
     /// The server URL, or: fail (required) / cancel this test case with a visible message.
     static func require() throws -> String {
         if let url { return url }
         if required { throw Missing() }
-        try Test.cancel("GEOFENCE_TEST_POSTGRES_URL is not set: PostgreSQL case skipped (.ci/postgres.sh starts a server)")
+        try Test.cancel(
+            "GEOFENCE_TEST_POSTGRES_URL is not set: PostgreSQL case skipped (.ci/postgres.sh starts a server)")
     }
 }
 
@@ -47,7 +50,8 @@ struct TestDatabase: Sendable {
         case .postgres:
             let server = try PostgresTestServer.require()
             let name = "gft_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let url = try await PostgresStore.createSchema(databaseURL: server, name: name, logger: Harness.quietLogger())
+            let url = try await PostgresStore.createSchema(
+                databaseURL: server, name: name, logger: Harness.quietLogger())
             return TestDatabase(kind: kind, location: url, name: name)
         }
     }
@@ -79,9 +83,11 @@ struct TestDatabase: Sendable {
 
 extension Harness {
     /// Starts a server on a fresh database of `kind`, runs `body`, shuts down, drops the database.
-    static func run<T: Sendable>(_ kind: StoreKind, clock: ManualClock = ManualClock(),
-                                 configure: (inout ServerConfiguration) -> Void = { _ in },
-                                 _ body: (Harness) async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        _ kind: StoreKind, clock: ManualClock = ManualClock(),
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (Harness) async throws -> T
+    ) async throws -> T {
         try await TestDatabase.with(kind) { db in
             try await run(database: db.location, clock: clock, configure: configure, body)
         }
