@@ -243,6 +243,14 @@ struct TrackingAppIngestTests {
                 ).status == 200)
             state = try await h.call(.GET, "/v1/devices/v/state", key: key)
             #expect(state["lastFix"]?["latitude"]?.number == 52.5, "an invalid fix is not used: \(state)")
+            // Distrusted is not a licence for nonsense: an impossible position is still a 400
+            // naming it (the contract fuzzer's case), and still changes nothing.
+            let absurd = try await Self.send(
+                h, .GET, "/v1/ingest/osmand?key=\(key)&id=v&lat=-6.9e16&lon=0&timestamp=1800000025&valid=false")
+            #expect(absurd.status == 400)
+            #expect(absurd["field"]?.string == "lat", "\(absurd)")
+            state = try await h.call(.GET, "/v1/devices/v/state", key: key)
+            #expect(state["lastFix"]?["latitude"]?.number == 52.5, "\(state)")
             #expect(
                 try await Self.send(
                     h, .GET, "/v1/ingest/osmand?key=\(key)&id=v&location=52.6,13.5&timestamp=2027-01-15T08:00:30Z"

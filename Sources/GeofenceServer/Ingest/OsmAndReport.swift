@@ -18,8 +18,11 @@ import Foundation
 struct OsmAndReport {
     /// The reporting device (`id`, `deviceid` or `device_id`).
     let device: String
-    /// The fixes, in time order as sent; empty when the client marked its location invalid.
+    /// The fixes, in time order as sent.
     let fixes: [ProtocolFix]
+    /// Whether the client marked its location invalid (`valid=false`): its fix is checked like
+    /// any other but not used.
+    let distrusted: Bool
 
     /// Metres of horizontal error per unit of HDOP, used only when a report gives `hdop` and
     /// no `accuracy`: the user-equivalent range error of a consumer GNSS receiver in open sky
@@ -47,10 +50,14 @@ struct OsmAndReport {
         }
         self.device = device
         switch parameters["valid"] {
-        case nil, "true", "1": break
+        case nil, "true", "1": distrusted = false
         case "false", "0":
-            fixes = []
-            return
+            // Acknowledged and not used; but a position it does carry must still be one.
+            distrusted = true
+            guard parameters["lat"] != nil || parameters["lon"] != nil || parameters["location"] != nil else {
+                fixes = []
+                return
+            }
         case let other?:
             throw Problem.badRequest(
                 field: "valid", detail: "valid must be true, false, 1 or 0, not \"\(other.prefix(64))\"")
@@ -90,6 +97,7 @@ struct OsmAndReport {
     init(json: ServerJSON, receivedAt: Date) throws(Problem) {
         let root = try JSONObjectReader(json, path: "")
         device = try root.string("device_id")
+        distrusted = false
         guard let location = root.fields["location"] else {
             throw Problem.badRequest(field: "location", detail: "location is required")
         }

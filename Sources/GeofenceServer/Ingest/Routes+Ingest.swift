@@ -70,7 +70,7 @@ extension GeofenceServer {
             let window = config.fixTimeWindow.range(now: now)
             var fixes: [LocationFix] = []
             for fix in report.fixes { fixes.append(try fix.locationFix(device: device, window: window)) }
-            if !fixes.isEmpty {
+            if !fixes.isEmpty, !report.distrusted {
                 _ = try await self.ingest(
                     tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "", now: now)
             }
