@@ -221,8 +221,9 @@ def check_enter_event_live(s):
     fixes = [{"latitude": far[1], "longitude": far[0], "timestamp": iso(now - 30), "horizontalAccuracy": 10}]
     status, _, answer = s.server.api("POST", "/v1/devices/phone-1/locations", {"fixes": fixes})
     assert status == 200, answer
-    fixes = [{"latitude": device_at[1], "longitude": device_at[0], "timestamp": iso(now - 20 + i * 10), "horizontalAccuracy": 10}
-             for i in range(2)]
+    # Four fixes inside over 15 s: what the precise rule needs to confirm an entry (docs/semantics.md).
+    fixes = [{"latitude": device_at[1], "longitude": device_at[0], "timestamp": iso(now - 20 + i * 5), "horizontalAccuracy": 10}
+             for i in range(4)]
     sent = time.monotonic()
     status, _, answer = s.server.api("POST", "/v1/devices/phone-1/locations", {"fixes": fixes})
     assert status == 200 and [e["event"] for e in answer["events"]] == ["enter"], answer
@@ -368,7 +369,7 @@ def check_stream_survives_restart(s):
     inside = offset_metres(lon, lat, 200, 0)
     now = time.time()
     fixes = [{"latitude": lat + 0.05, "longitude": lon, "timestamp": iso(now - 40), "horizontalAccuracy": 10}] + \
-            [{"latitude": inside[1], "longitude": inside[0], "timestamp": iso(now - 30 + 10 * i), "horizontalAccuracy": 10} for i in range(2)]
+            [{"latitude": inside[1], "longitude": inside[0], "timestamp": iso(now - 30 + 5 * i), "horizontalAccuracy": 10} for i in range(4)]
     status, _, answer = s.server.api("POST", "/v1/devices/phone-2/locations", {"fixes": fixes})
     assert status == 200 and [e["event"] for e in answer["events"]] == ["enter"], answer
     sel = '#event-list .event[data-device="phone-2"][data-region="yard"]'
