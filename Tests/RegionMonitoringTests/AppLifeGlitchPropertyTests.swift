@@ -72,6 +72,41 @@ struct WalkTrack {
 }
 
 /// What the app should hear: the model of ``AppLifeWalk``.
+extension WalkModel {
+    /// Applies a step of the app's life (its state, a reboot, an unlock, an authorisation) to
+    /// `device` and to the model. Returns whether the app stopped running; other steps are
+    /// the walk's own and change nothing here.
+    mutating func live(_ step: AppLifeWalk.Step, on device: SimulatedDevice) async -> Bool {
+        switch step {
+        case .foreground, .background, .suspended, .terminated:
+            let state: AppState =
+                switch step {
+                case .foreground: .foreground
+                case .background: .background
+                case .suspended: .suspended
+                default: .terminated
+                }
+            await device.setAppState(state)
+            appState = state
+            return state == .terminated
+        case .reboot:
+            await device.reboot()
+            locked = true
+            appState = .terminated
+            return true
+        case .unlock:
+            await device.unlock()
+            locked = false
+        case .authorization(let status):
+            await device.update { $0.authorization = status }
+            always = status == .authorizedAlways
+        case .reRegister, .stay, .glitch:
+            break
+        }
+        return false
+    }
+}
+
 struct WalkModel {
     var locked = false
     var always = true
@@ -113,30 +148,8 @@ struct AppLifeGlitchPropertyTests {
         var glitches = 0
         for step in walk.steps {
             switch step {
-            case .foreground:
-                await device.setAppState(.foreground)
-                model.appState = .foreground
-            case .background:
-                await device.setAppState(.background)
-                model.appState = .background
-            case .suspended:
-                await device.setAppState(.suspended)
-                model.appState = .suspended
-            case .terminated:
-                await device.setAppState(.terminated)
-                model.appState = .terminated
-                current = nil
-            case .reboot:
-                await device.reboot()
-                model.locked = true
-                model.appState = .terminated
-                current = nil
-            case .unlock:
-                await device.unlock()
-                model.locked = false
-            case .authorization(let status):
-                await device.update { $0.authorization = status }
-                model.always = status == .authorizedAlways
+            case .foreground, .background, .suspended, .terminated, .reboot, .unlock, .authorization:
+                if await model.live(step, on: device) { current = nil }
             case .reRegister(let assumed):
                 guard let monitor = current else { continue } // only a running app registers
                 await monitor.add(circle, identifier: "shop", assuming: assumed)
@@ -182,30 +195,8 @@ struct AppLifeGlitchPropertyTests {
         var track = WalkTrack()
         for step in walk.steps {
             switch step {
-            case .foreground:
-                await device.setAppState(.foreground)
-                model.appState = .foreground
-            case .background:
-                await device.setAppState(.background)
-                model.appState = .background
-            case .suspended:
-                await device.setAppState(.suspended)
-                model.appState = .suspended
-            case .terminated:
-                await device.setAppState(.terminated)
-                model.appState = .terminated
-                running = false
-            case .reboot:
-                await device.reboot()
-                model.locked = true
-                model.appState = .terminated
-                running = false
-            case .unlock:
-                await device.unlock()
-                model.locked = false
-            case .authorization(let status):
-                await device.update { $0.authorization = status }
-                model.always = status == .authorizedAlways
+            case .foreground, .background, .suspended, .terminated, .reboot, .unlock, .authorization:
+                if await model.live(step, on: device) { running = false }
             case .reRegister:
                 guard running, let manager = managers.last else { continue }
                 await manager.startMonitoring(for: region("shop")) // replaces: starts afresh
