@@ -180,6 +180,7 @@ public struct GeofenceServer: Sendable {
         let logger = self.logger
         return Application(
             router: makeRouter(),
+            server: .http1NoticingClientsGone,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
             services: [

@@ -68,7 +68,8 @@ struct RequestBudgetTests {
         }
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            router: router, server: .http1NoticingClientsGone,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Harness.quietLogger())
         let task = Task { try await group.run() }
@@ -124,32 +125,81 @@ struct RequestBudgetTests {
         }
     }
 
-    @Test("a client that disconnects cancels its request's work")
-    func disconnectCancels() async throws {
+    /// How a test client stops waiting for its answer.
+    enum Departure: CaseIterable, Sendable, CustomStringConvertible {
+        /// `close` with `SO_LINGER` 0: the connection is reset (RST).
+        case reset
+        /// A plain `close`: the normal way, a FIN.
+        case close
+        /// `shutdown(SHUT_WR)`: the client stops sending but still could read.
+        case halfClose
+
+        var description: String {
+            switch self {
+            case .reset: "reset"
+            case .close: "close"
+            case .halfClose: "half-close"
+            }
+        }
+    }
+
+    @Test(
+        "a client that goes away cancels its request's work, however it leaves", .timeLimit(.minutes(1)),
+        arguments: Departure.allCases)
+    func departureCancels(_ departure: Departure) async throws {
         let probe = Probe()
         try await Self.withServer(probe) { port in
-            // A plain socket, so that closing it is exactly "the client went away".
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(fd >= 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = in_port_t(UInt16(port).bigEndian)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            try #require(connected == 0)
+            // A plain socket, so that the test controls exactly how the client goes away.
+            let fd = try Self.connectedSocket(port)
             let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
             await probe.started.wait()
-            // The client gives up: its connection is reset (SO_LINGER 0: RST, not FIN — see
-            // the note in docs/server.md on half-closed connections).
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-            close(fd)
+            switch departure {
+            case .reset:
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                close(fd)
+            case .close:
+                close(fd)
+            case .halfClose:
+                shutdown(fd, Int32(SHUT_WR))
+            }
             await probe.cancelled.wait() // the handler saw the cancellation (else this never returns)
+            if departure == .halfClose { close(fd) }
         }
+    }
+
+    @Test("a connection kept alive serves its next request after one that finished")
+    func keepAliveStillWorks() async throws {
+        let probe = Probe()
+        try await Self.withServer(probe) { port in
+            probe.finish.fire() // every request finishes at once
+            let fd = try Self.connectedSocket(port)
+            defer { close(fd) }
+            let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            for _ in 0..<2 {
+                #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                let head = String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self)
+                #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+            }
+        }
+    }
+
+    static func connectedSocket(_ port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0)
+        return fd
     }
 }

@@ -6,14 +6,14 @@ public struct APIRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``APIKeyMiddleware`` on every authenticated route.
     public var tenant: String?
-    /// Completes when the client's connection closes (``RequestBudgetMiddleware`` cancels
-    /// the request's work then); `nil` when the request did not come over a channel.
-    var connectionClosed: EventLoopFuture<Void>?
+    /// The connection the request came over (``RequestBudgetMiddleware`` watches it to cancel
+    /// the request's work when the client goes away: ``ClientGoneHandler``).
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.tenant = nil
-        self.connectionClosed = source.channel.closeFuture
+        self.channel = source.channel
     }
 
     /// The authenticated tenant (401 when absent — never reached behind the middleware).

@@ -5,7 +5,7 @@ import NIOCore
 /// Gives each request a time budget and ties its work to the client's connection.
 ///
 /// The handler runs in a child task, raced against a timer of ``timeout`` and against the
-/// connection closing. When the timer wins, the handler is cancelled: a handler that stops
+/// client going away (its connection closing, or its input ending: ``ClientGoneHandler``). When the timer wins, the handler is cancelled: a handler that stops
 /// because of it (a query waiting for its turn in ``QueryLimiter``, a store call, a sleep)
 /// ends the request with a **503** problem saying the budget ran out (`Retry-After: 1`); one
 /// that finishes anyway (its work was already committed) is answered normally — the client
@@ -35,7 +35,7 @@ struct RequestBudgetMiddleware: RouterMiddleware {
         if path.hasSuffix("/locations") || path.hasSuffix("/events/stream") { return try await next(request, context) }
         let timeout = self.timeout
         let expiry = self.expiry
-        let closed = context.connectionClosed
+        let clientGone = ClientGoneHandler.gone(on: context.channel)
         // `next` is neither escaping nor @Sendable: it is called only from the first child task,
         // and the group waits for every child before `withoutActuallyEscaping` returns.
         return try await withoutActuallyEscaping(next) { next in
@@ -50,11 +50,9 @@ struct RequestBudgetMiddleware: RouterMiddleware {
                     await expiry(timeout)
                     return .timedOut
                 }
-                if let closed {
-                    group.addTask {
-                        await RequestBudgetMiddleware.waitCancellably(for: closed)
-                        return .clientGone
-                    }
+                group.addTask {
+                    await RequestBudgetMiddleware.waitCancellably(for: clientGone)
+                    return .clientGone
                 }
                 let first = try await group.next()!
                 switch first {
