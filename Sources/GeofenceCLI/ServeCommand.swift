@@ -21,7 +21,7 @@ public struct ServeCommand: AsyncParsableCommand {
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
             maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, fixRetentionDays, \
-            eventRetentionDays. Command-line options override it. See docs/server.md.
+            eventRetentionDays, sqliteSynchronous. Command-line options override it. See docs/server.md.
             """,
         subcommands: [CreateKey.self, Loadgen.self]
     )
@@ -53,6 +53,9 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Delete delivered events older than this many days (default 30; 0: keep forever).")
     var eventRetentionDays: Double?
 
+    @Option(help: "SQLite durability: normal (a power loss can lose the last commits) or full (an fsync per commit).")
+    var sqliteSynchronous: String?
+
     public init() {}
 
     func resolvedConfiguration() throws -> ServerConfiguration {
@@ -73,6 +76,9 @@ public struct ServeCommand: AsyncParsableCommand {
         if let d = eventRetentionDays {
             c.eventRetention = try ServerConfiguration.retention(days: d, key: "--event-retention-days")
         }
+        if let m = sqliteSynchronous {
+            c.sqliteSynchronous = try ServerConfiguration.sqliteSynchronous(m, key: "--sqlite-synchronous")
+        }
         try c.validate()
         return c
     }
@@ -87,7 +93,8 @@ public struct ServeCommand: AsyncParsableCommand {
         let configuration = try resolvedConfiguration()
         var logger = Logger(label: "geofence.server")
         logger.logLevel = .info
-        let store = try await GeofenceServer.openStore(configuration.database, logger: logger)
+        let store = try await GeofenceServer.openStore(
+            configuration.database, sqliteSynchronous: configuration.sqliteSynchronous, logger: logger)
         let server = GeofenceServer(configuration: configuration, store: store, logger: logger)
         try await server.run()
         try await store.close()

@@ -71,9 +71,11 @@ public struct GeofenceServer: Sendable {
     }
 
     /// Opens and migrates the store named by `database`: a `postgres://` URL
-    /// (``PostgresStore``), or an SQLite path (created on first start) or `:memory:`.
+    /// (``PostgresStore``), or an SQLite path (created on first start) or `:memory:`, which
+    /// commits with the durability of `sqliteSynchronous`.
     public static func openStore(
-        _ database: String, logger: Logger = Logger(label: "geofence.store")
+        _ database: String, sqliteSynchronous: SQLiteSynchronous = .normal,
+        logger: Logger = Logger(label: "geofence.store")
     ) async throws -> any ServerStore {
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
             let store = try await PostgresStore.open(url: database, logger: logger)
@@ -83,7 +85,7 @@ public struct GeofenceServer: Sendable {
             }
             return store
         }
-        let store = try await SQLiteStore.open(path: database, logger: logger)
+        let store = try await SQLiteStore.open(path: database, synchronous: sqliteSynchronous, logger: logger)
         try await store.migrate()
         return store
     }

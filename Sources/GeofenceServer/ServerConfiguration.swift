@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// An SQLite file path (created on first start), `:memory:`, or a `postgres://` URL.
     public var database: String = "geofence.sqlite"
+    /// How an SQLite store makes commits durable (ignored for PostgreSQL, whose own
+    /// `synchronous_commit` decides): `.normal` by default (docs/server.md, "Durability").
+    public var sqliteSynchronous: SQLiteSynchronous = .normal
     /// Hosts webhook URLs may point at (exact, case-insensitive). Empty: no webhooks.
     public var allowedWebhookHosts: [String] = []
     /// Largest request body accepted, in bytes (413 beyond).
@@ -94,7 +97,7 @@ public struct ServerConfiguration: Sendable {
     /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
     /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
     /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `fixRetentionDays`,
-    /// `eventRetentionDays` (0: keep forever).
+    /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`).
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -135,6 +138,9 @@ public struct ServerConfiguration: Sendable {
         }
         if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) {
             metricsToken = t
+        }
+        if let m = try wrap("sqliteSynchronous", { () throws(Problem) in try o.optionalString("sqliteSynchronous") }) {
+            sqliteSynchronous = try Self.sqliteSynchronous(m, key: "sqliteSynchronous")
         }
         if let p = try wrap("profile", { () throws(Problem) in try o.optionalString("profile") }) {
             switch p {
@@ -222,6 +228,14 @@ public struct ServerConfiguration: Sendable {
             eventRetention = try Self.retention(days: d, key: "eventRetentionDays")
         }
         try validate()
+    }
+
+    /// The SQLite durability named `name`; throws ``ConfigurationError`` naming `key`.
+    public static func sqliteSynchronous(_ name: String, key: String) throws -> SQLiteSynchronous {
+        guard let mode = SQLiteSynchronous(rawValue: name) else {
+            throw ConfigurationError(key: key, reason: "must be \"normal\" or \"full\", not \"\(name)\"")
+        }
+        return mode
     }
 
     /// A retention of `days` days (0: keep forever); throws ``ConfigurationError`` naming `key`.

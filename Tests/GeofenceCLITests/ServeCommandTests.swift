@@ -22,6 +22,22 @@ struct ServeCommandTests {
         #expect(c.database == "a.sqlite")
         #expect(c.allowedWebhookHosts == ["hooks.internal"])
         #expect(c.policy == .coreLocation)
+        #expect(c.sqliteSynchronous == .normal)
+        let full = try #require(
+            try GeofenceCommand.parseAsRoot(["serve", "--sqlite-synchronous", "full"]) as? ServeCommand)
+        #expect(try full.resolvedConfiguration().sqliteSynchronous == .full)
+        #expect { try GeofenceCommand.parseAsRoot(["serve", "--sqlite-synchronous", "off"]) } throws: {
+            "\($0)".contains("--sqlite-synchronous")
+        }
+        try Data(#"{"sqliteSynchronous": "full"}"#.utf8).write(to: config)
+        let fromConfig = try #require(
+            try GeofenceCommand.parseAsRoot(["serve", "--config", config.path]) as? ServeCommand)
+        #expect(try fromConfig.resolvedConfiguration().sqliteSynchronous == .full)
+        try Data(#"{"sqliteSynchronous": "extra"}"#.utf8).write(to: config)
+        var fromFile = ServerConfiguration()
+        #expect { try fromFile.apply(configFile: config.path) } throws: {
+            ($0 as? ConfigurationError)?.key == "sqliteSynchronous"
+        }
 
         #expect(throws: (any Error).self) { try GeofenceCommand.parseAsRoot(["serve", "--port", "70000"]) }
         try Data(#"{"profile": "fast"}"#.utf8).write(to: config)

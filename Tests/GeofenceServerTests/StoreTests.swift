@@ -19,6 +19,17 @@ struct StoreTests {
         try await store.close()
     }
 
+    @Test("SQLite commits with synchronous=NORMAL by default and FULL when asked")
+    func sqliteSynchronous() async throws {
+        let path = Harness.temporaryDatabase()
+        let normal = try await SQLiteStore.open(path: path)
+        #expect(try await normal.synchronousLevel() == 1)
+        try await normal.close()
+        let full = try await SQLiteStore.open(path: path, synchronous: .full)
+        #expect(try await full.synchronousLevel() == 2)
+        try await full.close()
+    }
+
     @Test("a PostgreSQL database is migrated to the latest version, idempotently, also by instances starting together")
     func postgresMigrations() async throws {
         try await TestDatabase.with(.postgres) { db in

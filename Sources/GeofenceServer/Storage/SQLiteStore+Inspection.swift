@@ -7,6 +7,11 @@ extension SQLiteStore {
         try await read { s in try s.query("PRAGMA journal_mode").first?.column("journal_mode")?.string ?? "" }
     }
 
+    /// The connection's `synchronous` setting: 1 NORMAL, 2 FULL.
+    package func synchronousLevel() async throws -> Int {
+        try await read { s in try s.query("PRAGMA synchronous").first?.column("synchronous")?.integer ?? -1 }
+    }
+
     /// Whether any stored key column holds `text` verbatim (tests check keys are only hashed).
     package func rawKeyColumnContains(_ text: String) async throws -> Bool {
         try await read { s in

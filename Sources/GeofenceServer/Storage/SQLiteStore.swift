@@ -31,9 +31,11 @@ public final class SQLiteStore: ServerStore {
         self.path = path
     }
 
-    /// Opens (creating the file and its directory if needed) the database at `path`.
-    public static func open(path: String, logger: Logger = Logger(label: "geofence.sqlite")) async throws -> SQLiteStore
-    {
+    /// Opens (creating the file and its directory if needed) the database at `path`, committing
+    /// with the durability of `synchronous`.
+    public static func open(
+        path: String, synchronous: SQLiteSynchronous = .normal, logger: Logger = Logger(label: "geofence.sqlite")
+    ) async throws -> SQLiteStore {
         if path != ":memory:" {
             let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -41,7 +43,7 @@ public final class SQLiteStore: ServerStore {
         let db = try SQLiteHandle(path: path)
         try await db.run { s in
             try s.query("PRAGMA journal_mode=WAL")
-            try s.query("PRAGMA synchronous=NORMAL")
+            try s.query(synchronous.pragma)
             try s.query("PRAGMA foreign_keys=ON")
             try s.query("PRAGMA busy_timeout=5000")
         }
