@@ -35,6 +35,20 @@ struct MonitorSlotMonitorTests {
         #expect(await monitor.identifiers == ["a", "c"])
     }
 
+    @Test("the capacity leaves out the monitor's own conditions refused at the limit (they hold no slot)")
+    func capacityIgnoresRefusedConditions() async throws {
+        let device = makeDevice { $0.regionLimit = 3 }
+        let (manager, _) = await manager(on: device)
+        await manager.startMonitoring(for: region("home")) // one slot used elsewhere
+        let monitor = try await Monitor("catalogue", device: device)
+        for (i, id) in ["a", "b", "c", "d"].enumerated() {
+            await monitor.add(.circular(center: offset(Double(i) * 1_000), radius: 100), identifier: id)
+        }
+        #expect(await monitor.record(for: "d")?.lastEvent.state == .unmonitored) // c and d are refused
+        let slots = await MonitorSlotMonitor(monitor: monitor)
+        #expect(slots.slotCapacity == 2, "home holds 1 of 3 slots; a and b hold the other 2")
+    }
+
     @Test("conditions the device cannot monitor are rejected, not registered")
     func rejected() async throws {
         let device = makeDevice { $0.maximumRegionMonitoringDistance = 1_000 }

@@ -51,13 +51,17 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     }
 
     /// Wraps `monitor`; the capacity is the device's ``DeviceSettings/regionLimit`` minus the
-    /// regions the app already monitors elsewhere (at least 0).
+    /// regions the app already monitors elsewhere (at least 0). The monitor's own conditions
+    /// count only when they hold a slot: one kept `.unmonitored` (refused at the limit) holds none.
     public init(monitor: Monitor) async {
         self.monitor = monitor
         let backend = monitor.backend
         let limit = await backend.regionLimit
         let used = await backend.monitoredRegionCount
-        let own = await monitor.identifiers.count
+        var own = 0
+        for id in await monitor.identifiers where await monitor.record(for: id)?.lastEvent.state != .unmonitored {
+            own += 1
+        }
         slotCapacity = max(0, limit - (used - own))
         let inbox = self.inbox
         await backend.setTransitionTap({ inbox.append($0) }, monitor: monitor.name)
