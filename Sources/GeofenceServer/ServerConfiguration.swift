@@ -49,15 +49,11 @@ public struct ServerConfiguration: Sendable {
     /// How many read queries (`nearby`) of one tenant run at once; more wait, up to
     /// ``requestTimeout``. Keeps one tenant's queries from taking every core.
     public var maxConcurrentQueriesPerTenant: Int = 2
-    /// What device plans (`GET /v1/devices/{id}/plan`) assume about the phones, to size the
-    /// re-plan radius: Core Location's hysteresis, at most 40 m/s, a fix every second, fixes of
-    /// ±100 m or better (a coarser fix rules a region out only its 20 m + 2 × accuracy noise
-    /// margin away, and would need a re-plan circle of twice that), single glitches of at most
-    /// 250 m (docs/planner.md, "The guarantee and its numbers").
-    public var planSizing = ReplanSizing(
-        policy: .coreLocation, largestRegionSize: Region.maximumRadius,
-        maximumSpeed: 40, maximumFixInterval: 1, maximumAccuracy: 100,
-        glitchAllowance: 250)
+    /// The re-plan sizing of device plans (`GET /v1/devices/{id}/plan`): that of
+    /// ``PlanAssumptions``' defaults — Core Location's hysteresis, at most 40 m/s, a fix every
+    /// second, fixes of ±100 m or better, single glitches of at most 250 m (docs/planner.md,
+    /// "The guarantee and its numbers"). The configuration file's `planAssumptions` sets it.
+    public var planSizing = PlanAssumptions().sizing
     /// The most time a request may take (503 problem beyond; the event stream has its own
     /// `timeout`).
     public var requestTimeout: Duration = .seconds(10)
@@ -97,7 +93,9 @@ public struct ServerConfiguration: Sendable {
     /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
     /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
     /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `fixRetentionDays`,
-    /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`).
+    /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
+    /// `planAssumptions` {`maximumSpeed`, `maximumFixIntervalSeconds`, `maximumAccuracy`,
+    /// `glitchAllowance`}.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -150,6 +148,14 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError(
                     key: "profile", reason: "must be \"precise\" or \"coreLocation\", not \"\(p)\"")
             }
+        }
+        if o.has("planAssumptions") {
+            let p = try wrap(
+                "planAssumptions",
+                { () throws(Problem) in try JSONObjectReader(o.fields["planAssumptions"]!, path: "planAssumptions") })
+            var assumptions = PlanAssumptions()
+            try assumptions.apply(p)
+            planSizing = assumptions.sizing
         }
         if o.has("webhookRetry") {
             let r = try wrap(

@@ -44,6 +44,25 @@ struct ServeCommandTests {
         #expect(throws: (any Error).self) { try GeofenceCommand.parseAsRoot(["serve", "--config", config.path]) }
     }
 
+    @Test("the server.json of docs/server.md is a valid configuration and sets every key it shows")
+    func documentedConfigFile() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/server.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let start = try #require(text.range(of: "`server.json` (every key optional"))
+        let block = try #require(text[start.upperBound...].range(of: "```json\n"))
+        let end = try #require(text[block.upperBound...].range(of: "```"))
+        let json = String(text[block.upperBound..<end.lowerBound])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("doc-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(json.utf8).write(to: file)
+        var c = ServerConfiguration()
+        try c.apply(configFile: file.path)
+        #expect(c.allowedWebhookHosts == ["hooks.internal"])
+        #expect(c.sqliteSynchronous == .normal && c.snapshots.everyFixes == 100_000)
+        #expect(c.planSizing == PlanAssumptions().sizing)
+    }
+
     @Test("with no arguments the server uses geofence.sqlite on 127.0.0.1:8080")
     func defaults() throws {
         let cmd = try #require(try GeofenceCommand.parseAsRoot(["serve"]) as? ServeCommand)

@@ -105,6 +105,37 @@ struct DevicePlanTests {
         }
     }
 
+    @Test("the configuration file's planAssumptions size the circle; bad values name their key")
+    func assumptionsFromConfigFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"planAssumptions":{"maximumSpeed":20}}"#.utf8).write(to: file)
+        var config = ServerConfiguration()
+        try config.apply(configFile: file.path)
+        var slower = PlanAssumptions()
+        slower.maximumSpeed = 20
+        #expect(config.planSizing == slower.sizing)
+        #expect(ServerConfiguration().planSizing == PlanAssumptions().sizing)
+        try await Harness.run(.sqlite, configure: { $0.planSizing = config.planSizing }) { h in
+            let key = try await h.key("acme")
+            let shops = (0..<18).map { i in circleFeature("s\(i)", lat: 0, lon: 0.09 + Double(i) * 0.045, radius: 100) }
+            _ = try await h.call(
+                .POST, "/v1/regions/import", key: key,
+                body: #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#)
+            // At 20 m/s: travel 20 × 23 + 250 = 710 m, clearance 220 + 20 + 250 = 490 m, so the
+            // 100 km search bound leaves 100,000 − 710 − 490 − 1 − 220 m (98,099 m at 40 m/s).
+            let plan = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0", key: key)
+            #expect(plan["replanRadiusMeters"]?.number == 98_579, "\(plan)")
+        }
+        for bad in [#"{"maximumSpeed":0}"#, #"{"maximumAccuracy":"far"}"#, #"{"glitchAllowance":-1}"#, "[]"] {
+            try Data(#"{"planAssumptions":\#(bad)}"#.utf8).write(to: file)
+            var c = ServerConfiguration()
+            #expect { try c.apply(configFile: file.path) } throws: {
+                ($0 as? ConfigurationError)?.key.hasPrefix("planAssumptions") == true
+            }
+        }
+    }
+
     @Test("unchanged plans are 304s; a region change or the switch gives a new ETag", arguments: StoreKind.allCases)
     func caching(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
