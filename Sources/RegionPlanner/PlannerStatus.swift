@@ -25,6 +25,10 @@ public enum ConditionBreach: Sendable, Hashable {
     case planOvertaken(distance: Double, bound: Double)
     /// A fix far off the track was set aside (it moves no plan until the next fixes agree).
     case glitchRejected(distance: Double)
+    /// A fix claimed a coarser accuracy than the sizing's `maximumAccuracy` (yet fine enough for
+    /// the policy to use): its noise margin is wider than the plan allowed for. Reported once
+    /// per run of such fixes.
+    case accuracyExceeded(metres: Double, stated: Double)
 }
 
 /// Something the app may want to know about the planner (``RegionPlanner/takeNotices()``).

@@ -55,6 +55,18 @@ extension RegionPlanner {
         }
     }
 
+    /// Reports the first fix of a run that claims a coarser accuracy than the sizing assumed but
+    /// that the policy still uses (a coarser one decides nothing, so breaks nothing).
+    func noteAccuracy(of fix: LocationFix) {
+        guard let stated = sizing.maximumAccuracy else { return }
+        let a = fix.horizontalAccuracy ?? policy.assumedAccuracy
+        let coarse = a > stated + 1e-9 && a <= policy.maximumAccuracy
+        if coarse, !inCoarseRun {
+            notice(.conditionBroken(.accuracyExceeded(metres: a, stated: stated), at: fix.timestamp))
+        }
+        inCoarseRun = coarse
+    }
+
     /// Turns what the track filter saw into notices and statistics.
     func noteConditions(after verdict: TrackFilter.Verdict, fix: LocationFix) {
         switch verdict {
@@ -89,6 +101,7 @@ extension RegionPlanner {
                         at: fix.timestamp))
             }
         }
+        noteAccuracy(of: fix)
         if verdict == .accepted || verdict == .jumped, track.accepted == fix {
             if let o = odometerFix { statistics.distanceMeters += distance(o.coordinate, fix.coordinate) }
             odometerFix = fix

@@ -88,6 +88,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     var usableSlots: Int
     var lastBreach: ConditionBreach?
     var breachSincePlan = false
+    /// Whether the last fix claimed a coarser accuracy than the sizing's (one notice per run).
+    var inCoarseRun = false
     var noticeLog: [PlannerNotice] = []
     var subject: String?
     /// Regions new to the catalogue waiting for the next fix to be registered (slot mode).

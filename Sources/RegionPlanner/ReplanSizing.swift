@@ -47,6 +47,10 @@ public struct ReplanSizing: Sendable, Hashable {
     /// How many deciding fixes a confirmation needs (the monitor policy's minimum): with fixes
     /// further apart than the confirmation time, a confirmation lasts `(n − 1)` fix intervals.
     public var minimumConfirmingFixes: Int
+    /// The coarsest fix accuracy the margins were sized for (metres), when stated: a fix that
+    /// claims more, yet is fine enough for the policy to use, breaks the guarantee (the planner
+    /// reports ``ConditionBreach/accuracyExceeded(metres:stated:)``). `nil`: not checked.
+    public var maximumAccuracy: Double?
     /// The minimum radius asked for at construction (before the first-fix floor).
     var statedMinimumRadius: Double?
 
@@ -105,6 +109,7 @@ public struct ReplanSizing: Sendable, Hashable {
             maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
             glitchAllowance: glitchAllowance, minimumRadius: smallest,
             minimumConfirmingFixes: policy.minimumConfirmingFixes)
+        self.maximumAccuracy = accuracy
     }
 
     /// Distance the fixes may cover while an exit is being confirmed (metres).
@@ -119,12 +124,14 @@ public struct ReplanSizing: Sendable, Hashable {
     public func adapted(toFixInterval interval: TimeInterval) -> ReplanSizing {
         guard interval > maximumFixInterval, interval.isFinite else { return self }
         let held = Double(minimumConfirmingFixes - 1) * interval
-        return ReplanSizing(
+        var adapted = ReplanSizing(
             exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
             catalogueMarginCeiling: catalogueMarginCeiling,
             confirmationTime: max(confirmationTime, held), maximumSpeed: maximumSpeed,
             maximumFixInterval: interval, glitchAllowance: glitchAllowance,
             minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
+        adapted.maximumAccuracy = maximumAccuracy
+        return adapted
     }
 
     /// The bound on how far from the plan centre the fix that confirms the re-plan region's

@@ -79,6 +79,33 @@ import Testing
         #expect(await planner.statistics.glitchesRejected == 1)
     }
 
+    @Test("a run of fixes coarser than the sizing assumed is reported once, and the plan is no longer guaranteed")
+    func coarseFixesReported() async throws {
+        let monitor = RecordingMonitor()
+        let planner = try Self.planner(monitor) // sized for fixes of ±5 m
+        try await planner.start(at: Self.fix(15_000, 15_000, at: 0))
+        #expect(await planner.status.guaranteed)
+        func observe(_ t: Double, accuracy: Double?) async throws {
+            var fix = Self.fix(15_000 + t, 15_000, at: t)
+            fix.horizontalAccuracy = accuracy
+            _ = try await planner.observe(fix)
+        }
+        try await observe(1, accuracy: 5) // as stated
+        try await observe(2, accuracy: 40)
+        try await observe(3, accuracy: 60)
+        try await observe(4, accuracy: 5)
+        try await observe(5, accuracy: 2_000) // coarser than the policy uses: decides nothing, breaks nothing
+        try await observe(6, accuracy: nil) // unknown: the policy assumes ±65 m
+        let coarse = await planner.takeNotices().compactMap { n -> Double? in
+            guard case .conditionBroken(.accuracyExceeded(let metres, let stated), _) = n, stated == 5 else {
+                return nil
+            }
+            return metres
+        }
+        #expect(coarse == [40, 65], "one notice per run of coarse fixes")
+        #expect(await !planner.status.guaranteed)
+    }
+
     @Test(
         "an unchanged entry keeps its registration; a changed one is replaced in place; a removed one is unregistered")
     func edits() async throws {
