@@ -21,9 +21,9 @@ public struct ServeCommand: AsyncParsableCommand {
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
             maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, fixRetentionDays, \
-            eventRetentionDays, sqliteSynchronous, planAssumptions {maximumSpeed, \
-            maximumFixIntervalSeconds, maximumAccuracy, glitchAllowance}. Command-line options \
-            override it. See docs/server.md.
+            eventRetentionDays, sqliteSynchronous, idleTimeoutSeconds, maxConnections, \
+            planAssumptions {maximumSpeed, maximumFixIntervalSeconds, maximumAccuracy, \
+            glitchAllowance}. Command-line options override it. See docs/server.md.
             """,
         subcommands: [CreateKey.self, Loadgen.self]
     )

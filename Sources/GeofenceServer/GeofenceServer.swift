@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Geofencing
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -182,9 +183,11 @@ public struct GeofenceServer: Sendable {
         let logger = self.logger
         return Application(
             router: makeRouter(),
-            server: .http1NoticingClientsGone,
+            server: .http1NoticingClientsGone(idleTimeout: configuration.idleTimeout),
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "geofence"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "geofence",
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    configuration.effectiveMaxConnections, logger: logger)),
             services: [
                 dispatcher,
                 RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),

@@ -54,6 +54,13 @@ public struct ServerConfiguration: Sendable {
     /// second, fixes of ±100 m or better, single glitches of at most 250 m (docs/planner.md,
     /// "The guarantee and its numbers"). The configuration file's `planAssumptions` sets it.
     public var planSizing = PlanAssumptions().sizing
+    /// How long a connection may stay silent — no request in progress, or a request that
+    /// stopped arriving — before it is closed (60 s, as nginx's header timeout). A request
+    /// being answered is never cut by it.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Most connections open at once (10,000; lowered to what the open-file limit allows);
+    /// more wait in the listen backlog.
+    public var maxConnections: Int = 10_000
     /// The most time a request may take (503 problem beyond; the event stream has its own
     /// `timeout`).
     public var requestTimeout: Duration = .seconds(10)
@@ -94,6 +101,7 @@ public struct ServerConfiguration: Sendable {
     /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
     /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `fixRetentionDays`,
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
+    /// `idleTimeoutSeconds`, `maxConnections`,
     /// `planAssumptions` {`maximumSpeed`, `maximumFixIntervalSeconds`, `maximumAccuracy`,
     /// `glitchAllowance`}.
     /// - Throws: ``ConfigurationError`` naming the key.
@@ -192,6 +200,19 @@ public struct ServerConfiguration: Sendable {
             "requestTimeoutSeconds", { () throws(Problem) in try o.optionalNumber("requestTimeoutSeconds") })
         {
             requestTimeout = .milliseconds(Int64(s * 1000))
+        }
+        if let s = try wrap("idleTimeoutSeconds", { () throws(Problem) in try o.optionalNumber("idleTimeoutSeconds") })
+        {
+            guard s.isFinite, s > 0, s <= 86_400 else {
+                throw ConfigurationError(key: "idleTimeoutSeconds", reason: "must be from 0 (exclusive) to 86400")
+            }
+            idleTimeout = .milliseconds(Int64((s * 1000).rounded(.up)))
+        }
+        if let n = try wrap("maxConnections", { () throws(Problem) in try o.optionalNumber("maxConnections") }) {
+            guard n >= 1, n <= 1_000_000, n == n.rounded() else {
+                throw ConfigurationError(key: "maxConnections", reason: "must be a whole number from 1 to 1000000")
+            }
+            maxConnections = Int(n)
         }
         if let s = try wrap(
             "maxFixClockSkewSeconds", { () throws(Problem) in try o.optionalNumber("maxFixClockSkewSeconds") })

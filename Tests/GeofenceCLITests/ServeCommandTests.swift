@@ -60,6 +60,7 @@ struct ServeCommandTests {
         try c.apply(configFile: file.path)
         #expect(c.allowedWebhookHosts == ["hooks.internal"])
         #expect(c.sqliteSynchronous == .normal && c.snapshots.everyFixes == 100_000)
+        #expect(c.idleTimeout == .seconds(60) && c.maxConnections == 10_000)
         #expect(c.planSizing == PlanAssumptions().sizing)
     }
 

@@ -43,7 +43,9 @@ struct RequestBudgetTests {
     /// `/v1/work` waits for `finish` (→ 200) or for its task to be cancelled (signals
     /// `cancelled`, throws); `/v1/commit` stands for work that cannot be undone: it waits for
     /// `finish` whatever happens, then answers 200.
-    static func withServer(_ probe: Probe, _ body: (Int) async throws -> Void) async throws {
+    static func withServer(
+        _ probe: Probe, idleTimeout: Duration? = nil, _ body: (Int) async throws -> Void
+    ) async throws {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: Harness.quietLogger(), metrics: ServerMetrics()))
         router.group("v1").add(
@@ -68,7 +70,7 @@ struct RequestBudgetTests {
         }
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router, server: .http1NoticingClientsGone,
+            router: router, server: .http1NoticingClientsGone(idleTimeout: idleTimeout),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Harness.quietLogger())
@@ -179,9 +181,7 @@ struct RequestBudgetTests {
             let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             for _ in 0..<2 {
                 #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                let head = String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self)
+                let head = await ConnectionLimitTests.readToClose(fd)
                 #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
             }
         }

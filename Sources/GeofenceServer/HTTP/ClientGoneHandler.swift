@@ -1,4 +1,3 @@
-import HummingbirdCore
 import NIOCore
 
 /// Notices when the client stops sending: its connection closed, or only its sending side
@@ -45,12 +44,5 @@ final class ClientGoneHandler: ChannelInboundHandler, RemovableChannelHandler {
         channel.eventLoop.flatSubmit {
             (try? channel.pipeline.syncOperations.handler(type: ClientGoneHandler.self).gone) ?? channel.closeFuture
         }
-    }
-}
-
-extension HTTPServerBuilder {
-    /// HTTP/1.1 with a ``ClientGoneHandler`` on every connection.
-    static var http1NoticingClientsGone: HTTPServerBuilder {
-        .http1(configuration: .init(additionalChannelHandlers: [ClientGoneHandler()]))
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+import HummingbirdCore
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the server allows a connection: how long it may stay silent, and how many may be open.
+///
+/// - **Idle timeout**: a connection with no request in progress, or whose request stops
+///   arriving part-way (a "slowloris" client sending its headers a byte at a time), is closed
+///   after ``ServerConfiguration/idleTimeout`` of silence. A request being answered (a long
+///   query, the event stream) is never cut by it.
+/// - **Open connections**: at most ``ServerConfiguration/maxConnections``, and never more than
+///   the process's open-file limit leaves room for (the store, webhooks and logs need
+///   descriptors too); beyond it new connections wait in the listen backlog until one closes.
+extension HTTPServerBuilder {
+    /// HTTP/1.1 with a ``ClientGoneHandler`` on every connection and `idleTimeout`.
+    static func http1NoticingClientsGone(idleTimeout: Duration? = nil) -> HTTPServerBuilder {
+        .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ClientGoneHandler()], idleTimeout: idleTimeout.map { .init($0) }))
+    }
+}
+
+extension ServerConfiguration {
+    /// Descriptors kept free of connections for the store, webhook requests and logs.
+    static let reservedDescriptors = 256
+
+    /// ``maxConnections``, lowered to what the process's open-file limit allows.
+    var effectiveMaxConnections: Int {
+        var limit = rlimit()
+        // RLIM_INFINITY (all ones) clamps to Int.max: no lowering.
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return maxConnections }
+        let allowed = Int(clamping: limit.rlim_cur) - Self.reservedDescriptors
+        return max(1, min(maxConnections, allowed))
+    }
+}
