@@ -38,8 +38,10 @@ extension TenantRuntime {
         guard loaded else { return nil }
         let started = ContinuousClock.now
         let data = engine.subjectSnapshot()
+        await Failpoints.reach(.snapshotAfterExport)
         do {
             let position = try await store.saveSnapshot(tenant: tenant, data: data, now: now)
+            await Failpoints.reach(.snapshotAfterCommit)
             lastSnapshotAt = now
             if position != nil { fixesSinceSnapshot = 0 }
             logger.debug(
