@@ -73,8 +73,8 @@ extension CrashSafetyTests {
         return (events.sorted(), inside)
     }
 
-    /// Sends every device's batches from `first` on, one in flight per device, until a batch is
-    /// not answered; records what was acknowledged.
+    /// Sends each device's batches in order, one in flight per device, until one is not
+    /// acknowledged; records what was.
     static func sendLoad(to server: ChildServer, key: String, ledger: Ledger) async {
         await withTaskGroup(of: Void.self) { group in
             for d in 0..<forcedDevices {
@@ -95,6 +95,17 @@ extension CrashSafetyTests {
         }
     }
 
+    /// Polls `condition` until it holds (true) or `timeout` passes (false).
+    static func wait(timeout: Duration, until condition: () async -> Bool) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if await condition() { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return await condition()
+    }
+
     @Test(
         "a SIGKILL at a snapshot failpoint loses no acknowledged batch; the restart sees the old snapshot or the new one, never part of one",
         arguments: ForcedKill.all, StoreKind.allCases)
@@ -104,15 +115,19 @@ extension CrashSafetyTests {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
-            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery)}"#.utf8).write(to: URL(fileURLWithPath: config))
+            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery)}"#.utf8).write(
+                to: URL(fileURLWithPath: config))
             let arguments = ["--database", db.location, "--config", config]
-            let key = try ChildServer.runToCompletion(["serve", "create-key", "--tenant", "crash", "--database", db.location])
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = try ChildServer.runToCompletion([
+                "serve", "create-key", "--tenant", "crash", "--database", db.location,
+            ])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
             let policy = ServerConfiguration().policy
             let fixesPerDevice = Self.forcedBatches * Self.fixesPerBatch
 
             // First life: the failpoint armed; the load runs until the server stalls there.
             let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": kill.failpoints])
+            defer { if first.process.isRunning { first.kill() } }
             #expect(first.log.contains("failpoints armed"), "\(first.log.suffix(600))")
             let features = Self.regions().map { r -> String in
                 guard case .circle(let c, let radius) = r.shape else { return "" }
@@ -125,9 +140,15 @@ extension CrashSafetyTests {
             let ledger = Ledger()
             async let load: Void = Self.sendLoad(to: first, key: key, ledger: ledger)
             let reached = try await first.waitForOutput("failpoint reached: \(kill.name)", timeout: .seconds(60))
+            // Stalled there, the server holds the tenant's lock: no batch commits, so each device
+            // gets at most the answer already on its way. (A correct server never ends this wait
+            // early; a server that let ingestion resume would, within a few batch round trips.)
+            let bound = await ledger.acknowledged + Self.forcedDevices
+            let overtaken = try await Self.wait(timeout: .milliseconds(300)) { await ledger.acknowledged > bound }
             first.kill()
             await load
             try #require(reached, "the server never reached \(kill.name): \(first.log.suffix(600))")
+            #expect(!overtaken, "batches were committed while the server stood at \(kill.name)")
             #expect(first.process.terminationReason == .uncaughtSignal)
             let acknowledgedIDs = await ledger.eventIDs
             let resumeAt = await ledger.firstUnacknowledged
@@ -154,7 +175,8 @@ extension CrashSafetyTests {
             }
             switch kill.surviving {
             case .none:
-                #expect(stored.snapshot == nil, "a snapshot survived at \(String(describing: stored.snapshot?.position))")
+                #expect(
+                    stored.snapshot == nil, "a snapshot survived at \(String(describing: stored.snapshot?.position))")
             case .previous:
                 #expect(stored.snapshot != nil, "the snapshot before the interrupted one is gone")
                 #expect(
@@ -168,6 +190,7 @@ extension CrashSafetyTests {
             // Second life, no failpoint: the engine is what an uninterrupted one makes of the
             // batches the store holds, loaded from the surviving snapshot if any.
             let second = try await ChildServer.start(arguments)
+            defer { if second.process.isRunning { second.kill() } }
             let fromSnapshot = stored.snapshot == nil ? "fromSnapshots=0" : "fromSnapshots=1"
             #expect(second.log.contains(fromSnapshot), "\(second.log.suffix(600))")
             let reference = try ReferenceEngine.run(regions: Self.regions(), policy: policy, fixesPerDevice: held) {
@@ -176,14 +199,16 @@ extension CrashSafetyTests {
             let afterRestart = try await Self.observed(second, key: key)
             #expect(afterRestart.events == reference.events)
             #expect(afterRestart.inside == reference.inside)
-            let idsAfterRestart = Set(try await Self.storedEvents(second.baseURL, key: key).compactMap { $0["id"]?.string })
+            let idsAfterRestart = Set(
+                try await Self.storedEvents(second.baseURL, key: key).compactMap { $0["id"]?.string })
             #expect(acknowledgedIDs.isSubset(of: idsAfterRestart), "acknowledged events lost")
 
             // The clients re-send their unanswered batch and finish; snapshots are taken again.
             for d in 0..<Self.forcedDevices {
                 for b in (resumeAt[d] ?? Self.forcedBatches)..<Self.forcedBatches {
                     let answer = try await Self.post(
-                        second.baseURL, "/v1/devices/dev-\(d)/locations", key: key, body: Self.batchBody(device: d, batch: b))
+                        second.baseURL, "/v1/devices/dev-\(d)/locations", key: key,
+                        body: Self.batchBody(device: d, batch: b))
                     #expect(answer.status == 200, "dev-\(d) batch \(b) after restart: \(answer.status)")
                 }
             }
@@ -199,6 +224,7 @@ extension CrashSafetyTests {
             let later = try await Self.contents(of: db.location).snapshot
             #expect((later?.position ?? 0) > (stored.snapshot?.position ?? 0), "no snapshot after the restart")
             let third = try await ChildServer.start(arguments)
+            defer { if third.process.isRunning { third.kill() } }
             #expect(third.log.contains("fromSnapshots=1"), "\(third.log.suffix(600))")
             #expect(try await Self.observed(third, key: key) == whole)
             #expect(try await third.terminate() == 0)

@@ -52,7 +52,7 @@ enum Failpoints {
     static func parse(_ text: String) -> Result<[Failpoint: Int], ConfigurationError> {
         var out: [Failpoint: Int] = [:]
         for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
-            let parts = entry.split(separator: "@", maxSplits: 1).map(String.init)
+            let parts = entry.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let known = Failpoint.allCases.map(\.rawValue).joined(separator: ", ")
             guard let point = Failpoint(rawValue: parts[0]) else {
                 return .failure(

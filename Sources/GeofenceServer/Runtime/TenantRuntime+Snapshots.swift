@@ -30,6 +30,7 @@ extension TenantRuntime {
     /// Saves a snapshot of the engine (once every queued batch has committed); returns the
     /// journal position it covers, or `nil` when none was saved (the store keeps none, the
     /// engine is being rebuilt, another instance wrote meanwhile, or the store failed — logged).
+    /// Crash tests stop it after the export and after the commit (``Failpoint``).
     @discardableResult
     func takeSnapshot(now: Date) async -> Int64? {
         defer { snapshotting = false }

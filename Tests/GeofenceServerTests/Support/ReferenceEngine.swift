@@ -39,7 +39,9 @@ enum ReferenceEngine {
                 }
             }
         }
-        let inside = fixesPerDevice.indices.map { "dev-\($0) \(engine.regionsContaining(subject: "dev-\($0)").sorted())" }
+        let inside = fixesPerDevice.indices.map {
+            "dev-\($0) \(engine.regionsContaining(subject: "dev-\($0)").sorted())"
+        }
         return (out.sorted(), inside)
     }
 }
