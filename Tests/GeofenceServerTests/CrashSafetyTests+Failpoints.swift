@@ -234,4 +234,71 @@ extension CrashSafetyTests {
                     + "later snapshot: position \(later?.position ?? 0), \(whole.events.count) events")
         }
     }
+
+    /// A tenant's snapshot holds up only that tenant: while it stands at the failpoint, another
+    /// tenant's batches are answered and survive the kill, and `/health` answers. (On SQLite a
+    /// stall inside the store's transaction holds its one connection, so `snapshot-before-commit`
+    /// runs on PostgreSQL only.)
+    @Test(
+        "while one tenant's snapshot stands still, another tenant's batches are answered and survive the kill",
+        arguments: [
+            ("snapshot-after-export", StoreKind.sqlite), ("snapshot-after-export", .postgres),
+            ("snapshot-before-commit", .postgres),
+        ])
+    func otherTenantIngestsDuringSnapshot(_ failpoint: String, store: StoreKind) async throws {
+        try await TestDatabase.with(store) { db in
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-fp-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let config = dir.appendingPathComponent("server.json").path
+            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery)}"#.utf8).write(
+                to: URL(fileURLWithPath: config))
+            let arguments = ["--database", db.location, "--config", config]
+            func key(_ tenant: String) throws -> String {
+                try ChildServer.runToCompletion(["serve", "create-key", "--tenant", tenant, "--database", db.location])
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let (stalled, other) = (try key("crash"), try key("other"))
+            let features = Self.regions().map { r -> String in
+                guard case .circle(let c, let radius) = r.shape else { return "" }
+                return circleFeature(r.identifier, lat: c.latitude, lon: c.longitude, radius: radius)
+            }
+            let collection = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+
+            let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": failpoint])
+            defer { if first.process.isRunning { first.kill() } }
+            for k in [stalled, other] {
+                let imported = try await Self.post(first.baseURL, "/v1/regions/import", key: k, body: collection)
+                try #require(imported.status == 200)
+            }
+            let ledger = Ledger()
+            async let load: Void = Self.sendLoad(to: first, key: stalled, ledger: ledger)
+            let reached = try await first.waitForOutput("failpoint reached: \(failpoint)", timeout: .seconds(60))
+            try #require(reached, "the server never reached \(failpoint): \(first.log.suffix(600))")
+            // Three batches of the other tenant: 120 fixes, below its own snapshot threshold.
+            var answeredIDs: Set<String> = []
+            for b in 0..<3 {
+                let answer = try await Self.post(
+                    first.baseURL, "/v1/devices/dev-0/locations", key: other, body: Self.batchBody(device: 0, batch: b))
+                #expect(answer.status == 200, "the other tenant's batch \(b): \(answer.status)")
+                answeredIDs.formUnion((answer.json?["events"]?.array ?? []).compactMap { $0["id"]?.string })
+            }
+            #expect(try await Self.get(first.baseURL, "/health", key: other)["status"] == .string("ok"))
+            first.kill()
+            await load
+
+            let second = try await ChildServer.start(arguments)
+            defer { if second.process.isRunning { second.kill() } }
+            let reference = try ReferenceEngine.run(
+                regions: Self.regions(), policy: ServerConfiguration().policy, fixesPerDevice: [3 * Self.fixesPerBatch]
+            ) { Self.fix(device: $0, index: $1) }
+            try #require(reference.events.count >= 2, "the other tenant's batches must make events to lose")
+            let stored = try await Self.storedEvents(second.baseURL, key: other)
+            #expect(answeredIDs == Set(stored.compactMap { $0["id"]?.string }))
+            let state = try await Self.get(second.baseURL, "/v1/devices/dev-0/state", key: other)
+            #expect(["dev-0 \((state["inside"]?.array ?? []).compactMap(\.string).sorted())"] == reference.inside)
+            #expect(stored.count == reference.events.count)
+            #expect(try await second.terminate() == 0)
+        }
+    }
 }
