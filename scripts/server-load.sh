@@ -43,7 +43,7 @@ start() {
 
 KEY=$("$BIN" serve create-key --tenant load --database "$DB")
 echo "== $(uptime)"
-echo "== store: ${SCHEMA:+PostgreSQL schema $SCHEMA}${SCHEMA:-SQLite file}"
+if [ -n "$SCHEMA" ]; then echo "== store: PostgreSQL schema $SCHEMA"; else echo "== store: SQLite file $DB"; fi
 start
 echo "== import $REGIONS regions"
 "$LOADGEN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01

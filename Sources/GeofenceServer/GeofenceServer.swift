@@ -171,6 +171,7 @@ public struct GeofenceServer: Sendable {
     )
         async throws -> some ApplicationProtocol
     {
+        try Failpoints.checkAtStartup(logger: logger)
         let started = ContinuousClock.now
         let (tenants, fromSnapshots) = try await hub.loadAll()
         let seconds = (ContinuousClock.now - started).seconds

@@ -56,6 +56,8 @@ struct CrashSafetyTests {
         var eventIDs: Set<String> = []
         var firstUnacknowledged: [Int: Int] = [:]
         var killed = false
+        /// Batches the server answered with something other than 200.
+        var refusals: [String] = []
 
         /// Records an answered batch; returns true exactly once, when `killAfter` is reached.
         func acknowledge(events: [String], killAfter: Int) -> Bool {
@@ -67,8 +69,20 @@ struct CrashSafetyTests {
             }
             return false
         }
-        func unanswered(device: Int, batch: Int) { firstUnacknowledged[device] = batch }
+        /// Records the first batch of `device` not acknowledged: no answer, or `status` ≠ 200.
+        func unanswered(device: Int, batch: Int, status: Int? = nil) {
+            firstUnacknowledged[device] = batch
+            if let status { refusals.append("dev-\(device) batch \(batch): \(status)") }
+        }
     }
+
+    /// The tests' HTTP client. Unlike `HTTPClient.shared` it does not retry a refused connection:
+    /// a batch sent just after the SIGKILL fails at once instead of after its 60 s timeout.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     struct Answer {
         var status: Int
@@ -81,7 +95,7 @@ struct CrashSafetyTests {
         req.headers.add(name: "Authorization", value: "Bearer \(key)")
         req.headers.add(name: "Content-Type", value: "application/json")
         req.body = .bytes(ByteBuffer(string: body))
-        let resp = try await HTTPClient.shared.execute(req, timeout: .seconds(60))
+        let resp = try await client.execute(req, timeout: .seconds(60))
         let buf = try await resp.body.collect(upTo: 16 << 20)
         return Answer(status: Int(resp.status.code), json: try? ServerJSON.parse(Data(buffer: buf)))
     }
@@ -89,7 +103,7 @@ struct CrashSafetyTests {
     static func get(_ base: String, _ path: String, key: String) async throws -> ServerJSON {
         var req = HTTPClientRequest(url: base + path)
         req.headers.add(name: "Authorization", value: "Bearer \(key)")
-        let resp = try await HTTPClient.shared.execute(req, timeout: .seconds(60))
+        let resp = try await client.execute(req, timeout: .seconds(60))
         let buf = try await resp.body.collect(upTo: 64 << 20)
         return try ServerJSON.parse(Data(buffer: buf))
     }

@@ -30,6 +30,7 @@ extension TenantRuntime {
     /// Saves a snapshot of the engine (once every queued batch has committed); returns the
     /// journal position it covers, or `nil` when none was saved (the store keeps none, the
     /// engine is being rebuilt, another instance wrote meanwhile, or the store failed — logged).
+    /// Crash tests stop it after the export and after the commit (``Failpoint``).
     @discardableResult
     func takeSnapshot(now: Date) async -> Int64? {
         defer { snapshotting = false }
@@ -38,8 +39,10 @@ extension TenantRuntime {
         guard loaded else { return nil }
         let started = ContinuousClock.now
         let data = engine.subjectSnapshot()
+        await Failpoints.reach(.snapshotAfterExport)
         do {
             let position = try await store.saveSnapshot(tenant: tenant, data: data, now: now)
+            await Failpoints.reach(.snapshotAfterCommit)
             lastSnapshotAt = now
             if position != nil { fixesSinceSnapshot = 0 }
             logger.debug(

@@ -66,6 +66,7 @@ extension PostgresStore {
                 INSERT INTO journal_marks (tenant, position, at) VALUES (\(tenant), \(position), \(t))
                 ON CONFLICT (tenant, position) DO NOTHING
                 """, logger)
+            await Failpoints.reach(.snapshotBeforeCommit)
             return position
         }
     }

@@ -40,6 +40,7 @@ extension SQLiteStore {
             try s.query(
                 "INSERT OR IGNORE INTO journal_marks (tenant, position, at) VALUES (?, ?, ?)",
                 [.text(tenant), .integer(Int(position)), .float(now.timeIntervalSince1970)])
+            Failpoints.reachBlocking(.snapshotBeforeCommit)
             return position
         }
     }

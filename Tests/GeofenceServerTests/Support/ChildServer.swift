@@ -80,11 +80,17 @@ final class ChildServer: @unchecked Sendable {
     }
 
     /// Starts `geofence serve --port 0 ARGS` and waits (up to `timeout`) for its "listening"
-    /// log line, which carries the bound port.
-    static func start(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ChildServer {
+    /// log line, which carries the bound port. `environment` is added to this process's (whose
+    /// `GEOFENCE_FAILPOINTS`, if any, is not passed on: a child stalls only where asked).
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
+    ) async throws -> ChildServer {
         let p = Process()
         p.executableURL = try executable()
         p.arguments = ["serve", "--port", "0"] + arguments
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["GEOFENCE_FAILPOINTS"] = nil
+        p.environment = inherited.merging(environment) { $1 }
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = pipe
@@ -107,6 +113,18 @@ final class ChildServer: @unchecked Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
     var log: String { output.text }
+
+    /// Waits until the output contains `text` (true), the process exits, or `timeout` passes (false).
+    func waitForOutput(_ text: String, timeout: Duration) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if output.text.contains(text) { return true }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return output.text.contains(text)
+    }
 
     /// SIGKILL: no shutdown code runs, as in a power cut of the process.
     func kill() {

@@ -14,11 +14,22 @@ enum ReferenceEngine {
         regions: [Region], policy: HysteresisPolicy, devices: Int, fixesPerDevice: Int,
         fix: (Int, Int) -> (lat: Double, lon: Double, t: Double)
     ) throws -> [String] {
+        try run(
+            regions: regions, policy: policy, fixesPerDevice: Array(repeating: fixesPerDevice, count: devices), fix: fix
+        ).events
+    }
+
+    /// Feeds device `d` its first `fixesPerDevice[d]` fixes (as ``events(regions:policy:devices:fixesPerDevice:fix:)``
+    /// does) and returns the sorted event lines and, per device, `"dev-d [regions inside]"`.
+    static func run(
+        regions: [Region], policy: HysteresisPolicy, fixesPerDevice: [Int],
+        fix: (Int, Int) -> (lat: Double, lon: Double, t: Double)
+    ) throws -> (events: [String], inside: [String]) {
         var engine = Engine(policy: policy)
         try engine.add(contentsOf: regions)
         var out: [String] = []
-        for d in 0..<devices {
-            for i in 0..<fixesPerDevice {
+        for (d, count) in fixesPerDevice.enumerated() {
+            for i in 0..<count {
                 let f = fix(d, i)
                 let lf = LocationFix(
                     subject: "dev-\(d)", coordinate: Coordinate(uncheckedLatitude: f.lat, longitude: f.lon),
@@ -28,6 +39,9 @@ enum ReferenceEngine {
                 }
             }
         }
-        return out.sorted()
+        let inside = fixesPerDevice.indices.map {
+            "dev-\($0) \(engine.regionsContaining(subject: "dev-\($0)").sorted())"
+        }
+        return (out.sorted(), inside)
     }
 }
