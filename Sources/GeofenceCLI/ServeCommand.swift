@@ -20,10 +20,10 @@ public struct ServeCommand: AsyncParsableCommand {
 
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
-            maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, fixRetentionDays, \
-            eventRetentionDays, sqliteSynchronous, idleTimeoutSeconds, maxConnections, \
-            planAssumptions {maximumSpeed, maximumFixIntervalSeconds, maximumAccuracy, \
-            glitchAllowance}. Command-line options override it. See docs/server.md.
+            maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, snapshotMaximumShare, \
+            fixRetentionDays, eventRetentionDays, sqliteSynchronous, idleTimeoutSeconds, \
+            maxConnections, planAssumptions {maximumSpeed, maximumFixIntervalSeconds, \
+            maximumAccuracy, glitchAllowance}. Command-line options override it. See docs/server.md.
             """,
         subcommands: [CreateKey.self, Loadgen.self]
     )

@@ -99,7 +99,8 @@ public struct ServerConfiguration: Sendable {
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
     /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
     /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
-    /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `fixRetentionDays`,
+    /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `snapshotMaximumShare`,
+    /// `fixRetentionDays`,
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
     /// `idleTimeoutSeconds`, `maxConnections`,
     /// `planAssumptions` {`maximumSpeed`, `maximumFixIntervalSeconds`, `maximumAccuracy`,
@@ -246,6 +247,14 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError(key: "snapshotIntervalSeconds", reason: "must be positive")
             }
             snapshots.interval = .milliseconds(Int64((s * 1000).rounded()))
+        }
+        if let f = try wrap(
+            "snapshotMaximumShare", { () throws(Problem) in try o.optionalNumber("snapshotMaximumShare") })
+        {
+            guard f > 0, f <= 1 else {
+                throw ConfigurationError(key: "snapshotMaximumShare", reason: "must be in (0, 1] (1: no bound)")
+            }
+            snapshots.maximumShare = f
         }
         if let d = try wrap("fixRetentionDays", { () throws(Problem) in try o.optionalNumber("fixRetentionDays") }) {
             fixRetention = try Self.retention(days: d, key: "fixRetentionDays")

@@ -61,6 +61,7 @@ struct ServeCommandTests {
         #expect(c.allowedWebhookHosts == ["hooks.internal"])
         #expect(c.sqliteSynchronous == .normal && c.snapshots.everyFixes == 100_000)
         #expect(c.idleTimeout == .seconds(60) && c.maxConnections == 10_000)
+        #expect(c.snapshots.maximumShare == 0.05)
         #expect(c.planSizing == PlanAssumptions().sizing)
     }
 

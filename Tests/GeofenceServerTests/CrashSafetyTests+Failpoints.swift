@@ -115,7 +115,8 @@ extension CrashSafetyTests {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
-            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery)}"#.utf8).write(
+            // No share bound: the test wants a snapshot at every `forcedSnapshotEvery` fixes.
+            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery),"snapshotMaximumShare":1}"#.utf8).write(
                 to: URL(fileURLWithPath: config))
             let arguments = ["--database", db.location, "--config", config]
             let key = try ChildServer.runToCompletion([
@@ -251,7 +252,7 @@ extension CrashSafetyTests {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
-            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery)}"#.utf8).write(
+            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery),"snapshotMaximumShare":1}"#.utf8).write(
                 to: URL(fileURLWithPath: config))
             let arguments = ["--database", db.location, "--config", config]
             func key(_ tenant: String) throws -> String {

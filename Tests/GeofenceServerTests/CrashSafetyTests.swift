@@ -152,7 +152,7 @@ struct CrashSafetyTests {
         let config = dir.appendingPathComponent("server.json").path
         let snapshotEvery = snapshots ? 40 : 0
         try Data(
-            #"{"allowedWebhookHosts":["127.0.0.1"],"webhookPollIntervalMilliseconds":20,"snapshotEveryFixes":\#(snapshotEvery),"webhookRetry":{"baseDelaySeconds":0.05,"maxDelaySeconds":0.2,"maxAttempts":50}}"#
+            #"{"allowedWebhookHosts":["127.0.0.1"],"webhookPollIntervalMilliseconds":20,"snapshotEveryFixes":\#(snapshotEvery),"snapshotMaximumShare":1,"webhookRetry":{"baseDelaySeconds":0.05,"maxDelaySeconds":0.2,"maxAttempts":50}}"#
                 .utf8
         )
         .write(to: URL(fileURLWithPath: config))

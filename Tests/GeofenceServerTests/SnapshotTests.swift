@@ -184,6 +184,28 @@ struct SnapshotTests {
         }
     }
 
+    @Test("a snapshot due by its fix count waits until snapshots take at most 5 % of the tenant's time")
+    func snapshotsKeepTheirShare() {
+        let schedule = SnapshotSchedule(everyFixes: 100, interval: .seconds(60))
+        func due(fixes: Int = 100, seconds: Double = 0, cost: Duration?, since: Duration?) -> Bool {
+            schedule.isDue(
+                fixes: fixes, last: Self.t0, now: Self.t0.addingTimeInterval(seconds), lastCost: cost,
+                sinceLastEnded: since)
+        }
+        #expect(due(cost: nil, since: nil), "the first snapshot is not held back")
+        // The last one held the tenant 20 ms: the next may start 19 × 20 = 380 ms after it ended.
+        #expect(!due(cost: .milliseconds(20), since: .milliseconds(379)))
+        #expect(due(cost: .milliseconds(20), since: .milliseconds(380)))
+        #expect(!due(fixes: 1_000_000, cost: .milliseconds(20), since: .milliseconds(100)), "however many fixes")
+        // The interval rule is not held back: a snapshot at least every `interval`.
+        #expect(due(fixes: 1, seconds: 60, cost: .seconds(10), since: .milliseconds(1)))
+        var unbounded = schedule
+        unbounded.maximumShare = 1
+        #expect(
+            unbounded.isDue(
+                fixes: 100, last: Self.t0, now: Self.t0, lastCost: .seconds(10), sinceLastEnded: .zero))
+    }
+
     @Test("snapshots follow the schedule: after everyFixes fixes, or after the interval once a fix came")
     func scheduleIsKept() async throws {
         let schedule = SnapshotSchedule(everyFixes: 100, interval: .seconds(60))

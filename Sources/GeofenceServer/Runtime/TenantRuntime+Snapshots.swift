@@ -17,9 +17,10 @@ extension TenantRuntime {
     func noteCommitted(fixes: Int, now: Date) {
         fixesSinceSnapshot += fixes
         if lastSnapshotAt == nil { lastSnapshotAt = now }
-        guard !snapshotting, snapshotSchedule.isDue(fixes: fixesSinceSnapshot, last: lastSnapshotAt, now: now) else {
-            return
-        }
+        let due = snapshotSchedule.isDue(
+            fixes: fixesSinceSnapshot, last: lastSnapshotAt, now: now, lastCost: lastSnapshotCost,
+            sinceLastEnded: lastSnapshotEnded.map { ContinuousClock.now - $0 })
+        guard !snapshotting, due else { return }
         snapshotting = true
         snapshotTask = Task { await self.takeSnapshot(now: now) }
     }
@@ -33,7 +34,12 @@ extension TenantRuntime {
     /// Crash tests stop it after the export and after the commit (``Failpoint``).
     @discardableResult
     func takeSnapshot(now: Date) async -> Int64? {
-        defer { snapshotting = false }
+        let began = ContinuousClock.now
+        defer {
+            snapshotting = false
+            lastSnapshotEnded = ContinuousClock.now
+            lastSnapshotCost = ContinuousClock.now - began
+        }
         do { try await enterSettled() } catch { return nil }
         defer { release() }
         guard loaded else { return nil }
