@@ -95,6 +95,16 @@ extension CrashSafetyTests {
         }
     }
 
+    /// A fresh directory holding the `server.json` of the forced tests: a snapshot every
+    /// `forcedSnapshotEvery` fixes, with no share bound (the tests want every one of them).
+    static func forcedConfigDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-fp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data(#"{"snapshotEveryFixes":\#(forcedSnapshotEvery),"snapshotMaximumShare":1}"#.utf8).write(
+            to: dir.appendingPathComponent("server.json"))
+        return dir
+    }
+
     /// Polls `condition` until it holds (true) or `timeout` passes (false).
     static func wait(timeout: Duration, until condition: () async -> Bool) async throws -> Bool {
         let clock = ContinuousClock()
@@ -111,13 +121,9 @@ extension CrashSafetyTests {
         arguments: ForcedKill.all, StoreKind.allCases)
     func sigkillAtSnapshotFailpoint(_ kill: ForcedKill, store: StoreKind) async throws {
         try await TestDatabase.with(store) { db in
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-fp-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let dir = try Self.forcedConfigDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
-            // No share bound: the test wants a snapshot at every `forcedSnapshotEvery` fixes.
-            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery),"snapshotMaximumShare":1}"#.utf8).write(
-                to: URL(fileURLWithPath: config))
             let arguments = ["--database", db.location, "--config", config]
             let key = try ChildServer.runToCompletion([
                 "serve", "create-key", "--tenant", "crash", "--database", db.location,
@@ -130,14 +136,7 @@ extension CrashSafetyTests {
             let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": kill.failpoints])
             defer { if first.process.isRunning { first.kill() } }
             #expect(first.log.contains("failpoints armed"), "\(first.log.suffix(600))")
-            let features = Self.regions().map { r -> String in
-                guard case .circle(let c, let radius) = r.shape else { return "" }
-                return circleFeature(r.identifier, lat: c.latitude, lon: c.longitude, radius: radius)
-            }
-            let imported = try await Self.post(
-                first.baseURL, "/v1/regions/import", key: key,
-                body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
-            try #require(imported.status == 200, "import: \(imported.status)")
+            try await Self.importRegions(to: first.baseURL, key: key)
             let ledger = Ledger()
             async let load: Void = Self.sendLoad(to: first, key: key, ledger: ledger)
             let reached = try await first.waitForOutput("failpoint reached: \(kill.name)", timeout: .seconds(60))
@@ -248,30 +247,19 @@ extension CrashSafetyTests {
         ])
     func otherTenantIngestsDuringSnapshot(_ failpoint: String, store: StoreKind) async throws {
         try await TestDatabase.with(store) { db in
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-fp-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let dir = try Self.forcedConfigDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
-            try Data(#"{"snapshotEveryFixes":\#(Self.forcedSnapshotEvery),"snapshotMaximumShare":1}"#.utf8).write(
-                to: URL(fileURLWithPath: config))
             let arguments = ["--database", db.location, "--config", config]
             func key(_ tenant: String) throws -> String {
                 try ChildServer.runToCompletion(["serve", "create-key", "--tenant", tenant, "--database", db.location])
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
             let (stalled, other) = (try key("crash"), try key("other"))
-            let features = Self.regions().map { r -> String in
-                guard case .circle(let c, let radius) = r.shape else { return "" }
-                return circleFeature(r.identifier, lat: c.latitude, lon: c.longitude, radius: radius)
-            }
-            let collection = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
 
             let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": failpoint])
             defer { if first.process.isRunning { first.kill() } }
-            for k in [stalled, other] {
-                let imported = try await Self.post(first.baseURL, "/v1/regions/import", key: k, body: collection)
-                try #require(imported.status == 200)
-            }
+            for k in [stalled, other] { try await Self.importRegions(to: first.baseURL, key: k) }
             let ledger = Ledger()
             async let load: Void = Self.sendLoad(to: first, key: stalled, ledger: ledger)
             let reached = try await first.waitForOutput("failpoint reached: \(failpoint)", timeout: .seconds(60))

@@ -141,6 +141,18 @@ struct CrashSafetyTests {
     /// With `snapshots`, the server checkpoints every tenant's engine after every 40 fixes
     /// (every batch), so the kill very likely lands while a snapshot is being exported or
     /// written, and the restart loads the last snapshot and replays the journal after it.
+    /// Imports the test's regions through the API of the server at `url`.
+    static func importRegions(to url: String, key: String) async throws {
+        let features = regions().map { r -> String in
+            guard case .circle(let c, let radius) = r.shape else { return "" }
+            return circleFeature(r.identifier, lat: c.latitude, lon: c.longitude, radius: radius)
+        }
+        let imported = try await post(
+            url, "/v1/regions/import", key: key,
+            body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+        try #require(imported.status == 200, "import: \(imported.status)")
+    }
+
     @Test(
         "every event of every acknowledged batch survives SIGKILL, is delivered, and nothing is duplicated",
         arguments: [false, true])
@@ -165,14 +177,7 @@ struct CrashSafetyTests {
         try await Receiver.run { receiver in
             // First life: regions, a webhook, then the load, killed a third of the way in.
             let first = try await ChildServer.start(["--database", db, "--config", config])
-            let features = Self.regions().map { r -> String in
-                guard case .circle(let c, let radius) = r.shape else { return "" }
-                return circleFeature(r.identifier, lat: c.latitude, lon: c.longitude, radius: radius)
-            }
-            let imported = try await Self.post(
-                first.baseURL, "/v1/regions/import", key: key,
-                body: #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
-            try #require(imported.status == 200, "import: \(imported.status)")
+            try await Self.importRegions(to: first.baseURL, key: key)
             let hook = try await Self.post(
                 first.baseURL, "/v1/webhooks", key: key, body: #"{"url":"\#(receiver.url)"}"#)
             try #require(hook.status == 201)
