@@ -14,12 +14,18 @@ struct MonitorSlotMonitorTests {
         return r
     }
 
-    @Test("the per-app limit, flagged by Monitor.add, becomes SlotMonitorError.slotLimitExceeded")
-    func limit() async throws {
+    /// A monitor "catalogue" on a device with 3 region slots, one of them taken by a location
+    /// manager's region "home".
+    static func catalogueBesideHome() async throws -> Monitor {
         let device = makeDevice { $0.regionLimit = 3 }
         let (manager, _) = await manager(on: device)
-        await manager.startMonitoring(for: region("home")) // one slot used elsewhere
-        let monitor = try await Monitor("catalogue", device: device)
+        await manager.startMonitoring(for: region("home"))
+        return try await Monitor("catalogue", device: device)
+    }
+
+    @Test("the per-app limit, flagged by Monitor.add, becomes SlotMonitorError.slotLimitExceeded")
+    func limit() async throws {
+        let monitor = try await Self.catalogueBesideHome()
         let slots = await MonitorSlotMonitor(monitor: monitor)
         #expect(slots.slotCapacity == 2)
         try await slots.register(circle("a", north: 0))
@@ -37,10 +43,7 @@ struct MonitorSlotMonitorTests {
 
     @Test("the capacity leaves out the monitor's own conditions refused at the limit (they hold no slot)")
     func capacityIgnoresRefusedConditions() async throws {
-        let device = makeDevice { $0.regionLimit = 3 }
-        let (manager, _) = await manager(on: device)
-        await manager.startMonitoring(for: region("home")) // one slot used elsewhere
-        let monitor = try await Monitor("catalogue", device: device)
+        let monitor = try await Self.catalogueBesideHome()
         for (i, id) in ["a", "b", "c", "d"].enumerated() {
             await monitor.add(.circular(center: offset(Double(i) * 1_000), radius: 100), identifier: id)
         }
