@@ -163,3 +163,96 @@ struct ServerPlanFollowerFailureTests {
         #expect(await follower.errors.count == 1)
     }
 }
+
+@Suite("ServerPlanFollower across a relaunch")
+struct ServerPlanFollowerRelaunchTests {
+    let here = Coordinate(uncheckedLatitude: 30.5, longitude: 120.5)
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func circle(_ id: String, lon: Double, source: String? = nil) -> String {
+        let s = source.map { #","source":"\#($0)""# } ?? ""
+        return
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),30.5]},"properties":{"id":"\#(id)","radius":200\#(s)},"distanceMeters":700,"hasChildren":false}"#
+    }
+
+    /// The first launch: plan A (s1 of acme, s2) applied, then a minute at s1's centre, so the
+    /// monitor holds s1 as inside. Returns the fix time reached.
+    func firstLaunch(_ monitor: EngineSlotMonitor, store: (any FollowerStateStore)?) async throws -> Date {
+        let planA = plan(regions: Self.circle("s1", lon: 120.51, source: "acme") + "," + Self.circle("s2", lon: 120.49))
+        let source = ServerPlanSource(
+            server: "http://h:1", key: "k", device: "p", transport: ScriptedTransport([ok(planA)]))
+        let follower = ServerPlanFollower(monitor: monitor, source: source, store: store)
+        await follower.observe(LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0))
+        let s1 = Coordinate(uncheckedLatitude: 30.5, longitude: 120.51)
+        var t = t0
+        for _ in 0..<12 {
+            t = t.addingTimeInterval(5)
+            let fix = LocationFix(subject: "p", coordinate: s1, horizontalAccuracy: 5, timestamp: t)
+            await follower.observe(fix)
+            for e in try monitor.process(fix) { _ = await follower.handle(e) }
+        }
+        #expect(monitor.state(of: "acme.s1") == .inside)
+        return t
+    }
+
+    /// The second launch asks at s1 and gets plan B: s1 unchanged, s2 gone, s3 new.
+    func secondLaunch(
+        _ monitor: EngineSlotMonitor, store: (any FollowerStateStore)?
+    ) async -> ServerPlanFollower<EngineSlotMonitor> {
+        let planB = plan(regions: Self.circle("s1", lon: 120.51, source: "acme") + "," + Self.circle("s3", lon: 120.53))
+        let source = ServerPlanSource(
+            server: "http://h:1", key: "k", device: "p", transport: ScriptedTransport([ok(planB, etag: "\"b\"")]))
+        return ServerPlanFollower(monitor: monitor, source: source, store: store)
+    }
+
+    @Test("restored from its store, a follower keeps the unchanged regions with their state and removes the stale ones")
+    func restoredFollowerCleansUp() async throws {
+        let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)
+        let store = MemoryFollowerStore()
+        let t = try await firstLaunch(monitor, store: store)
+        #expect(await store.state?.registered == ["acme.s1", "s2"])
+
+        let follower = await secondLaunch(monitor, store: store)
+        #expect(await follower.restore())
+        #expect(await follower.registeredIdentifiers == ["acme.s1", "s2"])
+        let s1 = Coordinate(uncheckedLatitude: 30.5, longitude: 120.51)
+        await follower.observe(
+            LocationFix(subject: "p", coordinate: s1, horizontalAccuracy: 5, timestamp: t.addingTimeInterval(5)))
+        #expect(
+            Set(monitor.registeredIdentifiers) == ["acme.s1", "s3", RegionPlanner<EngineSlotMonitor>.replanIdentifier])
+        #expect(monitor.state(of: "acme.s1") == .inside, "unchanged: kept, not registered again")
+        #expect(await follower.statistics == FollowerStatistics(plansApplied: 1, registrations: 1, removals: 1))
+    }
+
+    @Test("without a store, a new follower leaves the earlier launch's stale regions in the slots")
+    func withoutStoreStaleRegionsStay() async throws {
+        let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)
+        let t = try await firstLaunch(monitor, store: nil)
+        let follower = await secondLaunch(monitor, store: nil)
+        #expect(await !follower.restore())
+        let s1 = Coordinate(uncheckedLatitude: 30.5, longitude: 120.51)
+        await follower.observe(
+            LocationFix(subject: "p", coordinate: s1, horizontalAccuracy: 5, timestamp: t.addingTimeInterval(5)))
+        #expect(monitor.registeredIdentifiers.contains("s2"), "the documented limit: s2 still takes a slot")
+    }
+
+    @Test("a saved state that is not a plan is reported and restores nothing; a file store round-trips")
+    func unreadableState() async throws {
+        let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation)
+        let store = MemoryFollowerStore(
+            FollowerState(plan: .string("garbage"), registered: ["x"], replanRegistered: true))
+        let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: ScriptedTransport([]))
+        let follower = ServerPlanFollower(monitor: monitor, source: source, store: store)
+        #expect(await !follower.restore())
+        #expect(await follower.errors.count == 1)
+        #expect(await follower.registeredIdentifiers.isEmpty)
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("follower-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = FileFollowerStore(directory: dir, name: "shops")
+        #expect(try file.load() == nil)
+        let state = FollowerState(plan: .object(["a": .number(1)]), registered: ["acme.s1"], replanRegistered: true)
+        try file.save(state)
+        #expect(try file.load() == state)
+    }
+}

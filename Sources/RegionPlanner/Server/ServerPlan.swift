@@ -28,6 +28,9 @@ public struct ServerPlan: Sendable, Hashable {
     public var maxAge: TimeInterval
     /// Whether the server could size the circle so that no region is missed (docs/planner.md).
     public var guaranteed: Bool
+    /// The document the plan was read from (`.null` for a plan made in code): what a
+    /// ``ServerPlanFollower`` saves to continue after a relaunch.
+    public var document: JSONValue = .null
 }
 
 /// Why a plan could not be fetched or read.
@@ -38,12 +41,15 @@ public enum PlanSourceError: Error, Hashable, Sendable, CustomStringConvertible 
     case status(Int, String)
     /// The body is not a plan (the field at fault).
     case malformed(String)
+    /// The follower's state could not be saved or read (``FollowerStateStore``).
+    case storage(String)
 
     public var description: String {
         switch self {
         case .transport(let why): "plan request failed: \(why)"
         case .status(let code, let detail): "plan request answered \(code)\(detail.isEmpty ? "" : ": \(detail)")"
         case .malformed(let why): "plan answer is malformed: \(why)"
+        case .storage(let why): "follower state: \(why)"
         }
     }
 }
@@ -90,6 +96,6 @@ extension ServerPlan {
         let guaranteed = json["guaranteed"] == .bool(true)
         self.init(
             center: center, regions: enabled ? entries : [], replanRadius: enabled ? radius : nil,
-            monitoringEnabled: enabled, maxAge: maxAge, guaranteed: guaranteed)
+            monitoringEnabled: enabled, maxAge: maxAge, guaranteed: guaranteed, document: json)
     }
 }

@@ -31,11 +31,21 @@ import Geofencing
 /// A request that fails keeps the plan in force and is retried after a back-off on the fixes'
 /// clock (1 s, doubling up to ``maximumRetryDelay``), so an unreachable server costs a phone a
 /// few requests, not one per fix; the last ``keptErrors`` failures are kept in ``errors``.
+///
+/// **Relaunch**: with a ``FollowerStateStore``, each plan applied is saved, and ``restore()``
+/// in the next launch takes back the regions the monitor still holds for it. The next plan
+/// then keeps the unchanged ones with their monitor state and removes the stale ones. Without
+/// a store, a new follower does not know an earlier launch's regions: they stay in the slots.
 public actor ServerPlanFollower<Monitor: SlotMonitor> {
+    /// One region registered for the plan.
+    typealias Registered = (source: String, id: String, region: Region, hasChildren: Bool)
+
     public nonisolated let monitor: Monitor
     public nonisolated let source: ServerPlanSource
+    /// Where the follower's state is saved for a relaunch (`nil`: not saved).
+    public nonisolated let store: (any FollowerStateStore)?
     /// Registered identifier → (source, plain id, region, hasChildren).
-    private var registered: [String: (source: String, id: String, region: Region, hasChildren: Bool)] = [:]
+    private var registered: [String: Registered] = [:]
     private var replanRegistered = false
     private var awaitingPlan = true
     /// What the follower has done.
@@ -52,9 +62,38 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     /// Whether the plan in force has monitoring on.
     public private(set) var monitoring = false
 
-    public init(monitor: Monitor, source: ServerPlanSource) {
+    public init(monitor: Monitor, source: ServerPlanSource, store: (any FollowerStateStore)? = nil) {
         self.monitor = monitor
         self.source = source
+        self.store = store
+    }
+
+    /// Continues a follower of an earlier launch from its ``store``: takes back the plan's
+    /// regions the monitor still holds (their monitor state kept), unregisters those of its
+    /// regions the monitor holds but the saved plan does not explain, and asks for a plan at
+    /// the next fix. Returns `false` (and does nothing) when nothing was saved or the saved
+    /// state cannot be read (noted in ``errors``).
+    public func restore() async -> Bool {
+        let loaded: FollowerState?
+        do { loaded = try await store?.load() } catch {
+            note(.storage("cannot read the saved state: \(error)"))
+            return false
+        }
+        guard let state = loaded else { return false }
+        let plan: ServerPlan
+        do { plan = try ServerPlan(json: state.plan) } catch {
+            note(.storage("the saved plan is not a plan: \(error)"))
+            return false
+        }
+        let held = Set(await monitor.registeredIdentifiers)
+        let wanted = registrations(for: plan)
+        for id in state.registered where held.contains(id) {
+            if let w = wanted[id] { registered[id] = w } else { await monitor.unregister(identifier: id) }
+        }
+        replanRegistered = state.replanRegistered && held.contains(RegionPlanner<Monitor>.replanIdentifier)
+        monitoring = plan.monitoringEnabled
+        awaitingPlan = true
+        return true
     }
 
     /// Identifiers registered for the plan (with their prefixes), without the re-plan circle.
@@ -115,21 +154,7 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     func apply(_ plan: ServerPlan) async {
         statistics.plansApplied += 1
         monitoring = plan.monitoringEnabled
-        var wanted: [String: (source: String, id: String, region: Region, hasChildren: Bool)] = [:]
-        for e in plan.regions.prefix(max(0, monitor.slotCapacity - 1)) {
-            let prefix = e.region.source.map { $0 + "." } ?? ""
-            var r = e.region
-            r.identifier = prefix + e.region.identifier
-            // A child registered after its parent's entry may already be inside: as the planner
-            // does for tier children. (A parent needs no initial entry: the server's plan at a
-            // point inside it already holds its children.)
-            if r.parent != nil { r.initialTrigger.insert(.enter) }
-            guard wanted[r.identifier] == nil, r.identifier != RegionPlanner<Monitor>.replanIdentifier else {
-                note(.malformed("two regions of the plan register as \"\(r.identifier)\"; the first is kept"))
-                continue
-            }
-            wanted[r.identifier] = (e.region.source ?? "", e.region.identifier, r, e.hasChildren)
-        }
+        let wanted = registrations(for: plan, noting: true)
         for (id, old) in registered where wanted[id]?.region != old.region {
             await monitor.unregister(identifier: id)
             registered[id] = nil
@@ -160,6 +185,39 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
                 note(.malformed("re-plan circle refused by the monitor: \(error)"))
             }
         }
+        await save(plan)
+    }
+
+    /// What `plan` registers, by prefixed identifier, within the slots (the re-plan circle
+    /// takes one). Two regions that would register under one identifier: the first is kept,
+    /// the clash noted when `noting`.
+    func registrations(for plan: ServerPlan, noting: Bool = false) -> [String: Registered] {
+        var wanted: [String: Registered] = [:]
+        for e in plan.regions.prefix(max(0, monitor.slotCapacity - 1)) {
+            let prefix = e.region.source.map { $0 + "." } ?? ""
+            var r = e.region
+            r.identifier = prefix + e.region.identifier
+            // A child registered after its parent's entry may already be inside: as the planner
+            // does for tier children. (A parent needs no initial entry: the server's plan at a
+            // point inside it already holds its children.)
+            if r.parent != nil { r.initialTrigger.insert(.enter) }
+            guard wanted[r.identifier] == nil, r.identifier != RegionPlanner<Monitor>.replanIdentifier else {
+                if noting {
+                    note(.malformed("two regions of the plan register as \"\(r.identifier)\"; the first is kept"))
+                }
+                continue
+            }
+            wanted[r.identifier] = (e.region.source ?? "", e.region.identifier, r, e.hasChildren)
+        }
+        return wanted
+    }
+
+    /// Saves the plan applied and what is registered for it (a failure is noted in ``errors``).
+    private func save(_ plan: ServerPlan) async {
+        guard let store else { return }
+        let state = FollowerState(
+            plan: plan.document, registered: registered.keys.sorted(), replanRegistered: replanRegistered)
+        do { try await store.save(state) } catch { note(.storage("cannot save the state: \(error)")) }
     }
 }
 
