@@ -34,6 +34,54 @@ struct CoreLocationMonitorBackendTests {
         #expect(await monitor.record(for: "assumed")?.lastEvent.state == .satisfied)
     }
 
+    @Test("a condition added before permission starts when it arrives: its state then is reported once")
+    func conditionsStartWithPermission() async throws {
+        let system = FakeConditionMonitors(authorization: .notDetermined)
+        let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system))
+        await monitor.add(shop(0), identifier: "shop", assuming: .unsatisfied)
+        await monitor.add(shop(10_000), identifier: "far", assuming: .unsatisfied)
+        for f in stay(at: offset(5_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 80) {
+            try await system.move(to: f)
+        }
+        #expect(await system.sentCount == 0, "nothing reaches an app without permission")
+        #expect(await monitor.record(for: "shop")?.lastEvent.state == .unsatisfied)
+        await system.setAuthorization(.authorizedWhenInUse)
+        #expect(await system.sentCount == 0, "when-in-use: no events in the background")
+        await system.setAuthorization(.authorizedAlways)
+        var events = monitor.events.makeAsyncIterator()
+        let e = try #require(await events.next())
+        #expect(e.identifier == "shop" && e.state == .satisfied && e.date > t0.addingTimeInterval(35))
+        #expect(await system.sentCount == 1, "far stayed as assumed: not news")
+        #expect(await monitor.record(for: "shop")?.lastEvent.state == .satisfied)
+    }
+
+    @Test("while permission is withdrawn, changes are held; a round trip meanwhile is not news, a lasting change is")
+    func permissionWithdrawn() async throws {
+        let system = FakeConditionMonitors()
+        let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: system))
+        await monitor.add(shop(0), identifier: "a", assuming: .unsatisfied)
+        await monitor.add(shop(3_000), identifier: "b", assuming: .unsatisfied)
+        var events = monitor.events.makeAsyncIterator()
+        for f in stay(at: lyon, from: 0, through: 40) { try await system.move(to: f) }
+        #expect(await events.next()?.state == .satisfied) // a, delivered
+        // Withdrawn while the device leaves a and comes back: a round trip is not news.
+        await system.setAuthorization(.denied)
+        let roundTrip = stay(at: offset(6_000), from: 45, through: 90) + stay(at: lyon, from: 95, through: 140)
+        for f in roundTrip { try await system.move(to: f) }
+        await system.setAuthorization(.authorizedAlways)
+        #expect(await system.sentCount == 1)
+        // Withdrawn while it moves from a into b: both changes last, each is reported once.
+        await system.setAuthorization(.restricted)
+        for f in stay(at: offset(3_000), from: 145, through: 190) { try await system.move(to: f) }
+        #expect(await system.sentCount == 1)
+        await system.setAuthorization(.authorizedAlways)
+        let first = try #require(await events.next())
+        let second = try #require(await events.next())
+        #expect(first.identifier == "a" && first.state == .unsatisfied)
+        #expect(second.identifier == "b" && second.state == .satisfied)
+        #expect(await system.sentCount == 3)
+    }
+
     @Test("the 21st condition is kept unmonitored with conditionLimitExceeded, the system is not asked, the rest work")
     func twentyFirstCondition() async throws {
         let system = FakeConditionMonitors()

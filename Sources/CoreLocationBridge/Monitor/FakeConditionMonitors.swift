@@ -22,9 +22,17 @@ import RegionMonitoring
 /// - **Later**: events reach ``SystemConditionMonitor/events`` after the call or fix that
 ///   caused them. ``terminateApp()`` ends every stream; events meanwhile wait for the next
 ///   ``openMonitor(named:)`` of that name (the relaunched app).
+/// - **Authorisation**: only ``AuthorizationStatus/authorizedAlways`` delivers (the fake has no
+///   foreground, so when-in-use holds events as an app in the background would). Otherwise
+///   conditions are still evaluated but their changes are held; when always-authorisation
+///   arrives (``setAuthorization(_:)``), each condition whose state moved away from the last
+///   one delivered is reported once, with its state then — so conditions added before
+///   permission start when it arrives, and a round trip made meanwhile is not news.
 public actor FakeConditionMonitors: SystemMonitorService {
     /// Most conditions per app, over every monitor.
     public let conditionLimit: Int
+    /// What the user granted the app.
+    public private(set) var authorization: AuthorizationStatus
     /// The last position the device took.
     public private(set) var lastFix: LocationFix?
     /// Events sent so far, over every monitor (delivered or waiting for a relaunch).
@@ -38,9 +46,35 @@ public actor FakeConditionMonitors: SystemMonitorService {
         var engine = Engine(policy: .coreLocation)
         var continuation: AsyncStream<SystemMonitorEvent>.Continuation?
         var waiting: [SystemMonitorEvent] = []
+        /// The latest change of each condition while events are held (not authorised).
+        var held: [String: SystemMonitorEvent] = [:]
     }
 
-    public init(conditionLimit: Int = 20) { self.conditionLimit = conditionLimit }
+    public init(conditionLimit: Int = 20, authorization: AuthorizationStatus = .authorizedAlways) {
+        self.conditionLimit = conditionLimit
+        self.authorization = authorization
+    }
+
+    /// Whether changes reach the app now.
+    var delivers: Bool { authorization == .authorizedAlways }
+
+    /// The user's answer changes. Once always-authorised, the changes held meanwhile are
+    /// reported: one event per condition whose state differs from the last one delivered.
+    public func setAuthorization(_ status: AuthorizationStatus) {
+        authorization = status
+        guard delivers else { return }
+        for name in monitors.keys.sorted() { deliverHeld(in: name) }
+    }
+
+    private func deliverHeld(in name: String) {
+        guard let book = monitors[name] else { return }
+        monitors[name]?.held = [:]
+        for id in book.order {
+            guard let event = book.held[id], book.records[id]?.lastEvent.state != event.state else { continue }
+            monitors[name]?.records[id]?.lastEvent = event
+            send(event, in: name)
+        }
+    }
 
     public func openMonitor(named name: String) -> any SystemConditionMonitor {
         let (stream, continuation) = AsyncStream.makeStream(of: SystemMonitorEvent.self, bufferingPolicy: .unbounded)
@@ -104,6 +138,7 @@ public actor FakeConditionMonitors: SystemMonitorService {
 
     func remove(_ id: String, from name: String) {
         monitors[name]?.records[id] = nil
+        monitors[name]?.held[id] = nil
         monitors[name]?.order.removeAll { $0 == id }
         monitors[name]?.engine.remove(identifier: id)
     }
@@ -116,6 +151,10 @@ public actor FakeConditionMonitors: SystemMonitorService {
         guard let record = monitors[name]?.records[e.regionID], record.lastEvent.state != .unmonitored else { return }
         let state: MonitorState = e.kind == .enter ? .satisfied : .unsatisfied
         let event = SystemMonitorEvent(identifier: e.regionID, state: state, date: e.time)
+        guard delivers else {
+            monitors[name]?.held[e.regionID] = event
+            return
+        }
         monitors[name]?.records[e.regionID]?.lastEvent = event
         if e.isInitial, record.lastEvent.state == state { return } // as assumed: not news
         send(event, in: name)
