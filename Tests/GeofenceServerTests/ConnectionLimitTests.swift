@@ -40,7 +40,9 @@ struct ConnectionLimitTests {
         .timeLimit(.minutes(1)))
     func idleConnectionsClosed() async throws {
         let probe = Budget.Probe()
-        try await Budget.withServer(probe, idleTimeout: .milliseconds(100)) { port in
+        // 500 ms: the working connection is idle, too, until its request is read; a shorter
+        // timeout could close it first on a loaded machine (the test then hangs to its limit).
+        try await Budget.withServer(probe, idleTimeout: .milliseconds(500)) { port in
             let working = try Budget.connectedSocket(port)
             defer { close(working) }
             let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)

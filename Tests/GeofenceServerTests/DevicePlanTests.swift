@@ -127,7 +127,12 @@ struct DevicePlanTests {
             let plan = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0", key: key)
             #expect(plan["replanRadiusMeters"]?.number == 98_579, "\(plan)")
         }
-        for bad in [#"{"maximumSpeed":0}"#, #"{"maximumAccuracy":"far"}"#, #"{"glitchAllowance":-1}"#, "[]"] {
+        // maximumAccuracy beyond Core Location's ±1 km limit would be clamped to it: refused instead.
+        let bads = [
+            #"{"maximumSpeed":0}"#, #"{"maximumAccuracy":"far"}"#, #"{"maximumAccuracy":5000}"#,
+            #"{"glitchAllowance":-1}"#, "[]",
+        ]
+        for bad in bads {
             try Data(#"{"planAssumptions":\#(bad)}"#.utf8).write(to: file)
             var c = ServerConfiguration()
             #expect { try c.apply(configFile: file.path) } throws: {

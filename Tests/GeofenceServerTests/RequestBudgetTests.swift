@@ -171,7 +171,7 @@ struct RequestBudgetTests {
         }
     }
 
-    @Test("a connection kept alive serves its next request after one that finished")
+    @Test("a connection kept alive serves its next request after one that finished", .timeLimit(.minutes(1)))
     func keepAliveStillWorks() async throws {
         let probe = Probe()
         try await Self.withServer(probe) { port in

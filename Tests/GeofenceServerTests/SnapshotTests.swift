@@ -206,6 +206,31 @@ struct SnapshotTests {
                 fixes: 100, last: Self.t0, now: Self.t0, lastCost: .seconds(10), sinceLastEnded: .zero))
     }
 
+    @Test(
+        "a tenant holds back its next fix-count snapshot by the share bound, measured from its last one",
+        arguments: [(1e-9, false), (1.0, true)])
+    func runtimeKeepsTheShare(maximumShare: Double, secondTaken: Bool) async throws {
+        try await TestDatabase.with(.sqlite) { db in
+            let store = try await db.open()
+            var schedule = SnapshotSchedule(everyFixes: 50, interval: .seconds(1_000_000))
+            schedule.maximumShare = maximumShare // 1e-9: the next one waits 10⁹ × the last one's cost
+            let runtime = TenantRuntime(tenant: "t", store: store, policy: .precise, snapshotSchedule: schedule)
+            try await runtime.rebuild()
+            _ = try await runtime.upsert(Self.regions(), create: false, now: Self.t0)
+            let batches = Self.batches(0..<30)
+            try await Self.feed(runtime, Array(batches.prefix(10))) // 50 fixes: the first snapshot
+            await runtime.waitForSnapshot()
+            let first = try #require(try await store.startupJournal(tenant: "t", useSnapshot: true).snapshot)
+            #expect(await runtime.lastSnapshotCost != nil)
+            try await Self.feed(runtime, Array(batches[10..<20])) // 50 more: due by count
+            await runtime.waitForSnapshot()
+            let latest = try await store.startupJournal(tenant: "t", useSnapshot: true).snapshot
+            #expect(((latest?.position ?? 0) > first.position) == secondTaken)
+            #expect(await runtime.fixesSinceSnapshot == (secondTaken ? 0 : 50))
+            try await store.close()
+        }
+    }
+
     @Test("snapshots follow the schedule: after everyFixes fixes, or after the interval once a fix came")
     func scheduleIsKept() async throws {
         let schedule = SnapshotSchedule(everyFixes: 100, interval: .seconds(60))

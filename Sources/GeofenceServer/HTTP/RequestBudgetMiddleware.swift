@@ -5,12 +5,13 @@ import NIOCore
 /// Gives each request a time budget and ties its work to the client's connection.
 ///
 /// The handler runs in a child task, raced against a timer of ``timeout`` and against the
-/// client going away (its connection closing, or its input ending: ``ClientGoneHandler``). When the timer wins, the handler is cancelled: a handler that stops
-/// because of it (a query waiting for its turn in ``QueryLimiter``, a store call, a sleep)
-/// ends the request with a **503** problem saying the budget ran out (`Retry-After: 1`); one
-/// that finishes anyway (its work was already committed) is answered normally — the client
-/// must not be told "failed" about something that happened. When the client goes away, the
-/// handler is cancelled the same way and nothing is answered.
+/// client going away (its connection closing, or its input ending: ``ClientGoneHandler``).
+/// When the timer wins, the handler is cancelled: a handler that stops because of it (a query
+/// waiting for its turn in ``QueryLimiter``, a store call, a sleep) ends the request with a
+/// **503** problem saying the budget ran out (`Retry-After: 1`); one that finishes anyway (its
+/// work was already committed) is answered normally — the client must not be told "failed"
+/// about something that happened. When the client goes away, the handler is cancelled the same
+/// way and nothing is answered.
 ///
 /// Fix ingestion and the event stream are not wrapped: a fix batch is bounded by
 /// `maxBatchSize` and, once queued for its commit, must be answered with the commit's outcome

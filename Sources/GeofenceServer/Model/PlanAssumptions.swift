@@ -17,13 +17,17 @@ public struct PlanAssumptions: Sendable, Hashable {
     /// Largest single glitch of a fix, in metres (250).
     public var glitchAllowance: Double = 250
 
+    /// The hysteresis the phones are taken to run.
+    static let policy = HysteresisPolicy.coreLocation
+
+    /// The defaults stated on each property.
     public init() {}
 
     /// The re-plan sizing these assumptions give, for catalogue regions up to
     /// `Region.maximumRadius`.
     public var sizing: ReplanSizing {
         ReplanSizing(
-            policy: .coreLocation, largestRegionSize: Region.maximumRadius,
+            policy: Self.policy, largestRegionSize: Region.maximumRadius,
             maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval,
             maximumAccuracy: maximumAccuracy, glitchAllowance: glitchAllowance)
     }
@@ -34,7 +38,9 @@ public struct PlanAssumptions: Sendable, Hashable {
         maximumSpeed = try Self.number(o, "maximumSpeed", in: 0.1...1_000, default: maximumSpeed)
         maximumFixInterval = try Self.number(
             o, "maximumFixIntervalSeconds", in: 0.1...3_600, default: maximumFixInterval)
-        maximumAccuracy = try Self.number(o, "maximumAccuracy", in: 1...10_000, default: maximumAccuracy)
+        // Up to the policy's own limit: the sizing clamps a coarser one to it.
+        maximumAccuracy = try Self.number(
+            o, "maximumAccuracy", in: 1...Self.policy.maximumAccuracy, default: maximumAccuracy)
         glitchAllowance = try Self.number(o, "glitchAllowance", in: 0...100_000, default: glitchAllowance)
     }
 

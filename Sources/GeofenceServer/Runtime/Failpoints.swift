@@ -81,8 +81,10 @@ enum Failpoints {
     }
 
     /// Passes, or — when `point` is armed and this is the reach it stalls at — announces it and
-    /// suspends the calling task forever (no thread is blocked).
-    static func reach(_ point: Failpoint) async {
+    /// suspends the calling task forever (no thread is blocked). `nonisolated(nonsending)`: it
+    /// runs on the caller's executor, so an unarmed reach inside an actor does not hop off it
+    /// and back (which would cost two executor switches and open a reentrancy window).
+    nonisolated(nonsending) static func reach(_ point: Failpoint) async {
         guard isArmed, isStallingReach(point) else { return }
         announce(point)
         while true {

@@ -97,7 +97,12 @@ final class ChildServer: @unchecked Sendable {
         let collector = OutputCollector()
         pipe.fileHandleForReading.readabilityHandler = { h in
             let d = h.availableData
-            if d.isEmpty { h.readabilityHandler = nil } else { collector.append(d) }
+            if d.isEmpty {
+                h.readabilityHandler = nil
+                collector.finish()
+            } else {
+                collector.append(d)
+            }
         }
         try p.run()
         let clock = ContinuousClock()
@@ -108,6 +113,7 @@ final class ChildServer: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         if p.isRunning { p.terminate() }
+        try await collector.waitForEnd(timeout: .seconds(5))
         throw ChildServerError.didNotStart(log: collector.text)
     }
 
@@ -123,6 +129,7 @@ final class ChildServer: @unchecked Sendable {
             if !process.isRunning { break }
             try await Task.sleep(for: .milliseconds(10))
         }
+        if !process.isRunning { try await output.waitForEnd(timeout: .seconds(5)) }
         return output.text.contains(text)
     }
 
@@ -171,9 +178,21 @@ enum ChildServerError: Error, CustomStringConvertible {
 final class OutputCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
+    private var ended = false
 
     func append(_ d: Data) { lock.withLock { data.append(d) } }
+    /// The pipe reached its end: the child and everything it started have exited.
+    func finish() { lock.withLock { ended = true } }
     var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+    /// Waits (up to `timeout`) until the pipe's end has been read. A child that has exited may
+    /// still have output in the pipe: the reader thread and the exit are noticed independently,
+    /// so its last lines (a start-up error) could otherwise be missed.
+    func waitForEnd(timeout: Duration) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while !lock.withLock({ ended }), clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
 
     /// The port of the first `listening` log line (`port=NNNN` metadata).
     func listeningPort() -> Int? {
