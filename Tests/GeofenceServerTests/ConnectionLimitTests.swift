@@ -23,6 +23,8 @@ struct ConnectionLimitTests {
         }
     }
 
+    /// Reads one whole answer (its head, then `content-length` bytes of body), or what came
+    /// before the server closed the connection.
     private static func blockingReadToClose(_ fd: Int32) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -30,9 +32,23 @@ struct ConnectionLimitTests {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { return String(decoding: received, as: UTF8.self) }
             received += buffer.prefix(n)
-            let text = String(decoding: received, as: UTF8.self)
-            if text.contains("\r\n\r\n{") { return text }
+            if let length = completeAnswerLength(received), received.count >= length {
+                return String(decoding: received, as: UTF8.self)
+            }
         }
+    }
+
+    /// The length of the answer `bytes` begins with, once its head is complete.
+    private static func completeAnswerLength(_ bytes: [UInt8]) -> Int? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return nil }
+        let head = text[..<end.lowerBound].lowercased()
+        let bodyLength =
+            head.split(separator: "\r\n").lazy.compactMap { line -> Int? in
+                guard line.hasPrefix("content-length:") else { return nil }
+                return Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+            }.first ?? 0
+        return text[..<end.upperBound].utf8.count + bodyLength
     }
 
     @Test(

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
@@ -17,17 +18,38 @@ import Glibc
 /// test opens, so nothing waits for real time.
 @Suite("Request budget and client disconnects")
 struct RequestBudgetTests {
-    /// One-shot signals between the test and a handler.
+    /// One-shot signals between the test and a handler: ``wait()`` returns once the signal has
+    /// fired, at once if it already has, or when the waiting task is cancelled. Each waiter is
+    /// independent (an `AsyncStream` ends for every later reader once one reader is cancelled,
+    /// which made a budget that never ran out look run out).
     final class Signal: Sendable {
-        let stream: AsyncStream<Void>
-        private let continuation: AsyncStream<Void>.Continuation
-        init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
+        private let state = NIOLockedValueBox<(fired: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>(
+            (false, [:]))
+
         func fire() {
-            continuation.yield()
-            continuation.finish()
+            let waiting = state.withLockedValue { s in
+                s.fired = true
+                defer { s.waiters = [:] }
+                return s.waiters
+            }
+            for c in waiting.values { c.resume() }
         }
-        /// Returns once fired (or when the waiting task is cancelled).
-        func wait() async { for await _ in stream { return } }
+
+        func wait() async {
+            let id = UUID()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    let now = state.withLockedValue { s -> Bool in
+                        if s.fired || Task.isCancelled { return true }
+                        s.waiters[id] = c
+                        return false
+                    }
+                    if now { c.resume() }
+                }
+            } onCancel: {
+                state.withLockedValue { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+        }
     }
 
     /// What the handler saw.
@@ -67,6 +89,14 @@ struct RequestBudgetTests {
             probe.started.fire()
             await Task.detached { await probe.finish.wait() }.value // not cancellable
             return .json(.object(["committed": .bool(true)]))
+        }
+        // Outside the middleware: how many requests wait on this connection's handler now.
+        router.get("waiters") { _, context -> Response in
+            let channel = context.channel
+            let count = try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.handler(type: ClientGoneHandler.self).waiterCount
+            }.get()
+            return .json(.object(["waiters": .number(Double(count))]))
         }
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
@@ -168,6 +198,27 @@ struct RequestBudgetTests {
             }
             await probe.cancelled.wait() // the handler saw the cancellation (else this never returns)
             if departure == .halfClose { close(fd) }
+        }
+    }
+
+    @Test(
+        "a connection kept alive for many requests keeps no waiter of the requests that ended", .timeLimit(.minutes(1)))
+    func noWaitersLeftBehind() async throws {
+        let probe = Probe()
+        try await Self.withServer(probe) { port in
+            probe.finish.fire() // every request finishes at once
+            let fd = try Self.connectedSocket(port)
+            defer { close(fd) }
+            let work = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            for _ in 0..<50 {
+                #expect(work.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == work.count)
+                let answer = await ConnectionLimitTests.readToClose(fd)
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+            }
+            let count = Array("GET /waiters HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            #expect(count.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == count.count)
+            let answer = await ConnectionLimitTests.readToClose(fd)
+            #expect(answer.hasSuffix(#"{"waiters":0}"#), "\(answer)")
         }
     }
 

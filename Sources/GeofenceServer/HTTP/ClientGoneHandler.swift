@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Notices when the client stops sending: its connection closed, or only its sending side
@@ -9,18 +10,20 @@ import NIOCore
 /// being worked on as "the client went away": ``RequestBudgetMiddleware`` cancels the work.
 /// HTTP/1.1 clients do not half-close to wait for an answer; one that does gets its connection
 /// closed without an answer to a request still running (docs/server.md, "Bounded work").
+///
+/// Each request waits through ``waitUntilGone(on:)``, which registers a waiter here and takes it
+/// back when the request ends, so a connection kept alive for many requests holds only the
+/// waiters of the requests running on it (a callback on a future could not be taken back).
 final class ClientGoneHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Never
 
-    /// Completes when the client's input ends or the channel goes away, whichever is first.
-    private(set) var gone: EventLoopFuture<Void>?
-    private var promise: EventLoopPromise<Void>?
+    /// Whether the client has gone (input ended, or the channel closed).
+    private var isGone = false
+    /// The requests waiting on this connection. Event-loop only.
+    private var waiters: [ObjectIdentifier: GoneWait] = [:]
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        self.promise = promise
-        self.gone = promise.futureResult
-    }
+    /// Requests of this connection waiting now (tests check none are left behind).
+    var waiterCount: Int { waiters.count }
 
     func handlerRemoved(context: ChannelHandlerContext) { markGone() }
 
@@ -35,14 +38,69 @@ final class ClientGoneHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func markGone() {
-        promise?.succeed()
-        promise = nil
+        isGone = true
+        let woken = waiters.values
+        waiters = [:]
+        for w in woken { w.finish() }
     }
 
-    /// The future of `channel`'s handler (its `closeFuture` when the pipeline has none).
-    static func gone(on channel: any Channel) -> EventLoopFuture<Void> {
-        channel.eventLoop.flatSubmit {
-            (try? channel.pipeline.syncOperations.handler(type: ClientGoneHandler.self).gone) ?? channel.closeFuture
+    private func register(_ wait: GoneWait) {
+        if isGone { return wait.finish() }
+        if !wait.isFinished { waiters[ObjectIdentifier(wait)] = wait }
+    }
+
+    private func unregister(_ wait: GoneWait) { waiters[ObjectIdentifier(wait)] = nil }
+
+    /// Returns when the client behind `channel` goes away or the calling task is cancelled,
+    /// whichever is first; either way no waiter is left on the connection. Without a handler
+    /// in the pipeline (a server built without one), waits for the channel's close.
+    static func waitUntilGone(on channel: any Channel) async {
+        let wait = GoneWait()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                wait.start(c)
+                channel.eventLoop.execute {
+                    guard let handler = try? channel.pipeline.syncOperations.handler(type: ClientGoneHandler.self)
+                    else {
+                        channel.closeFuture.whenComplete { _ in wait.finish() }
+                        return
+                    }
+                    handler.register(wait)
+                }
+            }
+        } onCancel: {
+            wait.finish()
+            channel.eventLoop.execute {
+                (try? channel.pipeline.syncOperations.handler(type: ClientGoneHandler.self))?.unregister(wait)
+            }
         }
+    }
+}
+
+/// One request's wait for its client to go away: finished once, by the handler or by the
+/// request's own cancellation, whichever comes first (the other does nothing).
+final class GoneWait: Sendable {
+    private let state = NIOLockedValueBox<(continuation: CheckedContinuation<Void, Never>?, finished: Bool)>(
+        (nil, false))
+
+    var isFinished: Bool { state.withLockedValue { $0.finished } }
+
+    /// Sets the continuation to resume; resumes it at once when already finished.
+    func start(_ continuation: CheckedContinuation<Void, Never>) {
+        let resumeNow = state.withLockedValue { s -> Bool in
+            if s.finished { return true }
+            s.continuation = continuation
+            return false
+        }
+        if resumeNow { continuation.resume() }
+    }
+
+    func finish() {
+        let continuation = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
+            s.finished = true
+            defer { s.continuation = nil }
+            return s.continuation
+        }
+        continuation?.resume()
     }
 }

@@ -1,5 +1,4 @@
 import Hummingbird
-import NIOConcurrencyHelpers
 import NIOCore
 
 /// Gives each request a time budget and ties its work to the client's connection.
@@ -36,7 +35,7 @@ struct RequestBudgetMiddleware: RouterMiddleware {
         if path.hasSuffix("/locations") || path.hasSuffix("/events/stream") { return try await next(request, context) }
         let timeout = self.timeout
         let expiry = self.expiry
-        let clientGone = ClientGoneHandler.gone(on: context.channel)
+        let channel = context.channel
         // `next` is neither escaping nor @Sendable: it is called only from the first child task,
         // and the group waits for every child before `withoutActuallyEscaping` returns.
         return try await withoutActuallyEscaping(next) { next in
@@ -52,7 +51,7 @@ struct RequestBudgetMiddleware: RouterMiddleware {
                     return .timedOut
                 }
                 group.addTask {
-                    await RequestBudgetMiddleware.waitCancellably(for: clientGone)
+                    await ClientGoneHandler.waitUntilGone(on: channel)
                     return .clientGone
                 }
                 let first = try await group.next()!
@@ -81,20 +80,6 @@ struct RequestBudgetMiddleware: RouterMiddleware {
                     throw CancellationError()
                 }
             }
-        }
-    }
-
-    /// Returns when `future` completes or the task is cancelled, whichever is first.
-    static func waitCancellably(for future: EventLoopFuture<Void>) async {
-        let once = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(nil)
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                once.withLockedValue { $0 = c }
-                if Task.isCancelled { once.withLockedValue { $0.take() }?.resume() }
-                future.whenComplete { _ in once.withLockedValue { $0.take() }?.resume() }
-            }
-        } onCancel: {
-            once.withLockedValue { $0.take() }?.resume()
         }
     }
 }
