@@ -22,8 +22,9 @@ public struct ServeCommand: AsyncParsableCommand {
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
             maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, snapshotMaximumShare, \
             fixRetentionDays, eventRetentionDays, sqliteSynchronous, idleTimeoutSeconds, \
-            maxConnections, planAssumptions {maximumSpeed, maximumFixIntervalSeconds, \
-            maximumAccuracy, glitchAllowance}. Command-line options override it. See docs/server.md.
+            maxConnections, planAssumptions {maximumSpeedMetersPerSecond, \
+            maximumFixIntervalSeconds, maximumAccuracyMeters, glitchAllowanceMeters}. \
+            Command-line options override it. See docs/server.md.
             """,
         subcommands: [CreateKey.self, Loadgen.self]
     )
@@ -56,7 +57,7 @@ public struct ServeCommand: AsyncParsableCommand {
     var eventRetentionDays: Double?
 
     @Option(help: "SQLite durability: normal (a power loss can lose the last commits) or full (an fsync per commit).")
-    var sqliteSynchronous: String?
+    var sqliteSynchronous: SQLiteSynchronous?
 
     public init() {}
 
@@ -78,9 +79,7 @@ public struct ServeCommand: AsyncParsableCommand {
         if let d = eventRetentionDays {
             c.eventRetention = try ServerConfiguration.retention(days: d, key: "--event-retention-days")
         }
-        if let m = sqliteSynchronous {
-            c.sqliteSynchronous = try ServerConfiguration.sqliteSynchronous(m, key: "--sqlite-synchronous")
-        }
+        if let m = sqliteSynchronous { c.sqliteSynchronous = m }
         try c.validate()
         return c
     }
@@ -130,3 +129,6 @@ public struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `--sqlite-synchronous normal|full` (the values listed in `--help`).
+extension SQLiteSynchronous: ExpressibleByArgument {}

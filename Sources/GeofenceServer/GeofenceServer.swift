@@ -182,13 +182,21 @@ public struct GeofenceServer: Sendable {
                 "seconds": "\((seconds * 1_000).rounded() / 1_000)",
             ])
         let logger = self.logger
+        let maxConnections = configuration.effectiveMaxConnections
+        if maxConnections < configuration.maxConnections {
+            logger.warning(
+                "connections capped below maxConnections by the open-file limit (raise it with ulimit -n)",
+                metadata: [
+                    "maxConnections": "\(configuration.maxConnections)", "allowed": "\(maxConnections)",
+                    "openFileLimit": "\(ServerConfiguration.openFileLimit ?? 0)",
+                ])
+        }
         return Application(
             router: makeRouter(),
             server: .http1NoticingClientsGone(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "geofence",
-                availableConnectionsDelegate: MaximumAvailableConnections(
-                    configuration.effectiveMaxConnections, logger: logger)),
+                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
             services: [
                 dispatcher,
                 RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),

@@ -102,9 +102,8 @@ public struct ServerConfiguration: Sendable {
     /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `snapshotMaximumShare`,
     /// `fixRetentionDays`,
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
-    /// `idleTimeoutSeconds`, `maxConnections`,
-    /// `planAssumptions` {`maximumSpeed`, `maximumFixIntervalSeconds`, `maximumAccuracy`,
-    /// `glitchAllowance`}.
+    /// `idleTimeoutSeconds`, `maxConnections`, `planAssumptions` {`maximumSpeedMetersPerSecond`,
+    /// `maximumFixIntervalSeconds`, `maximumAccuracyMeters`, `glitchAllowanceMeters`}.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data

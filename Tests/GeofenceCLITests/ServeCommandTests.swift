@@ -27,7 +27,7 @@ struct ServeCommandTests {
             try GeofenceCommand.parseAsRoot(["serve", "--sqlite-synchronous", "full"]) as? ServeCommand)
         #expect(try full.resolvedConfiguration().sqliteSynchronous == .full)
         #expect { try GeofenceCommand.parseAsRoot(["serve", "--sqlite-synchronous", "off"]) } throws: {
-            "\($0)".contains("--sqlite-synchronous")
+            GeofenceCommand.message(for: $0).contains("--sqlite-synchronous")
         }
         try Data(#"{"sqliteSynchronous": "full"}"#.utf8).write(to: config)
         let fromConfig = try #require(

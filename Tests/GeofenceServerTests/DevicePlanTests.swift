@@ -109,7 +109,7 @@ struct DevicePlanTests {
     func assumptionsFromConfigFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data(#"{"planAssumptions":{"maximumSpeed":20}}"#.utf8).write(to: file)
+        try Data(#"{"planAssumptions":{"maximumSpeedMetersPerSecond":20}}"#.utf8).write(to: file)
         var config = ServerConfiguration()
         try config.apply(configFile: file.path)
         var slower = PlanAssumptions()
@@ -127,10 +127,10 @@ struct DevicePlanTests {
             let plan = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0", key: key)
             #expect(plan["replanRadiusMeters"]?.number == 98_579, "\(plan)")
         }
-        // maximumAccuracy beyond Core Location's ±1 km limit would be clamped to it: refused instead.
+        // An accuracy beyond Core Location's ±1 km limit would be clamped to it: refused instead.
         let bads = [
-            #"{"maximumSpeed":0}"#, #"{"maximumAccuracy":"far"}"#, #"{"maximumAccuracy":5000}"#,
-            #"{"glitchAllowance":-1}"#, "[]",
+            #"{"maximumSpeedMetersPerSecond":0}"#, #"{"maximumAccuracyMeters":"far"}"#,
+            #"{"maximumAccuracyMeters":5000}"#, #"{"glitchAllowanceMeters":-1}"#, "[]",
         ]
         for bad in bads {
             try Data(#"{"planAssumptions":\#(bad)}"#.utf8).write(to: file)

@@ -30,10 +30,20 @@ extension ServerConfiguration {
 
     /// ``maxConnections``, lowered to what the process's open-file limit allows.
     var effectiveMaxConnections: Int {
+        guard let files = Self.openFileLimit else { return maxConnections }
+        return max(1, min(maxConnections, files - Self.reservedDescriptors))
+    }
+
+    /// The process's soft limit on open files (`nil` when unknown; RLIM_INFINITY, all ones,
+    /// clamps to `Int.max`).
+    static var openFileLimit: Int? {
         var limit = rlimit()
-        // RLIM_INFINITY (all ones) clamps to Int.max: no lowering.
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return maxConnections }
-        let allowed = Int(clamping: limit.rlim_cur) - Self.reservedDescriptors
-        return max(1, min(maxConnections, allowed))
+        #if canImport(Glibc)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        return Int(clamping: limit.rlim_cur)
     }
 }

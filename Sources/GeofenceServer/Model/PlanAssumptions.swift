@@ -35,13 +35,13 @@ public struct PlanAssumptions: Sendable, Hashable {
     /// Reads the `planAssumptions` object of a configuration file over these values.
     /// - Throws: ``ConfigurationError`` naming the key and its range.
     mutating func apply(_ o: JSONObjectReader) throws {
-        maximumSpeed = try Self.number(o, "maximumSpeed", in: 0.1...1_000, default: maximumSpeed)
+        maximumSpeed = try Self.number(o, "maximumSpeedMetersPerSecond", in: 0.1...1_000, default: maximumSpeed)
         maximumFixInterval = try Self.number(
             o, "maximumFixIntervalSeconds", in: 0.1...3_600, default: maximumFixInterval)
         // Up to the policy's own limit: the sizing clamps a coarser one to it.
         maximumAccuracy = try Self.number(
-            o, "maximumAccuracy", in: 1...Self.policy.maximumAccuracy, default: maximumAccuracy)
-        glitchAllowance = try Self.number(o, "glitchAllowance", in: 0...100_000, default: glitchAllowance)
+            o, "maximumAccuracyMeters", in: 1...Self.policy.maximumAccuracy, default: maximumAccuracy)
+        glitchAllowance = try Self.number(o, "glitchAllowanceMeters", in: 0...100_000, default: glitchAllowance)
     }
 
     private static func number(
