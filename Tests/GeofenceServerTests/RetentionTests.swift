@@ -9,6 +9,24 @@ import Testing
 /// no delivery is pending), in bounded transactions; a cursor older than what was kept is a 410.
 @Suite("Retention of fixes and events")
 struct RetentionTests {
+    @Test("with retention switched off (keep forever) the server keeps serving", .timeLimit(.minutes(1)))
+    func switchedOffKeepsServing() async throws {
+        let database = Harness.temporaryDatabase()
+        let key = try ChildServer.runToCompletion(["serve", "create-key", "--tenant", "t", "--database", database])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await ChildServer.start([
+            "--database", database, "--fix-retention-days", "0", "--event-retention-days", "0",
+        ])
+        defer { server.kill() }
+        // The retention service used to return at once, which ended the service group: the
+        // server stopped right after its "listening" line and these requests were refused.
+        for _ in 0..<20 {
+            let regions = try await CrashSafetyTests.get(server.baseURL, "/v1/regions", key: key)
+            #expect(regions["regions"] != nil, "\(regions)")
+        }
+        #expect(server.process.isRunning, "\(server.log.suffix(600))")
+    }
+
     @Test(
         "fix batches older than retention are deleted in bounded batches, only where a snapshot covers them, and a restart still rebuilds the same engine",
         arguments: StoreKind.allCases)

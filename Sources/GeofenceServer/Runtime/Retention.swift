@@ -22,7 +22,12 @@ struct Retention: Service {
     static let maximumRoundsPerTenant = 100
 
     func run() async throws {
-        guard fixRetention != nil || eventRetention != nil else { return }
+        // A service that returns ends the whole service group, the HTTP server with it: with
+        // nothing to prune, it waits for the shutdown instead.
+        guard fixRetention != nil || eventRetention != nil else {
+            try? await gracefulShutdown()
+            return
+        }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do { try await pruneOnce() } catch {
                 logger.error("retention failed", metadata: ["error": "\(error)"])
