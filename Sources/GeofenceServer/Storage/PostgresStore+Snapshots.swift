@@ -78,14 +78,7 @@ extension PostgresStore {
         let (snapshot, head, tail, view) = try await transaction {
             c -> (StoredSnapshot?, [PostgresRow], [PostgresRow], TenantView) in
             try await Self.run(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger)
-            var view = TenantView()
-            view.regionVersion =
-                try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
-                .first?.decode(Int.self) ?? 0
-            for row in try await Self.run(c, "SELECT id, version FROM devices WHERE tenant = \(tenant)", logger) {
-                let (id, v) = try row.decode((String, Int).self)
-                view.devices[id] = v
-            }
+            let view = try await Self.readView(c, tenant: tenant, logger: logger)
             var snapshot: StoredSnapshot? = nil
             if useSnapshot,
                 let row = try await Self.run(

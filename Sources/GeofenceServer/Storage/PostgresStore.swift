@@ -58,6 +58,19 @@ public final class PostgresStore: ServerStore {
         var devices: [String: Int] = [:]
     }
 
+    /// The tenant's region version and every device's version, as transaction `c` sees them.
+    static func readView(_ c: PostgresConnection, tenant: String, logger: Logger) async throws -> TenantView {
+        var view = TenantView()
+        view.regionVersion =
+            try await run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
+            .first?.decode(Int.self) ?? 0
+        for row in try await run(c, "SELECT id, version FROM devices WHERE tenant = \(tenant)", logger) {
+            let (id, v) = try row.decode((String, Int).self)
+            view.devices[id] = v
+        }
+        return view
+    }
+
     init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
@@ -330,14 +343,7 @@ public final class PostgresStore: ServerStore {
     public func journal(tenant: String) async throws -> [JournalEntry] {
         let (rows, view): ([PostgresRow], TenantView) = try await transaction { c in
             try await Self.run(c, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger)
-            var view = TenantView()
-            view.regionVersion =
-                try await Self.run(c, "SELECT region_version FROM tenants WHERE id = \(tenant)", logger)
-                .first?.decode(Int.self) ?? 0
-            for row in try await Self.run(c, "SELECT id, version FROM devices WHERE tenant = \(tenant)", logger) {
-                let (id, v) = try row.decode((String, Int).self)
-                view.devices[id] = v
-            }
+            let view = try await Self.readView(c, tenant: tenant, logger: logger)
             let rows = try await Self.run(
                 c, "SELECT kind, body FROM journal WHERE tenant = \(tenant) ORDER BY seq", logger)
             return (rows, view)
