@@ -141,6 +141,68 @@ struct SnapshotTests {
     }
 
     @Test(
+        "while a snapshot is written the tenant goes on: what it commits meanwhile is not in the snapshot, and a rebuild replays it",
+        arguments: StoreKind.allCases)
+    func ingestionGoesOnDuringTheWrite(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let (writing, proceed) = (RequestBudgetTests.Signal(), RequestBudgetTests.Signal())
+            let store = FailingStore(
+                try await db.open(), failing: [],
+                beforeSnapshotWrite: {
+                    writing.fire()
+                    await proceed.wait()
+                })
+            let regions = Self.regions()
+            let live = Self.runtime(store)
+            try await live.rebuild()
+            _ = try await live.upsert(regions, create: false, now: Self.t0)
+            try await Self.feed(live, Self.batches(0..<40))
+            async let snapshot = live.takeSnapshot(now: Self.t0)
+            await writing.wait()
+            // The snapshot stands before its write; the tenant takes fixes and a region change.
+            try await Self.feed(live, Self.batches(40..<70))
+            _ = try await live.upsert(
+                [.circle(identifier: "late", center: Self.centre, radius: 400)], create: false, now: Self.t0)
+            try await Self.feed(live, Self.batches(70..<90))
+            proceed.fire()
+            let position = try #require(await snapshot)
+
+            let start = try await store.startupJournal(tenant: "t", useSnapshot: true)
+            #expect(start.snapshot?.position == position)
+            // 24 batches, the region change and 16 batches came after the position it covers.
+            #expect(start.tail.count == 41)
+            let ids = regions.map(\.identifier) + ["late"]
+            let later = Self.batches(90..<160)
+            let expected = Self.behaviour(of: await live.engine, regions: ids, then: later)
+            #expect(expected.filter { $0.contains(" enter ") || $0.contains(" exit ") }.count > 5)
+            let rebuilt = Self.runtime(store)
+            try await rebuilt.rebuild()
+            #expect(await rebuilt.restoredFrom == position)
+            #expect(Self.behaviour(of: await rebuilt.engine, regions: ids, then: later) == expected)
+            try await store.close()
+        }
+    }
+
+    @Test("a snapshot never replaces one that covers more of the journal", arguments: StoreKind.allCases)
+    func laterSnapshotIsKept(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let store = try await db.open()
+            let live = Self.runtime(store)
+            try await live.rebuild()
+            _ = try await live.upsert(Self.regions(), create: false, now: Self.t0)
+            try await Self.feed(live, Self.batches(0..<20))
+            let early = try #require(try await store.snapshotPosition(tenant: "t"))
+            try await Self.feed(live, Self.batches(20..<40))
+            let position = try #require(await live.takeSnapshot(now: Self.t0))
+            #expect(position > early)
+            let stale = await live.engine.subjectSnapshot()
+            #expect(try await store.saveSnapshot(tenant: "t", position: early, data: stale, now: Self.t0) == false)
+            #expect(try await store.startupJournal(tenant: "t", useSnapshot: true).snapshot?.position == position)
+            try await store.close()
+        }
+    }
+
+    @Test(
         "a damaged, foreign-version or other-catalogue snapshot is logged and the whole journal replayed instead",
         arguments: StoreKind.allCases)
     func untrustedSnapshotFallsBack(_ kind: StoreKind) async throws {
@@ -165,8 +227,9 @@ struct SnapshotTests {
                 ("corrupt", damaged), ("format version 99", otherVersion),
                 ("other regions", elsewhere.subjectSnapshot()), ("corrupt", Data("junk".utf8)),
             ]
+            let position = try #require(try await store.snapshotPosition(tenant: "t"))
             for (reason, bytes) in cases {
-                #expect(try await store.saveSnapshot(tenant: "t", data: bytes, now: Self.t0) != nil)
+                #expect(try await store.saveSnapshot(tenant: "t", position: position, data: bytes, now: Self.t0))
                 let log = LogCapture()
                 let rebuilt = Self.runtime(store, logger: log.logger)
                 try await rebuilt.rebuild()

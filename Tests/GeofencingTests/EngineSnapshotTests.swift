@@ -161,4 +161,50 @@ struct EngineSnapshotTests {
             try Scene.run(&restored, Array(fixes.dropFirst(6))) == (try Scene.run(&straight, Array(fixes.dropFirst(6))))
         )
     }
+
+    @Test("a snapshot cache gives the bytes of a fresh snapshot after every kind of region change, on copies too")
+    func cacheNeverStale() throws {
+        let (regions, fixes) = FastPathTests.scenario(seed: 11)
+        var engine = Engine(policy: .precise)
+        try engine.add(contentsOf: regions)
+        _ = try Scene.run(&engine, Array(fixes.prefix(150)))
+        var cache = SnapshotCache()
+        func expectFresh(_ e: Engine, _ step: String) {
+            #expect(e.subjectSnapshot(cache: &cache) == e.subjectSnapshot(), "after \(step)")
+        }
+        expectFresh(engine, "the first snapshot")
+        expectFresh(engine, "nothing")  // the cached walk, reused
+        _ = try Scene.run(&engine, Array(fixes[150..<220]))
+        expectFresh(engine, "fixes only")
+        try engine.add(Scene.circle("added", Scene.point(Scene.shanghai, north: 300), radius: 90))
+        expectFresh(engine, "an add")
+        try engine.add(Scene.circle("added", Scene.point(Scene.shanghai, north: 320), radius: 60))
+        expectFresh(engine, "a replacement")
+        engine.remove(identifier: regions[3].identifier)
+        expectFresh(engine, "a removal")
+        try engine.add(contentsOf: (0..<1_500).map { Scene.circle("bulk-\($0)", Scene.point(Scene.shanghai, north: Double($0) * 40), radius: 30) })
+        expectFresh(engine, "a bulk add")
+
+        // Two copies that diverge by one region each: neither may take the other's walk.
+        var left = engine
+        var right = engine
+        try left.add(Scene.circle("only-left", Scene.point(Scene.shanghai, north: -700), radius: 50))
+        try right.add(Scene.circle("only-right", Scene.point(Scene.shanghai, north: -700), radius: 50))
+        expectFresh(left, "the left copy's add")
+        expectFresh(right, "the right copy's add")
+        expectFresh(left, "switching back to the left copy")
+
+        // A restore rewrites the stamps without changing the regions.
+        let bytes = engine.subjectSnapshot()
+        var restored = Engine(policy: .precise)
+        try restored.add(contentsOf: engine.regions.reversed())
+        expectFresh(restored, "adding in another order")
+        try restored.restoreSubjects(from: bytes)
+        expectFresh(restored, "a restore")
+        restored.removeAllRegions()
+        expectFresh(restored, "removing every region")
+        var emptied = Engine(policy: .precise)
+        try emptied.add(contentsOf: regions)
+        expectFresh(emptied, "a bulk add into an empty engine")
+    }
 }

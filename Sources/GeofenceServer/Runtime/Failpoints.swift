@@ -10,14 +10,14 @@ import NIOConcurrencyHelpers
 /// holds — a tenant's lock, a store transaction, SQLite's connection) forever. docs/server.md,
 /// "Failpoints (testing)".
 enum Failpoint: String, CaseIterable, Sendable {
-    /// In `TenantRuntime.takeSnapshot`: the engine has been exported, the store not yet called
-    /// (the tenant's lock is held, its ingestion waits).
+    /// In `TenantRuntime.takeSnapshot`: the engine has been exported and its journal position
+    /// read, the snapshot not yet written (the tenant's lock is released: ingestion goes on).
     case snapshotAfterExport = "snapshot-after-export"
     /// In each store's `saveSnapshot`: the snapshot row and its journal mark are written, inside
     /// the transaction, which has not committed.
     case snapshotBeforeCommit = "snapshot-before-commit"
-    /// In `TenantRuntime.takeSnapshot`: the snapshot's transaction has committed, the tenant's
-    /// lock is not yet released.
+    /// In `TenantRuntime.takeSnapshot`: the snapshot's transaction has committed, the
+    /// runtime's bookkeeping not yet updated.
     case snapshotAfterCommit = "snapshot-after-commit"
 }
 
@@ -30,7 +30,8 @@ enum Failpoint: String, CaseIterable, Sendable {
 ///
 /// A comma-separated list of ``Failpoint`` names, each optionally `@N` (N ≥ 1: the reach that
 /// stalls; the earlier ones pass). On the stalling reach the server writes
-/// `failpoint reached: NAME` to standard error (unbuffered) and the task never resumes.
+/// `failpoint reached: NAME` to standard error (unbuffered), followed by what the caller adds
+/// (the snapshot's `position N`), and the task never resumes.
 ///
 /// Unset (always in production) a reach costs one check of a `static let` Bool; nothing is
 /// counted or locked.
@@ -84,9 +85,9 @@ enum Failpoints {
     /// suspends the calling task forever (no thread is blocked). `nonisolated(nonsending)`: it
     /// runs on the caller's executor, so an unarmed reach inside an actor does not hop off it
     /// and back (which would cost two executor switches and open a reentrancy window).
-    nonisolated(nonsending) static func reach(_ point: Failpoint) async {
+    nonisolated(nonsending) static func reach(_ point: Failpoint, detail: @autoclosure () -> String = "") async {
         guard isArmed, isStallingReach(point) else { return }
-        announce(point)
+        announce(point, detail: detail())
         while true {
             // Never resumed: the task stays suspended until the process is killed.
             await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
@@ -95,9 +96,9 @@ enum Failpoints {
 
     /// ``reach(_:)`` for synchronous code on a thread of its own (SQLite's connection queue):
     /// a stall blocks that thread forever.
-    static func reachBlocking(_ point: Failpoint) {
+    static func reachBlocking(_ point: Failpoint, detail: @autoclosure () -> String = "") {
         guard isArmed, isStallingReach(point) else { return }
-        announce(point)
+        announce(point, detail: detail())
         while true { Thread.sleep(forTimeInterval: 3_600) }
     }
 
@@ -110,7 +111,8 @@ enum Failpoints {
         return count == nth
     }
 
-    private static func announce(_ point: Failpoint) {
-        FileHandle.standardError.write(Data("failpoint reached: \(point.rawValue)\n".utf8))
+    private static func announce(_ point: Failpoint, detail: String) {
+        let line = detail.isEmpty ? point.rawValue : "\(point.rawValue) \(detail)"
+        FileHandle.standardError.write(Data("failpoint reached: \(line)\n".utf8))
     }
 }

@@ -5,12 +5,13 @@ import Foundation
 /// ``everyFixes`` — unless snapshots would then take more than ``maximumShare`` of the
 /// tenant's time — or, when at least one fix was committed, ``interval`` after the last one.
 ///
-/// A snapshot holds the tenant's ingestion for its whole cost (the queued batches' commits,
-/// the export, one transaction), a cost per snapshot whatever the rate: counted in fixes
-/// alone, a tenant ingesting 470,000 fixes/s spent 9 % of its time in snapshots on
-/// PostgreSQL. The share bound defers a due snapshot until the time since the last one ended
-/// is at least `cost × (1 / maximumShare − 1)`, so the journal tail a start-up replays is at
-/// most about `max(everyFixes, rate × cost × 19)` fixes.
+/// A snapshot has a cost per snapshot whatever the rate — the queued batches' commits, the
+/// export, one transaction — that competes with ingestion for the CPU and the store: counted in
+/// fixes alone, a tenant ingesting 470,000 fixes/s spent 9 % of its time in snapshots on
+/// PostgreSQL (when a snapshot still held the tenant throughout; docs/server.md). The share bound
+/// defers a due snapshot until the time since the last one ended is at least
+/// `cost × (1 / maximumShare − 1)`, so the journal tail a start-up replays is at most about
+/// `max(everyFixes, rate × cost × 19)` fixes.
 public struct SnapshotSchedule: Sendable, Hashable {
     /// Fixes between snapshots. 100,000 by default: start-up replays at most about that many
     /// fixes per tenant (≈ 0.15 s at the measured replay rate, docs/server.md) and a tenant
@@ -32,7 +33,7 @@ public struct SnapshotSchedule: Sendable, Hashable {
     }
 
     /// Whether a snapshot is due with `fixes` committed since the last one, taken at `last`;
-    /// `lastCost` is how long the last one held the tenant, `sinceLastEnded` the time since it
+    /// `lastCost` is how long the last one took, `sinceLastEnded` the time since it
     /// ended (both `nil` before the first).
     func isDue(
         fixes: Int, last: Date?, now: Date, lastCost: Duration? = nil, sinceLastEnded: Duration? = nil

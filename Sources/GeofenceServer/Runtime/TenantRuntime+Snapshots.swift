@@ -3,15 +3,17 @@ import Geofencing
 import Logging
 
 /// Checkpoints: the engine's subjects saved in the store with the journal position they cover
-/// (``ServerStore/saveSnapshot(tenant:data:now:)``), so that a rebuild replays only the journal
-/// after it.
+/// (``ServerStore/saveSnapshot(tenant:position:data:now:)``), so that a rebuild replays only the
+/// journal after it.
 ///
-/// A snapshot is taken holding the tenant's lock once every queued batch has committed
-/// (``enterSettled()``): the engine is then exactly the committed journal, and no batch can
-/// join the queue until the snapshot's transaction has committed. The snapshot is one
-/// transaction, so a crash leaves either the old snapshot or the new one, each with its own
-/// position — never a snapshot without its position. Ingestion of the tenant waits for the
-/// snapshot (export plus one transaction); other tenants do not.
+/// The tenant is held only while the engine and the journal agree: once every queued batch has
+/// committed (``enterSettled()``), a copy of the engine is taken (copy-on-write: it costs nothing
+/// until ingestion next changes the engine) and the journal position it covers is read
+/// (``ServerStore/snapshotPosition(tenant:)``). The lock is then released; the copy is exported
+/// off the runtime's actor and written in one transaction while the tenant's ingestion goes on.
+/// Journal entries up to the position never change, so the snapshot stays true of them however
+/// long the write takes, and a crash leaves either the old snapshot or the new one, each with
+/// its own position — never a snapshot without its position.
 extension TenantRuntime {
     /// Counts `fixes` committed at `now` and starts a snapshot when the schedule says so.
     func noteCommitted(fixes: Int, now: Date) {
@@ -28,10 +30,11 @@ extension TenantRuntime {
     /// Returns once the scheduled snapshot under way, if any, has finished.
     func waitForSnapshot() async { await snapshotTask?.value }
 
-    /// Saves a snapshot of the engine (once every queued batch has committed); returns the
-    /// journal position it covers, or `nil` when none was saved (the store keeps none, the
-    /// engine is being rebuilt, another instance wrote meanwhile, or the store failed — logged).
-    /// Crash tests stop it after the export and after the commit (``Failpoint``).
+    /// Saves a snapshot of the engine as it is once every queued batch has committed; returns
+    /// the journal position it covers, or `nil` when none was saved (the store keeps none, the
+    /// engine is being rebuilt, another instance wrote meanwhile or saved a later one, or the
+    /// store failed — logged). Crash tests stop it after the export and after the commit
+    /// (``Failpoint``).
     @discardableResult
     func takeSnapshot(now: Date) async -> Int64? {
         let began = ContinuousClock.now
@@ -40,30 +43,69 @@ extension TenantRuntime {
             lastSnapshotEnded = ContinuousClock.now
             lastSnapshotCost = ContinuousClock.now - began
         }
-        do { try await enterSettled() } catch { return nil }
-        defer { release() }
-        guard loaded else { return nil }
-        let started = ContinuousClock.now
-        let data = engine.subjectSnapshot()
-        await Failpoints.reach(.snapshotAfterExport)
-        do {
-            let position = try await store.saveSnapshot(tenant: tenant, data: data, now: now)
-            await Failpoints.reach(.snapshotAfterCommit)
-            lastSnapshotAt = now
-            if position != nil { fixesSinceSnapshot = 0 }
-            logger.debug(
-                "engine snapshot",
-                metadata: [
-                    "tenant": "\(tenant)", "position": "\(position.map(String.init) ?? "skipped")",
-                    "bytes": "\(data.count)",
-                    "milliseconds": "\(((ContinuousClock.now - started).seconds * 1_000).rounded())",
-                ])
-            return position
-        } catch {
+        let settled: SettledEngine?
+        do { settled = try await settledEngine() } catch {
             lastSnapshotAt = now // try again after the interval, not after every commit
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
+        guard let settled else {
+            lastSnapshotAt = now
+            return nil
+        }
+        let held = ContinuousClock.now - began
+        let (data, cache) = await Self.export(settled.engine, cache: snapshotCache)
+        snapshotCache = cache
+        await Failpoints.reach(.snapshotAfterExport, detail: "position \(settled.position)")
+        do {
+            let stored = try await store.saveSnapshot(
+                tenant: tenant, position: settled.position, data: data, now: now)
+            await Failpoints.reach(.snapshotAfterCommit, detail: "position \(settled.position)")
+            lastSnapshotAt = now
+            // The fixes committed while the snapshot was written count towards the next one.
+            if stored { fixesSinceSnapshot = max(0, fixesSinceSnapshot - settled.fixesSinceSnapshot) }
+            logger.debug(
+                "engine snapshot",
+                metadata: [
+                    "tenant": "\(tenant)", "position": "\(stored ? String(settled.position) : "superseded")",
+                    "bytes": "\(data.count)", "heldMilliseconds": "\((held.seconds * 1_000).rounded())",
+                    "milliseconds": "\(((ContinuousClock.now - began).seconds * 1_000).rounded())",
+                ])
+            return stored ? settled.position : nil
+        } catch {
+            lastSnapshotAt = now
+            logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// What a snapshot is taken of, read under the tenant's lock.
+    struct SettledEngine: Sendable {
+        /// A copy of the engine holding exactly the journal up to `position`.
+        var engine: Engine
+        var position: Int64
+        /// ``fixesSinceSnapshot`` at that moment: what the snapshot covers of the count.
+        var fixesSinceSnapshot: Int
+    }
+
+    /// Takes the lock once every queued batch has committed, copies the engine and reads the
+    /// journal position it covers, and releases the lock; `nil` when the engine is being
+    /// rebuilt or the store gives no position (it keeps no snapshots, or another instance
+    /// wrote to the tenant since this engine saw it).
+    private func settledEngine() async throws -> SettledEngine? {
+        try await enterSettled()
+        defer { release() }
+        guard loaded, let position = try await store.snapshotPosition(tenant: tenant) else { return nil }
+        return SettledEngine(engine: engine, position: position, fixesSinceSnapshot: fixesSinceSnapshot)
+    }
+
+    /// Writes the snapshot bytes of `engine`, off the runtime's actor so that the tenant's
+    /// requests go on meanwhile; `cache` keeps the regions' part between snapshots.
+    @concurrent
+    private static func export(_ engine: Engine, cache: SnapshotCache) async -> (Data, SnapshotCache) {
+        var cache = cache
+        let data = engine.subjectSnapshot(cache: &cache)
+        return (data, cache)
     }
 
     /// The engine the store describes: its snapshot restored over the regions it was taken

@@ -46,12 +46,14 @@ actor TenantRuntime {
     var fixesSinceSnapshot = 0
     var lastSnapshotAt: Date? = nil
     var snapshotting = false
-    /// How long the last snapshot held the tenant, and when it ended (``SnapshotSchedule``'s
+    /// How long the last snapshot took, and when it ended (``SnapshotSchedule``'s
     /// share bound).
     var lastSnapshotCost: Duration? = nil
     var lastSnapshotEnded: ContinuousClock.Instant? = nil
     /// The position of the snapshot the engine was last rebuilt from (`nil`: a full replay).
     var restoredFrom: Int64? = nil
+    /// The regions' part of the last snapshot, reused while the regions are unchanged.
+    var snapshotCache = SnapshotCache()
     /// The snapshot under way, if any (tests wait for it).
     var snapshotTask: Task<Void, Never>? = nil
 

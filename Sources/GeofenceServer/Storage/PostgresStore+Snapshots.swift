@@ -6,12 +6,14 @@ import PostgresNIO
 ///
 /// Several instances may write one tenant, and journal sequence numbers are handed out before
 /// their transactions commit, so "the tenant's last journal entry" is only meaningful while
-/// no write of the tenant is under way. A snapshot is therefore saved under the tenant's
-/// advisory lock taken **exclusively** (fix commits hold it shared, region changes exclusively:
-/// ``PostgresStore+Commit``): every earlier write has committed, none runs until the snapshot
-/// commits. It is saved only when this process's view (region version and every device's
-/// version) is the database's — otherwise this engine has not seen some committed batches
-/// and the snapshot is skipped (`nil`).
+/// no write of the tenant is under way. ``snapshotPosition(tenant:)`` therefore reads it under
+/// the tenant's advisory lock taken **exclusively** (fix commits hold it shared, region
+/// changes exclusively: ``PostgresStore+Commit``), in a short transaction that writes nothing:
+/// every earlier write has committed. It answers only when this process's view (region version
+/// and every device's version) is the database's — otherwise this engine has not seen some
+/// committed batches and the snapshot is skipped (`nil`). Entries up to that position never
+/// change afterwards, so the snapshot itself is written later without the lock, while the
+/// tenant's ingestion goes on.
 extension PostgresStore {
     /// Migration 3 (snapshots and retention): the snapshot table, a partial index of the region
     /// entries of the journal so that start-up reads a tenant's region history without scanning
@@ -26,48 +28,54 @@ extension PostgresStore {
         "CREATE INDEX deliveries_event ON deliveries (event_seq)",
     ]
 
-    public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? {
+    public func snapshotPosition(tenant: String) async throws -> Int64? {
         let seen = view(tenant)
         let ids = Array(seen.devices.keys)
         let versions = ids.map { seen.devices[$0]! }
-        let t = now.timeIntervalSince1970
-        let format = Int(Engine.snapshotFormatVersion)
         return try await transaction { c -> Int64? in
             try await Self.run(c, "SELECT pg_advisory_xact_lock(1, hashtext(\(tenant)))", logger)
-            let region =
-                try await Self.run(
-                    c, "SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0)", logger
-                )
-                .first?.decode(Int.self) ?? 0
-            guard region == seen.regionVersion else { return nil }
-            let moved =
-                try await Self.run(
-                    c,
-                    """
-                    SELECT count(*) FROM (SELECT id, version FROM devices WHERE tenant = \(tenant)) AS d
-                      FULL JOIN unnest(\(ids)::text[], \(versions)::bigint[]) AS v(id, version) ON d.id = v.id
-                    WHERE coalesce(d.version, 0) <> coalesce(v.version, 0)
-                    """, logger
-                ).first?.decode(Int.self) ?? 0
-            guard moved == 0 else { return nil }
-            let position =
-                try await Self.run(c, "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE tenant = \(tenant)", logger)
-                .first?.decode(Int64.self) ?? 0
-            try await Self.run(
+            // One statement, run after the lock is granted, so it sees every earlier write.
+            let row = try await Self.run(
+                c,
+                """
+                SELECT COALESCE((SELECT region_version FROM tenants WHERE id = \(tenant)), 0),
+                  (SELECT count(*) FROM (SELECT id, version FROM devices WHERE tenant = \(tenant)) AS d
+                     FULL JOIN unnest(\(ids)::text[], \(versions)::bigint[]) AS v(id, version) ON d.id = v.id
+                     WHERE coalesce(d.version, 0) <> coalesce(v.version, 0)),
+                  (SELECT COALESCE(MAX(seq), 0) FROM journal WHERE tenant = \(tenant))
+                """, logger
+            ).first
+            guard let (region, moved, position) = try row?.decode((Int, Int, Int64).self),
+                region == seen.regionVersion, moved == 0
+            else { return nil }
+            return position
+        }
+    }
+
+    public func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool {
+        let t = now.timeIntervalSince1970
+        let format = Int(Engine.snapshotFormatVersion)
+        return try await transaction { c -> Bool in
+            // A snapshot covering more is never replaced by one covering less (another instance
+            // may have written it, and retention pruned the fixes between the two).
+            let stored = try await Self.run(
                 c,
                 """
                 INSERT INTO engine_snapshots (tenant, position, format, data, taken_at) VALUES (\(tenant), \(position), \(format), \(data), \(t))
                 ON CONFLICT (tenant) DO UPDATE SET position = excluded.position, format = excluded.format,
                   data = excluded.data, taken_at = excluded.taken_at
+                  WHERE engine_snapshots.position <= excluded.position
+                RETURNING position
                 """, logger)
+            guard !stored.isEmpty else { return false }
             try await Self.run(
                 c,
                 """
                 INSERT INTO journal_marks (tenant, position, at) VALUES (\(tenant), \(position), \(t))
                 ON CONFLICT (tenant, position) DO NOTHING
                 """, logger)
-            await Failpoints.reach(.snapshotBeforeCommit)
-            return position
+            await Failpoints.reach(.snapshotBeforeCommit, detail: "position \(position)")
+            return true
         }
     }
 

@@ -3,10 +3,10 @@ import Geofencing
 import NIOCore
 import SQLiteNIO
 
-/// Engine snapshots in SQLite: one row per tenant in `engine_snapshots`, replaced in the same
-/// transaction that reads the journal position it covers. One process owns an SQLite
-/// database and each store call runs alone on its connection, so the tenant's last journal
-/// entry is exactly what an engine with no batch in flight has seen.
+/// Engine snapshots in SQLite: one row per tenant in `engine_snapshots`. One process owns an
+/// SQLite database and each store call runs alone on its connection, so the tenant's last
+/// journal entry (``snapshotPosition(tenant:)``) is exactly what an engine with no batch in
+/// flight has seen.
 extension SQLiteStore {
     /// Migration 2 (snapshots and retention): the snapshot table, a partial index of the region
     /// entries of the journal so that start-up reads a tenant's region history without scanning
@@ -21,27 +21,37 @@ extension SQLiteStore {
         "CREATE INDEX deliveries_event ON deliveries (event_seq)",
     ]
 
-    public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? {
-        let blob = SQLiteData.blob(ByteBuffer(bytes: data))
-        return try await transaction { s in
-            let position = Int64(
+    public func snapshotPosition(tenant: String) async throws -> Int64? {
+        try await read { s in
+            Int64(
                 try s.query("SELECT COALESCE(MAX(seq), 0) AS p FROM journal WHERE tenant = ?", [.text(tenant)])
                     .first?.column("p")?.integer ?? 0)
-            try s.query(
+        }
+    }
+
+    public func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool {
+        let blob = SQLiteData.blob(ByteBuffer(bytes: data))
+        return try await transaction { s in
+            // A snapshot covering more is never replaced by one covering less: retention may
+            // already have pruned the fixes between the two.
+            let stored = try s.query(
                 """
                 INSERT INTO engine_snapshots (tenant, position, format, data, taken_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (tenant) DO UPDATE SET position = excluded.position, format = excluded.format,
                   data = excluded.data, taken_at = excluded.taken_at
+                  WHERE engine_snapshots.position <= excluded.position
+                RETURNING position
                 """,
                 [
                     .text(tenant), .integer(Int(position)), .integer(Int(Engine.snapshotFormatVersion)), blob,
                     .float(now.timeIntervalSince1970),
                 ])
+            guard !stored.isEmpty else { return false }
             try s.query(
                 "INSERT OR IGNORE INTO journal_marks (tenant, position, at) VALUES (?, ?, ?)",
                 [.text(tenant), .integer(Int(position)), .float(now.timeIntervalSince1970)])
-            Failpoints.reachBlocking(.snapshotBeforeCommit)
-            return position
+            Failpoints.reachBlocking(.snapshotBeforeCommit, detail: "position \(position)")
+            return true
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Geofencing
 
-/// A tenant's engine snapshot as stored (``ServerStore/saveSnapshot(tenant:data:now:)``).
+/// A tenant's engine snapshot as stored (``ServerStore/saveSnapshot(tenant:position:data:now:)``).
 public struct StoredSnapshot: Sendable {
     /// The journal position it covers: every entry up to it (inclusive) is in the snapshot.
     public var position: Int64

@@ -79,13 +79,17 @@ public protocol ServerStore: Sendable {
     func putSettings(tenant: String, device: String?, _ document: ServerJSON, now: Date) async throws
 
     // MARK: Snapshots (ServerStore+Snapshots)
-    /// Stores `data` (an ``Engine/subjectSnapshot()``) as the tenant's snapshot, replacing the
-    /// previous one, together with the journal position it covers — the tenant's last journal
-    /// entry — in one transaction. The caller's engine must be exactly the tenant's journal
-    /// (nothing of this tenant committed but not applied, nothing applied but not committed).
-    /// Returns the position, or `nil` when nothing was stored (the store keeps no snapshots, or
-    /// another process wrote to the tenant since this one's engine saw it). The default stores nothing.
-    func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64?
+    /// The journal position an engine holding exactly the tenant's journal covers — the tenant's
+    /// last journal entry — for a snapshot of that engine (``saveSnapshot(tenant:position:data:now:)``).
+    /// Call it with the tenant settled: nothing of it committed but not applied, nothing applied
+    /// but not committed. `nil` when the store keeps no snapshots, or when another process has
+    /// written to the tenant since this one's engine saw it. Writes nothing. The default is `nil`.
+    func snapshotPosition(tenant: String) async throws -> Int64?
+    /// Stores `data` (an ``Engine/subjectSnapshot()``) as the tenant's snapshot covering the
+    /// journal up to `position` (from ``snapshotPosition(tenant:)``), replacing the previous one,
+    /// in one transaction — unless the stored one covers a later position already. Returns
+    /// whether it was stored. The default stores nothing.
+    func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool
     /// What rebuilding the tenant's engine replays, read consistently: with `useSnapshot` and
     /// a stored snapshot, the snapshot, the region changes up to its position (``StartupJournal/head``)
     /// and every entry after it (``StartupJournal/tail``); otherwise the whole journal as the tail.
@@ -129,7 +133,8 @@ extension ServerStore {
     }
     public func changedTenants() async throws -> [String] { [] }
     public func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? { nil }
-    public func saveSnapshot(tenant: String, data: Data, now: Date) async throws -> Int64? { nil }
+    public func snapshotPosition(tenant: String) async throws -> Int64? { nil }
+    public func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool { false }
     public func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount {
         PruneCount()
     }

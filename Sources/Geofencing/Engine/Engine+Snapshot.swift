@@ -30,21 +30,21 @@ extension Engine {
 
     /// The per-subject state (see the extension's manual), in the versioned binary format.
     public func subjectSnapshot() -> Data {
+        var cache = SnapshotCache()
+        return subjectSnapshot(cache: &cache)
+    }
+
+    /// ``subjectSnapshot()`` reusing the regions' part from `cache` while the regions are
+    /// unchanged (``SnapshotCache``): the same bytes, at the cost of the subjects alone.
+    public func subjectSnapshot(cache: inout SnapshotCache) -> Data {
+        let catalogue = catalogueSection(cache: &cache)
         var w = SnapshotWriter()
+        w.buffer.reserveCapacity(catalogue.bytes.count + 256 * (subjectStates.count + 1))
         w.bytes(Array(SnapshotWriter.magic))
         w.u32(Engine.snapshotFormatVersion)
         w.data(Engine.policyBytes(policy))
         w.u64(stampCounter)
-        let live = (0..<store.slotCount).filter(store.isAlive)
-        w.u64(catalogueFingerprint())
-        w.u32(UInt32(live.count))
-        var ordinal: [Int32: UInt32] = [:]
-        ordinal.reserveCapacity(live.count)
-        for (k, s) in live.enumerated() {
-            w.string(store.ids[s])
-            w.u64(store.hot[s].stamp)
-            ordinal[Int32(s)] = UInt32(k)
-        }
+        w.bytes(catalogue.bytes)
         w.u32(UInt32(subjectStates.count))
         for st in subjectStates {
             w.string(st.name)
@@ -62,7 +62,7 @@ extension Engine {
             let tracks = st.tracks.filter { store.isAlive(Int($0.slot)) && store.hot[Int($0.slot)].stamp == $0.stamp }
             w.u32(UInt32(tracks.count))
             for tr in tracks {
-                w.u32(ordinal[tr.slot]!)
+                w.u32(catalogue.ordinals[Int(tr.slot)])
                 w.u32(UInt32(bitPattern: tr.pendingCount))
                 w.u8(Engine.stateCode(tr.state))
                 w.u8((tr.dwellArmed ? 1 : 0) | (tr.dwellFired ? 2 : 0))
@@ -101,6 +101,7 @@ extension Engine {
         // Apply: the snapshot's stamps on the regions, then the subjects.
         for (k, s) in slots.enumerated() { store.hot[Int(s)].stamp = decoded.regions[k].stamp }
         stampCounter = decoded.stampCounter
+        catalogueGeneration = CatalogueGeneration()
         initialExitLog = initialExitLog.map { (stamp: store.hot[Int($0.slot)].stamp, slot: $0.slot) }
             .sorted { $0.stamp < $1.stamp }
         epoch &+= 1
@@ -120,25 +121,6 @@ extension Engine {
             subjectIndex[st.name] = Int32(subjectStates.count)
             subjectStates.append(st)
         }
-    }
-
-    /// A fingerprint of the regions (identifiers, positions, sizes, flags, dwell), independent
-    /// of their slots: equal fingerprints mean, for any practical purpose, the same catalogue.
-    func catalogueFingerprint() -> UInt64 {
-        var perRegion: [UInt64] = []
-        for s in 0..<store.slotCount where store.isAlive(s) {
-            var w = SnapshotWriter()
-            w.string(store.ids[s])
-            let h = store.hot[s]
-            for v in [h.x, h.y, h.z, h.size, store.lat[s], store.lon[s], store.dwell[s]] { w.f64(v) }
-            w.u8(h.flags)
-            w.u8(store.areas[Int32(s)] == nil ? 0 : 1)
-            perRegion.append(SnapshotWriter.fnv1a(w.buffer))
-        }
-        perRegion.sort()
-        var w = SnapshotWriter()
-        for h in perRegion { w.u64(h) }
-        return SnapshotWriter.fnv1a(w.buffer)
     }
 
     static func policyBytes(_ policy: HysteresisPolicy) -> [UInt8] {

@@ -53,7 +53,12 @@ public struct Engine: Sendable {
     /// (``SubjectState/deep``) computed before are void.
     var epoch: UInt64 = 0
 
+    /// The regions. Every change of them or of their stamps (``insertValidated(_:indexNow:)``,
+    /// ``removeSlot(_:)``, a store replaced whole, a restore) replaces ``catalogueGeneration``.
     var store = RegionStore()
+    /// The identity of the regions as they stand (``CatalogueGeneration``): what a
+    /// ``SnapshotCache`` checks before it reuses its walk of the regions.
+    var catalogueGeneration = CatalogueGeneration()
     var index = RegionIndex()
     var stampCounter: UInt64 = 0
     /// (stamp, slot) of regions whose initial trigger includes `.exit`, in stamp order.
@@ -160,6 +165,7 @@ public struct Engine: Sendable {
             if r.initialTrigger.contains(.exit) { exits.append((stamp, slot)) }
         }
         store = fresh
+        catalogueGeneration = CatalogueGeneration()
         stampCounter = stamp
         initialExitLog = exits
         index = RegionIndex()
@@ -180,6 +186,7 @@ public struct Engine: Sendable {
     /// Removes every region (subjects are kept, with no region state).
     public mutating func removeAllRegions() {
         store = RegionStore()
+        catalogueGeneration = CatalogueGeneration()
         index = RegionIndex()
         initialExitLog = []
         epoch &+= 1
@@ -229,6 +236,7 @@ public struct Engine: Sendable {
     mutating func insertValidated(_ region: Region, indexNow: Bool = true) {
         stampCounter += 1
         let (slot, box) = store.insert(region, stamp: stampCounter)
+        catalogueGeneration = CatalogueGeneration()
         if indexNow { index.insert(slot: slot, box: box) }
         if region.initialTrigger.contains(.exit) {
             initialExitLog.append((stampCounter, slot))
@@ -281,6 +289,7 @@ public struct Engine: Sendable {
     mutating func removeSlot(_ s: Int32) {
         epoch &+= 1
         store.remove(slot: s)
+        catalogueGeneration = CatalogueGeneration()
         index.noteRemoval()
     }
 

@@ -4,16 +4,20 @@ import Geofencing
 import NIOConcurrencyHelpers
 
 /// A store that forwards everything to a real one but makes chosen fix commits fail (the
-/// n-th call of ``commitFixBatches(tenant:_:now:)`` for n in `failing`), writing nothing.
+/// n-th call of ``commitFixBatches(tenant:_:now:)`` for n in `failing`), writing nothing, and
+/// can hold each snapshot write until the test lets it go (`beforeSnapshotWrite`).
 final class FailingStore: ServerStore {
     struct InjectedFailure: Error {}
     let base: any ServerStore
     let failing: Set<Int>
     private let calls = NIOLockedValueBox(0)
+    /// Awaited at the start of every ``saveSnapshot(tenant:position:data:now:)``.
+    let beforeSnapshotWrite: @Sendable () async -> Void
 
-    init(_ base: any ServerStore, failing: Set<Int>) {
+    init(_ base: any ServerStore, failing: Set<Int>, beforeSnapshotWrite: @escaping @Sendable () async -> Void = {}) {
         self.base = base
         self.failing = failing
+        self.beforeSnapshotWrite = beforeSnapshotWrite
     }
 
     /// How many group commits were asked for.
@@ -66,6 +70,18 @@ final class FailingStore: ServerStore {
         try await base.events(tenant: tenant, after: cursor, limit: limit)
     }
     func journal(tenant: String) async throws -> [JournalEntry] { try await base.journal(tenant: tenant) }
+    func snapshotPosition(tenant: String) async throws -> Int64? { try await base.snapshotPosition(tenant: tenant) }
+    func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool {
+        await beforeSnapshotWrite()
+        return try await base.saveSnapshot(tenant: tenant, position: position, data: data, now: now)
+    }
+    func startupJournal(tenant: String, useSnapshot: Bool) async throws -> StartupJournal {
+        try await base.startupJournal(tenant: tenant, useSnapshot: useSnapshot)
+    }
+    func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount {
+        try await base.prune(tenant: tenant, fixesBefore: fixesBefore, eventsBefore: eventsBefore, limit: limit)
+    }
+    func eventHorizon(tenant: String) async throws -> Int64 { try await base.eventHorizon(tenant: tenant) }
     func newerBatches(tenant: String, device: String) async throws -> [[LocationFix]]? {
         try await base.newerBatches(tenant: tenant, device: device)
     }
