@@ -173,7 +173,7 @@ struct EngineSnapshotTests {
             #expect(e.subjectSnapshot(cache: &cache) == e.subjectSnapshot(), "after \(step)")
         }
         expectFresh(engine, "the first snapshot")
-        expectFresh(engine, "nothing")  // the cached walk, reused
+        expectFresh(engine, "nothing") // the cached walk, reused
         _ = try Scene.run(&engine, Array(fixes[150..<220]))
         expectFresh(engine, "fixes only")
         try engine.add(Scene.circle("added", Scene.point(Scene.shanghai, north: 300), radius: 90))
@@ -182,7 +182,10 @@ struct EngineSnapshotTests {
         expectFresh(engine, "a replacement")
         engine.remove(identifier: regions[3].identifier)
         expectFresh(engine, "a removal")
-        try engine.add(contentsOf: (0..<1_500).map { Scene.circle("bulk-\($0)", Scene.point(Scene.shanghai, north: Double($0) * 40), radius: 30) })
+        try engine.add(
+            contentsOf: (0..<1_500).map {
+                Scene.circle("bulk-\($0)", Scene.point(Scene.shanghai, north: Double($0) * 40), radius: 30)
+            })
         expectFresh(engine, "a bulk add")
 
         // Two copies that diverge by one region each: neither may take the other's walk.

@@ -44,7 +44,7 @@ extension Engine {
         var ordinals = [UInt32](repeating: .max, count: store.slotCount)
         var live: UInt32 = 0
         let countAt = w.buffer.count
-        w.u32(0)  // the live count, patched below
+        w.u32(0) // the live count, patched below
         for s in 0..<store.slotCount where store.isAlive(s) {
             w.string(store.ids[s])
             w.u64(store.hot[s].stamp)
