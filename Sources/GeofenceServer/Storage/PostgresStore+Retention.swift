@@ -29,12 +29,20 @@ extension PostgresStore {
                     c, "DELETE FROM journal_marks WHERE tenant = \(tenant) AND position < \(bound)", logger)
             }
             if let cut = eventsBefore?.timeIntervalSince1970 {
-                let rows = try await Self.run(
-                    c,
-                    """
-                    SELECT o.cursor, o.created_at < \(cut) AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = o.id AND d.state = 'pending')
-                    FROM outbox o WHERE o.tenant = \(tenant) ORDER BY o.cursor LIMIT \(limit)
-                    """, logger)
+                /// The tenant's oldest `n` events, each with whether it may go.
+                func oldest(_ n: Int) async throws -> [PostgresRow] {
+                    try await Self.run(
+                        c,
+                        """
+                        SELECT o.cursor, o.created_at < \(cut) AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = o.id AND d.state = 'pending')
+                        FROM outbox o WHERE o.tenant = \(tenant) ORDER BY o.cursor LIMIT \(n)
+                        """, logger)
+                }
+                // The oldest event alone first: in the common case (it is young) nothing more is read.
+                var rows: [PostgresRow] = []
+                if let head = try await oldest(1).first, try head.decode((Int64, Bool).self).1 {
+                    rows = try await oldest(limit)
+                }
                 var last: Int64? = nil
                 var n = 0
                 for row in rows {

@@ -32,11 +32,16 @@ extension SQLiteStore {
                     "DELETE FROM journal_marks WHERE tenant = ? AND position < ?", [.text(tenant), .integer(bound)])
             }
             if let cut = eventsBefore?.timeIntervalSince1970 {
-                let rows = try s.query(
-                    """
-                    SELECT o.id AS id, o.created_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = o.id AND d.state = 'pending') AS done
-                    FROM outbox o WHERE o.tenant = ? ORDER BY o.id LIMIT ?
-                    """, [.float(cut), .text(tenant), .integer(limit)])
+                /// The tenant's oldest `n` events, each with whether it may go.
+                func oldest(_ n: Int) throws -> [SQLiteResultRow] {
+                    try s.query(
+                        """
+                        SELECT o.id AS id, o.created_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = o.id AND d.state = 'pending') AS done
+                        FROM outbox o WHERE o.tenant = ? ORDER BY o.id LIMIT ?
+                        """, [.float(cut), .text(tenant), .integer(n)])
+                }
+                // The oldest event alone first: in the common case (it is young) nothing more is read.
+                let rows = try oldest(1).first?.column("done")?.integer == 1 ? try oldest(limit) : []
                 let prefix = rows.prefix { $0.column("done")?.integer == 1 }
                 if let last = prefix.last?.column("id")?.integer {
                     try s.query(
