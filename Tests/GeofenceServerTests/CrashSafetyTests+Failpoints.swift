@@ -133,7 +133,7 @@ extension CrashSafetyTests {
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
             let arguments = ["--database", db.location, "--config", config]
-            let key = try ChildServer.runToCompletion([
+            let key = try await ChildServer.runToCompletion([
                 "serve", "create-key", "--tenant", "crash", "--database", db.location,
             ])
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -260,11 +260,11 @@ extension CrashSafetyTests {
             defer { try? FileManager.default.removeItem(at: dir) }
             let config = dir.appendingPathComponent("server.json").path
             let arguments = ["--database", db.location, "--config", config]
-            func key(_ tenant: String) throws -> String {
-                try ChildServer.runToCompletion(["serve", "create-key", "--tenant", tenant, "--database", db.location])
+            func key(_ tenant: String) async throws -> String {
+                try await ChildServer.runToCompletion(["serve", "create-key", "--tenant", tenant, "--database", db.location])
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let (stalled, other) = (try key("crash"), try key("other"))
+            let (stalled, other) = (try await key("crash"), try await key("other"))
 
             let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": failpoint])
             defer { if first.process.isRunning { first.kill() } }

@@ -168,7 +168,7 @@ struct CrashSafetyTests {
                 .utf8
         )
         .write(to: URL(fileURLWithPath: config))
-        let key = try ChildServer.runToCompletion(["serve", "create-key", "--tenant", "crash", "--database", db])
+        let key = try await ChildServer.runToCompletion(["serve", "create-key", "--tenant", "crash", "--database", db])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let expected = try Self.expectedEvents(policy: ServerConfiguration().policy)
         try #require(expected.count >= 150, "the load must produce events to lose")

@@ -53,22 +53,41 @@ final class ChildServer: @unchecked Sendable {
     }
 
     /// Runs `geofence ARGS` to completion; returns its standard output (throws on a non-zero exit).
-    static func runToCompletion(_ arguments: [String]) throws -> String {
+    ///
+    /// The wait runs on a Dispatch thread, never on one of the concurrency pool's threads: the
+    /// child may wait for this process (PostgreSQL's migration lock, held by a store a test opened
+    /// in-process), and a pool with its threads blocked in such waits can never resume the task
+    /// that would release the lock. Two `create-key` children once deadlocked a test run so.
+    static func runToCompletion(_ arguments: [String]) async throws -> String {
+        let executable = try executable()
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(executable, arguments) })
+            }
+        }
+    }
+
+    /// Runs the child and waits for it, on the calling thread. Standard error goes to a file,
+    /// so a child that writes much of it cannot fill a pipe nobody reads.
+    private static func runBlocking(_ executable: URL, _ arguments: [String]) throws -> String {
         let p = Process()
-        p.executableURL = try executable()
+        p.executableURL = executable
         p.arguments = arguments
         let out = Pipe()
-        let err = Pipe()
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-child-\(UUID()).err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? err.close() }
         p.standardOutput = out
         p.standardError = err
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
             throw ChildServerError.failed(
                 arguments: arguments, status: p.terminationStatus,
-                stderr: String(decoding: errData, as: UTF8.self))
+                stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -133,7 +152,9 @@ final class ChildServer: @unchecked Sendable {
         return output.text.contains(text)
     }
 
-    /// SIGKILL: no shutdown code runs, as in a power cut of the process.
+    /// SIGKILL: no shutdown code runs, as in a power cut of the process. (The wait is only for
+    /// the kernel to end the process, which a SIGKILL cannot be held up by: short enough to
+    /// block the calling thread, and `defer` blocks need a synchronous call.)
     func kill() {
         sendSignal(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
