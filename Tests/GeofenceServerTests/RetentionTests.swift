@@ -12,8 +12,10 @@ struct RetentionTests {
     @Test("with retention switched off (keep forever) the server keeps serving", .timeLimit(.minutes(1)))
     func switchedOffKeepsServing() async throws {
         let database = Harness.temporaryDatabase()
-        let key = try await ChildServer.runToCompletion(["serve", "create-key", "--tenant", "t", "--database", database])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try await ChildServer.runToCompletion([
+            "serve", "create-key", "--tenant", "t", "--database", database,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try await ChildServer.start([
             "--database", database, "--fix-retention-days", "0", "--event-retention-days", "0",
         ])
