@@ -261,8 +261,10 @@ extension CrashSafetyTests {
             let config = dir.appendingPathComponent("server.json").path
             let arguments = ["--database", db.location, "--config", config]
             func key(_ tenant: String) async throws -> String {
-                try await ChildServer.runToCompletion(["serve", "create-key", "--tenant", tenant, "--database", db.location])
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                try await ChildServer.runToCompletion([
+                    "serve", "create-key", "--tenant", tenant, "--database", db.location,
+                ])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             }
             let (stalled, other) = (try await key("crash"), try await key("other"))
 
