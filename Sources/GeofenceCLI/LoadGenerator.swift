@@ -8,9 +8,9 @@ import NIOPosix
 /// paced rate for a fixed time, and the run reports throughput and latency percentiles.
 ///
 /// ```swift
-/// let gen = LoadGenerator(options: .init(url: "http://127.0.0.1:8080", key: key, devices: 16,
-///                                        batchSize: 1, requestsPerSecond: 2_000, duration: .seconds(10)))
-/// let report = try await gen.run()
+/// let options = LoadGenerator.Options(url: "http://127.0.0.1:8080", key: key, devices: 16,
+///                                     batchSize: 1, requestsPerSecond: 2_000, duration: .seconds(10))
+/// let report = try await LoadGenerator.with(options) { try await $0.run() }
 /// print(report.summary)
 /// ```
 ///
@@ -50,7 +50,23 @@ struct LoadGenerator: Sendable {
     let options: Options
     let client: HTTPClient
 
-    init(options: Options) {
+    /// Runs `body` with a generator and shuts its HTTP client down afterwards, whether `body`
+    /// returns or throws (an HTTP client dropped without a shutdown stops the process).
+    static func with<T: Sendable>(
+        _ options: Options, _ body: (LoadGenerator) async throws -> T
+    ) async throws -> T {
+        let gen = LoadGenerator(options: options)
+        do {
+            let result = try await body(gen)
+            try await gen.client.shutdown()
+            return result
+        } catch {
+            try? await gen.client.shutdown()
+            throw error
+        }
+    }
+
+    private init(options: Options) {
         self.options = options
         var config = HTTPClient.Configuration()
         config.connectionPool = .init(
@@ -58,8 +74,6 @@ struct LoadGenerator: Sendable {
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, options.devices + 2))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
-
-    func shutdown() async throws { try await client.shutdown() }
 
     // MARK: Regions
 

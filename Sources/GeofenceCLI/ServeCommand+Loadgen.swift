@@ -62,23 +62,17 @@ extension ServeCommand {
 
         public func run() async throws {
             let runID = "lg\(UInt32.random(in: 0...UInt32.max))"
-            let gen = LoadGenerator(
-                options: .init(
-                    url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
-                    devices: devices, batchSize: batch, requestsPerSecond: rate,
-                    duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
-                    seed: seed, runID: runID, aligned: aligned))
-            do {
+            let options = LoadGenerator.Options(
+                url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
+                devices: devices, batchSize: batch, requestsPerSecond: rate,
+                duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
+                seed: seed, runID: runID, aligned: aligned)
+            try await LoadGenerator.with(options) { gen in
                 if regions > 0 {
                     let seconds = try await gen.importRegions(regions)
                     print("imported \(regions) regions in \(String(format: "%.2f", seconds)) s")
                 }
-                let report = try await gen.run()
-                print(report.summary)
-                try await gen.shutdown()
-            } catch {
-                try? await gen.shutdown()
-                throw error
+                print(try await gen.run().summary)
             }
         }
     }

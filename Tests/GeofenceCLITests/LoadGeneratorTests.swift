@@ -44,13 +44,13 @@ struct LoadGeneratorTests {
         let running = Task { try await app.runService(gracefulShutdownSignals: []) }
         var it = ports.makeAsyncIterator()
         let port = try #require(await it.next())
-        let gen = LoadGenerator(
-            options: .init(
-                url: "http://127.0.0.1:\(port)", key: key, devices: 3, batchSize: 50,
-                requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t"))
-        _ = try await gen.importRegions(20_000)
-        let report = try await gen.run()
-        try await gen.shutdown()
+        let options = LoadGenerator.Options(
+            url: "http://127.0.0.1:\(port)", key: key, devices: 3, batchSize: 50,
+            requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t")
+        let report = try await LoadGenerator.with(options) { gen in
+            _ = try await gen.importRegions(20_000)
+            return try await gen.run()
+        }
         running.cancel()
         _ = try? await running.value
         // How many requests fit in 500 ms depends on the machine; the rest holds for any count.
