@@ -8,7 +8,9 @@
 # role and database only when missing. Runs as root (CI) or as any user who can write the data
 # directory (the server itself runs as `postgres` when we are root).
 #
-# Tuned for tests, not for data you keep: fsync and synchronous_commit are off.
+# Tuned for tests, not for data you keep: fsync and synchronous_commit are off, and a
+# transaction left idle for 90 s is ended (idle_in_transaction_session_timeout): a test process
+# stuck while it holds a lock then fails instead of holding up every other user of the cluster.
 # Environment: GEOFENCE_PG_DIR (data directory, default /tmp/geofence-ci-pg),
 #              GEOFENCE_PG_PORT (default 54329), all output but the URL goes to stderr.
 set -euo pipefail
@@ -48,7 +50,7 @@ if ! as_pg "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
             [ "$fd" -gt 2 ] && eval "exec $fd>&-"
         done
         as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start -o \
-            "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+            "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c idle_in_transaction_session_timeout=90s" \
             </dev/null >/dev/null 2>/dev/null
     ) || { cat "$dir/server.log" >&2; exit 1; }
 fi
