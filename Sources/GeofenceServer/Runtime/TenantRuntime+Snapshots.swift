@@ -18,6 +18,7 @@ extension TenantRuntime {
     /// Counts `fixes` committed at `now` and starts a snapshot when the schedule says so.
     func noteCommitted(fixes: Int, now: Date) {
         fixesSinceSnapshot += fixes
+        lastCommitAt = max(lastCommitAt ?? now, now)
         if lastSnapshotAt == nil { lastSnapshotAt = now }
         let due = snapshotSchedule.isDue(
             fixes: fixesSinceSnapshot, last: lastSnapshotAt, now: now, lastCost: lastSnapshotCost,
@@ -44,7 +45,7 @@ extension TenantRuntime {
             lastSnapshotCost = ContinuousClock.now - began
         }
         let settled: SettledEngine?
-        do { settled = try await settledEngine() } catch {
+        do { settled = try await settledEngine(now: now) } catch {
             lastSnapshotAt = now // try again after the interval, not after every commit
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
@@ -59,11 +60,10 @@ extension TenantRuntime {
         await Failpoints.reach(.snapshotAfterExport, detail: "position \(settled.position)")
         do {
             let stored = try await store.saveSnapshot(
-                tenant: tenant, position: settled.position, data: data, now: now)
+                tenant: tenant, position: settled.position, data: data, now: settled.at)
             await Failpoints.reach(.snapshotAfterCommit, detail: "position \(settled.position)")
             lastSnapshotAt = now
-            // The fixes committed while the snapshot was written count towards the next one.
-            if stored { fixesSinceSnapshot = max(0, fixesSinceSnapshot - settled.fixesSinceSnapshot) }
+            settle(covered: settled)
             logger.debug(
                 "engine snapshot",
                 metadata: [
@@ -86,17 +86,36 @@ extension TenantRuntime {
         var position: Int64
         /// ``fixesSinceSnapshot`` at that moment: what the snapshot covers of the count.
         var fixesSinceSnapshot: Int
+        /// ``engineLoads`` at that moment: the count above is of this load's fixes.
+        var engineLoads: Int
+        /// The time the snapshot's journal mark claims (retention: every fix batch up to
+        /// `position` was stored at or before it): the snapshot's `now`, or the latest commit's
+        /// when that is later — a batch queued behind the one that made the snapshot due
+        /// commits before the position is read.
+        var at: Date
+    }
+
+    /// Takes the fixes a stored snapshot covers off ``fixesSinceSnapshot``: the ones counted
+    /// when its position was read, also when a snapshot covering more was there first
+    /// (superseded: the journal up to the position is covered all the same). Those committed
+    /// during the write stay counted. After a load during the write the count restarted
+    /// there, after the position: it stays as it is.
+    private func settle(covered settled: SettledEngine) {
+        guard engineLoads == settled.engineLoads else { return }
+        fixesSinceSnapshot = max(0, fixesSinceSnapshot - settled.fixesSinceSnapshot)
     }
 
     /// Takes the lock once every queued batch has committed, copies the engine and reads the
     /// journal position it covers, and releases the lock; `nil` when the engine is being
     /// rebuilt or the store gives no position (it keeps no snapshots, or another instance
     /// wrote to the tenant since this engine saw it).
-    private func settledEngine() async throws -> SettledEngine? {
+    private func settledEngine(now: Date) async throws -> SettledEngine? {
         try await enterSettled()
         defer { release() }
         guard loaded, let position = try await store.snapshotPosition(tenant: tenant) else { return nil }
-        return SettledEngine(engine: engine, position: position, fixesSinceSnapshot: fixesSinceSnapshot)
+        return SettledEngine(
+            engine: engine, position: position, fixesSinceSnapshot: fixesSinceSnapshot, engineLoads: engineLoads,
+            at: max(now, lastCommitAt ?? now))
     }
 
     /// Writes the snapshot bytes of `engine`, off the runtime's actor so that the tenant's
@@ -115,6 +134,7 @@ extension TenantRuntime {
     func loadEngine() async throws -> Engine {
         let start = try await store.startupJournal(tenant: tenant, useSnapshot: snapshotSchedule.isEnabled)
         fixesSinceSnapshot = 0
+        engineLoads += 1
         lastSnapshotAt = start.snapshot?.takenAt
         restoredFrom = nil
         guard let snapshot = start.snapshot else { return try Self.replay(start.tail, policy: policy) }
