@@ -44,18 +44,19 @@ extension TenantRuntime {
             lastSnapshotEnded = ContinuousClock.now
             lastSnapshotCost = ContinuousClock.now - began
         }
-        let settled: SettledEngine?
-        do { settled = try await settledEngine(now: now) } catch {
+        let copied: (engine: Engine, point: SnapshotPoint)?
+        do { copied = try await settledEngine(now: now) } catch {
             lastSnapshotAt = now // try again after the interval, not after every commit
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
-        guard let settled else {
+        guard let (engine, settled) = copied else {
             lastSnapshotAt = now
             return nil
         }
         let held = ContinuousClock.now - began
-        let (data, cache) = await Self.export(settled.engine, cache: snapshotCache)
+        // The copy goes with the export: freed there, off the actor, not kept through the write.
+        let (data, cache) = await Self.export(consume engine, cache: snapshotCache)
         snapshotCache = cache
         await Failpoints.reach(.snapshotAfterExport, detail: "position \(settled.position)")
         do {
@@ -79,10 +80,9 @@ extension TenantRuntime {
         }
     }
 
-    /// What a snapshot is taken of, read under the tenant's lock.
-    struct SettledEngine: Sendable {
-        /// A copy of the engine holding exactly the journal up to `position`.
-        var engine: Engine
+    /// What a snapshot covers, read under the tenant's lock with the copy of the engine.
+    struct SnapshotPoint: Sendable {
+        /// The journal position the copy holds exactly.
         var position: Int64
         /// ``fixesSinceSnapshot`` at that moment: what the snapshot covers of the count.
         var fixesSinceSnapshot: Int
@@ -100,7 +100,7 @@ extension TenantRuntime {
     /// (superseded: the journal up to the position is covered all the same). Those committed
     /// during the write stay counted. After a load during the write the count restarted
     /// there, after the position: it stays as it is.
-    private func settle(covered settled: SettledEngine) {
+    private func settle(covered settled: SnapshotPoint) {
         guard engineLoads == settled.engineLoads else { return }
         fixesSinceSnapshot = max(0, fixesSinceSnapshot - settled.fixesSinceSnapshot)
     }
@@ -109,19 +109,22 @@ extension TenantRuntime {
     /// journal position it covers, and releases the lock; `nil` when the engine is being
     /// rebuilt or the store gives no position (it keeps no snapshots, or another instance
     /// wrote to the tenant since this engine saw it).
-    private func settledEngine(now: Date) async throws -> SettledEngine? {
+    private func settledEngine(now: Date) async throws -> (engine: Engine, point: SnapshotPoint)? {
         try await enterSettled()
         defer { release() }
         guard loaded, let position = try await store.snapshotPosition(tenant: tenant) else { return nil }
-        return SettledEngine(
-            engine: engine, position: position, fixesSinceSnapshot: fixesSinceSnapshot, engineLoads: engineLoads,
+        let point = SnapshotPoint(
+            position: position, fixesSinceSnapshot: fixesSinceSnapshot, engineLoads: engineLoads,
             at: max(now, lastCommitAt ?? now))
+        return (engine, point)
     }
 
     /// Writes the snapshot bytes of `engine`, off the runtime's actor so that the tenant's
-    /// requests go on meanwhile; `cache` keeps the regions' part between snapshots.
+    /// requests go on meanwhile; `cache` keeps the regions' part between snapshots. The copy
+    /// ends here: once ingestion has changed the runtime's engine, the copy alone holds the old
+    /// subject records, which are freed on this thread, not the actor's.
     @concurrent
-    private static func export(_ engine: Engine, cache: SnapshotCache) async -> (Data, SnapshotCache) {
+    private static func export(_ engine: consuming Engine, cache: SnapshotCache) async -> (Data, SnapshotCache) {
         var cache = cache
         let data = engine.subjectSnapshot(cache: &cache)
         return (data, cache)
