@@ -50,7 +50,7 @@ extension TenantRuntime {
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
-        guard let (engine, settled) = copied else {
+        guard let (engine, settled) = consume copied else {
             lastSnapshotAt = now
             return nil
         }
