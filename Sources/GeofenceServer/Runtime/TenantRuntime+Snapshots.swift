@@ -46,7 +46,9 @@ extension TenantRuntime {
         }
         let copied: (engine: Engine, point: SnapshotPoint)?
         do { copied = try await settledEngine(now: now) } catch {
-            lastSnapshotAt = now // try again after the interval, not after every commit
+            // The next try: after the interval, or by the fix count once the share bound lets it
+            // (19 × this attempt's cost after it: a quick failure is soon tried again).
+            lastSnapshotAt = now
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
