@@ -125,4 +125,42 @@ struct SnapshotWriteTests {
             try await store.close()
         }
     }
+
+    @Test(
+        "retention while a snapshot is written deletes only what the stored one covers; the new one then rebuilds the live engine",
+        arguments: StoreKind.allCases)
+    func pruneDuringTheWrite(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let base = try await db.open()
+            let (store, writing, proceed) = Self.heldWrites(base)
+            let regions = SnapshotTests.regions()
+            let live = SnapshotTests.runtime(store)
+            try await live.rebuild()
+            _ = try await live.upsert(regions, create: false, now: Self.t0)
+            try await SnapshotTests.feed(live, SnapshotTests.batches(0..<20)) // 16 batches
+            let first = try #require(try await base.snapshotPosition(tenant: "t"))
+            #expect(
+                try await base.saveSnapshot(
+                    tenant: "t", position: first, data: await live.engine.subjectSnapshot(), now: Self.t0))
+            try await SnapshotTests.feed(live, SnapshotTests.batches(20..<40)) // 16 more
+            async let snapshot = live.takeSnapshot(now: Self.t0)
+            await writing.wait()
+            try await SnapshotTests.feed(live, SnapshotTests.batches(40..<50)) // 8 after its position
+            let during = try await base.prune(tenant: "t", fixesBefore: .distantFuture, eventsBefore: nil, limit: 1_000)
+            #expect(during.fixBatches == 16, "only the batches the stored snapshot covers")
+            proceed.fire()
+            let position = try #require(await snapshot)
+            let after = try await base.prune(tenant: "t", fixesBefore: .distantFuture, eventsBefore: nil, limit: 1_000)
+            #expect(after.fixBatches == 16, "then those the new one covers")
+
+            let ids = regions.map(\.identifier)
+            let later = SnapshotTests.batches(50..<120)
+            let expected = SnapshotTests.behaviour(of: await live.engine, regions: ids, then: later)
+            let rebuilt = SnapshotTests.runtime(store)
+            try await rebuilt.rebuild()
+            #expect(await rebuilt.restoredFrom == position)
+            #expect(SnapshotTests.behaviour(of: await rebuilt.engine, regions: ids, then: later) == expected)
+            try await store.close()
+        }
+    }
 }
