@@ -18,6 +18,7 @@ extension TenantRuntime {
     /// Counts `fixes` committed at `now` and starts a snapshot when the schedule says so.
     func noteCommitted(fixes: Int, now: Date) {
         fixesSinceSnapshot += fixes
+        lastCommitAt = max(lastCommitAt ?? now, now)
         if lastSnapshotAt == nil { lastSnapshotAt = now }
         let due = snapshotSchedule.isDue(
             fixes: fixesSinceSnapshot, last: lastSnapshotAt, now: now, lastCost: lastSnapshotCost,
@@ -43,27 +44,29 @@ extension TenantRuntime {
             lastSnapshotEnded = ContinuousClock.now
             lastSnapshotCost = ContinuousClock.now - began
         }
-        let settled: SettledEngine?
-        do { settled = try await settledEngine() } catch {
-            lastSnapshotAt = now // try again after the interval, not after every commit
+        let copied: (engine: Engine, point: SnapshotPoint)?
+        do { copied = try await settledEngine(now: now) } catch {
+            // The next try: after the interval, or by the fix count once the share bound lets it
+            // (19 × this attempt's cost after it: a quick failure is soon tried again).
+            lastSnapshotAt = now
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
-        guard let settled else {
+        guard let (engine, settled) = consume copied else {
             lastSnapshotAt = now
             return nil
         }
         let held = ContinuousClock.now - began
-        let (data, cache) = await Self.export(settled.engine, cache: snapshotCache)
+        // The copy goes with the export: freed there, off the actor, not kept through the write.
+        let (data, cache) = await Self.export(consume engine, cache: snapshotCache)
         snapshotCache = cache
         await Failpoints.reach(.snapshotAfterExport, detail: "position \(settled.position)")
         do {
             let stored = try await store.saveSnapshot(
-                tenant: tenant, position: settled.position, data: data, now: now)
+                tenant: tenant, position: settled.position, data: data, now: settled.at)
             await Failpoints.reach(.snapshotAfterCommit, detail: "position \(settled.position)")
             lastSnapshotAt = now
-            // The fixes committed while the snapshot was written count towards the next one.
-            if stored { fixesSinceSnapshot = max(0, fixesSinceSnapshot - settled.fixesSinceSnapshot) }
+            settle(covered: settled)
             logger.debug(
                 "engine snapshot",
                 metadata: [
@@ -79,30 +82,51 @@ extension TenantRuntime {
         }
     }
 
-    /// What a snapshot is taken of, read under the tenant's lock.
-    struct SettledEngine: Sendable {
-        /// A copy of the engine holding exactly the journal up to `position`.
-        var engine: Engine
+    /// What a snapshot covers, read under the tenant's lock with the copy of the engine.
+    struct SnapshotPoint: Sendable {
+        /// The journal position the copy holds exactly.
         var position: Int64
         /// ``fixesSinceSnapshot`` at that moment: what the snapshot covers of the count.
         var fixesSinceSnapshot: Int
+        /// ``engineLoads`` at that moment: the count above is of this load's fixes.
+        var engineLoads: Int
+        /// The time the snapshot's journal mark claims (retention: every fix batch up to
+        /// `position` was stored at or before it): the snapshot's `now`, or the latest commit's
+        /// when that is later — a batch queued behind the one that made the snapshot due
+        /// commits before the position is read.
+        var at: Date
+    }
+
+    /// Takes the fixes a stored snapshot covers off ``fixesSinceSnapshot``: the ones counted
+    /// when its position was read, also when a snapshot covering more was there first
+    /// (superseded: the journal up to the position is covered all the same). Those committed
+    /// during the write stay counted. After a load during the write the count restarted
+    /// there, after the position: it stays as it is.
+    private func settle(covered settled: SnapshotPoint) {
+        guard engineLoads == settled.engineLoads else { return }
+        fixesSinceSnapshot = max(0, fixesSinceSnapshot - settled.fixesSinceSnapshot)
     }
 
     /// Takes the lock once every queued batch has committed, copies the engine and reads the
     /// journal position it covers, and releases the lock; `nil` when the engine is being
     /// rebuilt or the store gives no position (it keeps no snapshots, or another instance
     /// wrote to the tenant since this engine saw it).
-    private func settledEngine() async throws -> SettledEngine? {
+    private func settledEngine(now: Date) async throws -> (engine: Engine, point: SnapshotPoint)? {
         try await enterSettled()
         defer { release() }
         guard loaded, let position = try await store.snapshotPosition(tenant: tenant) else { return nil }
-        return SettledEngine(engine: engine, position: position, fixesSinceSnapshot: fixesSinceSnapshot)
+        let point = SnapshotPoint(
+            position: position, fixesSinceSnapshot: fixesSinceSnapshot, engineLoads: engineLoads,
+            at: max(now, lastCommitAt ?? now))
+        return (engine, point)
     }
 
     /// Writes the snapshot bytes of `engine`, off the runtime's actor so that the tenant's
-    /// requests go on meanwhile; `cache` keeps the regions' part between snapshots.
+    /// requests go on meanwhile; `cache` keeps the regions' part between snapshots. The copy
+    /// ends here: once ingestion has changed the runtime's engine, the copy alone holds the old
+    /// subject records, which are freed on this thread, not the actor's.
     @concurrent
-    private static func export(_ engine: Engine, cache: SnapshotCache) async -> (Data, SnapshotCache) {
+    private static func export(_ engine: consuming Engine, cache: SnapshotCache) async -> (Data, SnapshotCache) {
         var cache = cache
         let data = engine.subjectSnapshot(cache: &cache)
         return (data, cache)
@@ -115,6 +139,7 @@ extension TenantRuntime {
     func loadEngine() async throws -> Engine {
         let start = try await store.startupJournal(tenant: tenant, useSnapshot: snapshotSchedule.isEnabled)
         fixesSinceSnapshot = 0
+        engineLoads += 1
         lastSnapshotAt = start.snapshot?.takenAt
         restoredFrom = nil
         guard let snapshot = start.snapshot else { return try Self.replay(start.tail, policy: policy) }

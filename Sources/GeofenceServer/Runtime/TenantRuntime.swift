@@ -52,6 +52,12 @@ actor TenantRuntime {
     var lastSnapshotEnded: ContinuousClock.Instant? = nil
     /// The position of the snapshot the engine was last rebuilt from (`nil`: a full replay).
     var restoredFrom: Int64? = nil
+    /// How many times the engine was loaded from the store (``loadEngine()`` restarts
+    /// ``fixesSinceSnapshot``): a snapshot whose write outlives a load leaves the count alone.
+    var engineLoads = 0
+    /// The latest `now` of a fix batch this runtime committed: the earliest time a snapshot's
+    /// journal mark may claim for the batches it covers.
+    var lastCommitAt: Date? = nil
     /// The regions' part of the last snapshot, reused while the regions are unchanged.
     var snapshotCache = SnapshotCache()
     /// The snapshot under way, if any (tests wait for it).

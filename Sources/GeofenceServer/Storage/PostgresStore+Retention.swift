@@ -3,7 +3,10 @@ import PostgresNIO
 
 /// Retention in PostgreSQL: the rules of ``SQLiteStore+Retention`` (snapshot marks for fixes,
 /// a prefix of the outbox in cursor order for events), under the tenant's advisory lock taken
-/// shared, like a fix commit, so that no snapshot of the tenant moves meanwhile.
+/// shared, like a fix commit. A snapshot may still be written meanwhile (its write takes no
+/// lock), but a stored snapshot's position only grows (``saveSnapshot(tenant:position:data:now:)``)
+/// and every mark is at or below it: the coverage read here can only be short of the truth,
+/// which deletes less, never more.
 extension PostgresStore {
     public func prune(tenant: String, fixesBefore: Date?, eventsBefore: Date?, limit: Int) async throws -> PruneCount {
         try await transaction { c in

@@ -87,8 +87,10 @@ public protocol ServerStore: Sendable {
     func snapshotPosition(tenant: String) async throws -> Int64?
     /// Stores `data` (an ``Engine/subjectSnapshot()``) as the tenant's snapshot covering the
     /// journal up to `position` (from ``snapshotPosition(tenant:)``), replacing the previous one,
-    /// in one transaction — unless the stored one covers a later position already. Returns
-    /// whether it was stored. The default stores nothing.
+    /// in one transaction — unless the stored one covers a later position already. `now` is its
+    /// time and its journal mark's (retention, ``prune(tenant:fixesBefore:eventsBefore:limit:)``):
+    /// no earlier than any fix batch up to `position` was stored. Returns whether it was stored.
+    /// The default stores nothing.
     func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool
     /// What rebuilding the tenant's engine replays, read consistently: with `useSnapshot` and
     /// a stored snapshot, the snapshot, the region changes up to its position (``StartupJournal/head``)

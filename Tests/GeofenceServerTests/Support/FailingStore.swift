@@ -5,7 +5,8 @@ import NIOConcurrencyHelpers
 
 /// A store that forwards everything to a real one but makes chosen fix commits fail (the
 /// n-th call of ``commitFixBatches(tenant:_:now:)`` for n in `failing`), writing nothing, and
-/// can hold each snapshot write until the test lets it go (`beforeSnapshotWrite`).
+/// can hold each fix commit and each snapshot write until the test lets it go (`beforeCommit`,
+/// `beforeSnapshotWrite`).
 final class FailingStore: ServerStore {
     struct InjectedFailure: Error {}
     let base: any ServerStore
@@ -13,10 +14,17 @@ final class FailingStore: ServerStore {
     private let calls = NIOLockedValueBox(0)
     /// Awaited at the start of every ``saveSnapshot(tenant:position:data:now:)``.
     let beforeSnapshotWrite: @Sendable () async -> Void
+    /// Awaited at the start of every ``commitFixBatches(tenant:_:now:)``, with its `now`.
+    let beforeCommit: @Sendable (_ now: Date) async -> Void
 
-    init(_ base: any ServerStore, failing: Set<Int>, beforeSnapshotWrite: @escaping @Sendable () async -> Void = {}) {
+    init(
+        _ base: any ServerStore, failing: Set<Int>,
+        beforeCommit: @escaping @Sendable (_ now: Date) async -> Void = { _ in },
+        beforeSnapshotWrite: @escaping @Sendable () async -> Void = {}
+    ) {
         self.base = base
         self.failing = failing
+        self.beforeCommit = beforeCommit
         self.beforeSnapshotWrite = beforeSnapshotWrite
     }
 
@@ -28,6 +36,7 @@ final class FailingStore: ServerStore {
             $0 += 1
             return $0
         }
+        await beforeCommit(now)
         if failing.contains(n) { throw InjectedFailure() }
         return try await base.commitFixBatches(tenant: tenant, batches, now: now)
     }
