@@ -140,49 +140,6 @@ struct SnapshotTests {
         }
     }
 
-    @Test(
-        "while a snapshot is written the tenant goes on: what it commits meanwhile is not in the snapshot, and a rebuild replays it",
-        arguments: StoreKind.allCases)
-    func ingestionGoesOnDuringTheWrite(_ kind: StoreKind) async throws {
-        try await TestDatabase.with(kind) { db in
-            let (writing, proceed) = (RequestBudgetTests.Signal(), RequestBudgetTests.Signal())
-            let store = FailingStore(
-                try await db.open(), failing: [],
-                beforeSnapshotWrite: {
-                    writing.fire()
-                    await proceed.wait()
-                })
-            let regions = Self.regions()
-            let live = Self.runtime(store)
-            try await live.rebuild()
-            _ = try await live.upsert(regions, create: false, now: Self.t0)
-            try await Self.feed(live, Self.batches(0..<40))
-            async let snapshot = live.takeSnapshot(now: Self.t0)
-            await writing.wait()
-            // The snapshot stands before its write; the tenant takes fixes and a region change.
-            try await Self.feed(live, Self.batches(40..<70))
-            _ = try await live.upsert(
-                [.circle(identifier: "late", center: Self.centre, radius: 400)], create: false, now: Self.t0)
-            try await Self.feed(live, Self.batches(70..<90))
-            proceed.fire()
-            let position = try #require(await snapshot)
-
-            let start = try await store.startupJournal(tenant: "t", useSnapshot: true)
-            #expect(start.snapshot?.position == position)
-            // 24 batches, the region change and 16 batches came after the position it covers.
-            #expect(start.tail.count == 41)
-            let ids = regions.map(\.identifier) + ["late"]
-            let later = Self.batches(90..<160)
-            let expected = Self.behaviour(of: await live.engine, regions: ids, then: later)
-            #expect(expected.filter { $0.contains(" enter ") || $0.contains(" exit ") }.count > 5)
-            let rebuilt = Self.runtime(store)
-            try await rebuilt.rebuild()
-            #expect(await rebuilt.restoredFrom == position)
-            #expect(Self.behaviour(of: await rebuilt.engine, regions: ids, then: later) == expected)
-            try await store.close()
-        }
-    }
-
     @Test("a snapshot never replaces one that covers more of the journal", arguments: StoreKind.allCases)
     func laterSnapshotIsKept(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in

@@ -25,6 +25,43 @@ struct SnapshotWriteTests {
     }
 
     @Test(
+        "while a snapshot is written the tenant goes on: what it commits meanwhile is not in the snapshot, and a rebuild replays it",
+        arguments: StoreKind.allCases)
+    func ingestionGoesOnDuringTheWrite(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let (store, writing, proceed) = Self.heldWrites(try await db.open())
+            let regions = SnapshotTests.regions()
+            let live = SnapshotTests.runtime(store)
+            try await live.rebuild()
+            _ = try await live.upsert(regions, create: false, now: Self.t0)
+            try await SnapshotTests.feed(live, SnapshotTests.batches(0..<40))
+            async let snapshot = live.takeSnapshot(now: Self.t0)
+            await writing.wait()
+            // The snapshot stands before its write; the tenant takes fixes and a region change.
+            try await SnapshotTests.feed(live, SnapshotTests.batches(40..<70))
+            _ = try await live.upsert(
+                [.circle(identifier: "late", center: SnapshotTests.centre, radius: 400)], create: false, now: Self.t0)
+            try await SnapshotTests.feed(live, SnapshotTests.batches(70..<90))
+            proceed.fire()
+            let position = try #require(await snapshot)
+
+            let start = try await store.startupJournal(tenant: "t", useSnapshot: true)
+            #expect(start.snapshot?.position == position)
+            // 24 batches, the region change and 16 batches came after the position it covers.
+            #expect(start.tail.count == 41)
+            let ids = regions.map(\.identifier) + ["late"]
+            let later = SnapshotTests.batches(90..<160)
+            let expected = SnapshotTests.behaviour(of: await live.engine, regions: ids, then: later)
+            #expect(expected.filter { $0.contains(" enter ") || $0.contains(" exit ") }.count > 5)
+            let rebuilt = SnapshotTests.runtime(store)
+            try await rebuilt.rebuild()
+            #expect(await rebuilt.restoredFrom == position)
+            #expect(SnapshotTests.behaviour(of: await rebuilt.engine, regions: ids, then: later) == expected)
+            try await store.close()
+        }
+    }
+
+    @Test(
         "a rebuild while a snapshot is written restarts the count: the fixes after it still count towards the next snapshot",
         arguments: StoreKind.allCases)
     func rebuildDuringTheWriteKeepsTheCount(_ kind: StoreKind) async throws {
