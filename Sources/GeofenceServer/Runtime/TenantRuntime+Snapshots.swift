@@ -40,22 +40,20 @@ extension TenantRuntime {
     func takeSnapshot(now: Date) async -> Int64? {
         let began = ContinuousClock.now
         defer {
+            // Saved, skipped or failed, the next try is after the interval, or by the fix count
+            // once the share bound lets it (19 × this attempt's cost after it: a quick failure is
+            // soon tried again).
+            lastSnapshotAt = now
             snapshotting = false
             lastSnapshotEnded = ContinuousClock.now
             lastSnapshotCost = ContinuousClock.now - began
         }
         let copied: (engine: Engine, point: SnapshotPoint)?
         do { copied = try await settledEngine(now: now) } catch {
-            // The next try: after the interval, or by the fix count once the share bound lets it
-            // (19 × this attempt's cost after it: a quick failure is soon tried again).
-            lastSnapshotAt = now
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }
-        guard let (engine, settled) = consume copied else {
-            lastSnapshotAt = now
-            return nil
-        }
+        guard let (engine, settled) = consume copied else { return nil }
         let held = ContinuousClock.now - began
         // The copy goes with the export: freed there, off the actor, not kept through the write.
         let (data, cache) = await Self.export(consume engine, cache: snapshotCache)
@@ -65,7 +63,6 @@ extension TenantRuntime {
             let stored = try await store.saveSnapshot(
                 tenant: tenant, position: settled.position, data: data, now: settled.at)
             await Failpoints.reach(.snapshotAfterCommit, detail: "position \(settled.position)")
-            lastSnapshotAt = now
             settle(covered: settled)
             logger.debug(
                 "engine snapshot",
@@ -76,7 +73,6 @@ extension TenantRuntime {
                 ])
             return stored ? settled.position : nil
         } catch {
-            lastSnapshotAt = now
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
         }

@@ -43,15 +43,14 @@ extension Engine {
         w.u64(catalogueFingerprint())
         var ordinals = [UInt32](repeating: .max, count: store.slotCount)
         var live: UInt32 = 0
-        let countAt = w.buffer.count
-        w.u32(0) // the live count, patched below
+        w.u32(UInt32(store.liveCount))
         for s in 0..<store.slotCount where store.isAlive(s) {
             w.string(store.ids[s])
             w.u64(store.hot[s].stamp)
             ordinals[s] = live
             live += 1
         }
-        withUnsafeBytes(of: live.littleEndian) { w.buffer.replaceSubrange(countAt..<countAt + 4, with: $0) }
+        assert(Int(live) == store.liveCount, "the store's live count disagrees with its slots")
         let fresh = SnapshotCatalogue(generation: catalogueGeneration, bytes: w.buffer, ordinals: ordinals)
         cache.catalogue = fresh
         return fresh
