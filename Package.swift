@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The server, the `geofence` tool and their dependencies (Hummingbird, PostgresNIO, SQLiteNIO, …)
+/// come with the `Server` trait, on by default. An app that uses only the app products
+/// (`Geodesy`, `GeoFormats`, `Geofencing`, `RegionMonitoring`, `RegionPlanner`,
+/// `CoreLocationBridge`) depends on the package with `traits: []` and resolves none of them
+/// (docs/ios.md; checked by Tests/LeanConsumer in CI).
+let server: TargetDependencyCondition? = .when(traits: ["Server"])
+
 let package = Package(
     name: "Geofence",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -13,6 +20,10 @@ let package = Package(
         .library(name: "GeofenceServer", targets: ["GeofenceServer"]),
         .library(name: "CoreLocationBridge", targets: ["CoreLocationBridge"]),
         .executable(name: "geofence", targets: ["geofence"]),
+    ],
+    traits: [
+        .trait(name: "Server", description: "The geofence server and command-line tool, with their dependencies."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,15 +53,15 @@ let package = Package(
             name: "GeofenceServer",
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionPlanner",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ],
             resources: [.copy("Resources")],
         ),
@@ -58,11 +69,11 @@ let package = Package(
             name: "GeofenceCLI",
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "RegionPlanner", "GeofenceServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOPosix", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
             ],
             resources: [.copy("Resources/Demo")]
         ),
@@ -81,9 +92,9 @@ let package = Package(
             name: "GeofenceServerTests",
             dependencies: [
                 "GeofenceServer", "Geodesy", "Geofencing", "RegionPlanner", "GeofenceCLI",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
     ],

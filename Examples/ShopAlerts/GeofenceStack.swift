@@ -1,3 +1,4 @@
+import CoreLocation
 import CoreLocationBridge
 import Foundation
 import Geofencing
@@ -8,6 +9,10 @@ import UIKit
 import UserNotifications
 
 /// Core Location → backend → manager → planner → notifications, owned by the app delegate.
+///
+/// The `CLLocationManager` is created in `init`, during launch, so that the region event iOS
+/// relaunched the app for reaches it; everything that must await comes after, in ``launch()``.
+/// Authorisation is read from the delegate only: a request's answer comes later.
 @MainActor
 @Observable
 final class GeofenceStack {
@@ -15,26 +20,39 @@ final class GeofenceStack {
     private(set) var backgroundRefresh: UIBackgroundRefreshStatus = .available
     private(set) var lastAlert: String?
 
-    private var system: AppleLocationManager?
+    private let system: AppleLocationManager
     private var backend: CoreLocationManagerBackend?
     private var manager: LocationManager?
     private var slots: LocationManagerSlotMonitor?
     private var planner: RegionPlanner<LocationManagerSlotMonitor>?
+    private var watcher: AuthorizationWatcher?
     private var loop: Task<Void, Never>?
 
     private var storeDirectory: URL {
-        URL.applicationSupportDirectory.appending(path: "Geofence", directoryHint: .isDirectory)
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        return support.appendingPathComponent("Geofence", isDirectory: true)
     }
 
-    /// Every launch, before anything else: recreate the stack and continue the saved plan.
+    init() {
+        system = AppleLocationManager()
+        // The planner's re-plans and dense areas use continuous updates; in the background they
+        // need `UIBackgroundModes` → `location` in Info.plist (without it, this line traps).
+        system.manager.allowsBackgroundLocationUpdates = true
+        // iOS must not pause them on its own: a paused manager stops re-planning until the app
+        // is opened again.
+        system.manager.pausesLocationUpdatesAutomatically = false
+        system.manager.showsBackgroundLocationIndicator = true
+    }
+
+    /// Every launch, right after `init`: the rest of the stack, then the saved plan.
     func launch() async {
-        let system = AppleLocationManager()
-        system.manager.allowsBackgroundLocationUpdates = true // the planner's re-plan probes
         let backend = await CoreLocationManagerBackend(system: system)
+        let watcher = AuthorizationWatcher(stack: self)
+        let statusManager = await LocationManager(backend: backend)
+        await statusManager.setDelegate(watcher) // answers now, and on every change
         let manager = await LocationManager(backend: backend)
         let slots = await LocationManagerSlotMonitor(manager: manager)
-        (self.system, self.backend, self.manager, self.slots) = (system, backend, manager, slots)
-        authorization = await manager.authorizationStatus
+        (self.backend, self.manager, self.slots, self.watcher) = (backend, statusManager, slots, watcher)
         do {
             let planner = try RegionPlanner(
                 monitor: slots, sources: [try Shops.source()],
@@ -56,19 +74,24 @@ final class GeofenceStack {
         _ = try? await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound])
     }
 
-    /// The user turns alerts on: when-in-use now, the "Always" upgrade once they used it.
+    /// The user turns alerts on: when-in-use now, the "Always" upgrade once they used it. The
+    /// answer arrives through ``authorizationChanged(_:)``.
     func enableAlerts() async {
-        guard let manager, let backend else { return }
-        if await manager.authorizationStatus == .notDetermined {
+        guard let manager else { return }
+        if authorization == .notDetermined {
             await manager.requestWhenInUseAuthorization()
         } else {
             await manager.requestAlwaysAuthorization()
         }
-        authorization = await manager.authorizationStatus
-        guard authorization.isAuthorized, let planner, await planner.plan == nil,
+    }
+
+    /// The delegate's answer: planning starts once location is authorised.
+    func authorizationChanged(_ status: AuthorizationStatus) async {
+        authorization = status
+        guard status.isAuthorized, let planner, let backend, await planner.plan == nil,
             let here = await backend.currentLocation()
         else { return }
-        try? await planner.start(at: here)
+        do { try await planner.start(at: here) } catch { lastAlert = "Planner: \(error)" }
     }
 
     /// The user turns alerts off: regions stopped, the saved plan (two fixes) deleted.
@@ -86,8 +109,10 @@ final class GeofenceStack {
             for await _ in slots.arrivals {
                 guard let self, let planner = self.planner else { return }
                 do {
+                    // Any order is fine: the planner gives the same events (docs/planner.md).
                     for fix in slots.takeLocations() { self.notify(try await planner.observe(fix)) }
                     for event in await slots.takeEvents() { self.notify(try await planner.handle(event)) }
+                    for failure in slots.takeFailures() { await planner.handleRefusal(failure) }
                 } catch {
                     self.lastAlert = "Planner: \(error)"
                 }
@@ -118,5 +143,16 @@ final class GeofenceStack {
         var values = URLResourceValues()
         values.isExcludedFromBackup = true
         try? url.setResourceValues(values)
+    }
+}
+
+/// Hands Core Location's authorisation answers to the stack, on the main actor.
+final class AuthorizationWatcher: LocationManagerDelegate, @unchecked Sendable {
+    private weak var stack: GeofenceStack?
+
+    init(stack: GeofenceStack) { self.stack = stack }
+
+    func locationManager(_ manager: LocationManager, didChangeAuthorization status: AuthorizationStatus) {
+        Task { @MainActor [weak stack] in await stack?.authorizationChanged(status) }
     }
 }

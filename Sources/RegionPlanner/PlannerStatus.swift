@@ -38,6 +38,9 @@ public enum PlannerNotice: Sendable, Hashable {
     /// A stated condition was broken at `time`; events near then may differ from a
     /// whole-catalogue engine's.
     case conditionBroken(ConditionBreach, at: Date)
+    /// The monitor refused a registration after accepting it (``RegionPlanner/handleRefusal(_:)``);
+    /// the planner re-plans at the next fix without that slot.
+    case registrationRefused(SlotMonitorError, at: Date)
 }
 
 /// What the app can read at any time (``RegionPlanner/status``).

@@ -128,7 +128,7 @@ struct AdversarialBridgeTests {
             policy: .coreLocation, largestRegionSize: 300, maximumSpeed: 10, maximumFixInterval: 1)
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
         await #expect(throws: PlannerError.self) { try await planner.start(at: fix(0, lyon)) }
-        #expect(await system.monitoredRegions.count == 20, "the app's own regions are left alone")
+        #expect(await system.systemTable.count == 20, "the app's own regions are left alone")
     }
 }
 

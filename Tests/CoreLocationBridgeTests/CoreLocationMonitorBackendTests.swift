@@ -216,6 +216,7 @@ struct CoreLocationMonitorBackendTests {
             try await system.move(to: f)
         }
         while let e = await events.next(), e.identifier != "r0" || e.state != .satisfied {}
+        await backend.settleTaps()
         let transitions = slots.takeEvents().filter { !$0.isInitial }
         #expect(transitions.map(\.regionID) == ["r0"])
         #expect(transitions.first?.kind == .enter)

@@ -108,3 +108,39 @@ final class TestClock: @unchecked Sendable {
     var now: Date { lock.withLock { date } }
     func set(_ d: Date) { lock.withLock { date = d } }
 }
+
+/// Sleeps that end only when the test moves time on (``advance(by:)``): timeouts tested
+/// without waiting.
+actor ManualSleeper {
+    private var now: TimeInterval = 0
+    private var sleepers: [(due: TimeInterval, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// How many sleeps are waiting.
+    var waiting: Int { sleepers.count }
+
+    func sleep(_ seconds: TimeInterval) async {
+        await withCheckedContinuation { sleepers.append((now + seconds, $0)) }
+    }
+
+    /// Moves time on; every sleep due by then ends.
+    func advance(by seconds: TimeInterval) {
+        now += seconds
+        let due = sleepers.filter { $0.due <= now }
+        sleepers.removeAll { $0.due <= now }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Returns once `count` sleeps wait (bounded: gives up after many turns).
+    func waitForSleepers(_ count: Int) async {
+        for _ in 0..<10_000 where sleepers.count < count { await Task.yield() }
+    }
+}
+
+/// Yields until `condition` holds, at most `turns` times; whether it held.
+func eventually(turns: Int = 20_000, _ condition: @Sendable () async -> Bool) async -> Bool {
+    for _ in 0..<turns {
+        if await condition() { return true }
+        await Task.yield()
+    }
+    return await condition()
+}

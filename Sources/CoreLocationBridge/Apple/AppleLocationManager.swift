@@ -25,7 +25,14 @@ public final class AppleLocationManager: SystemLocationManager {
     /// `allowsBackgroundLocationUpdates` for hybrid mode's continuous updates).
     public let manager: CLLocationManager
     private let relay = DelegateRelay()
+    /// The regions this launch started, by identifier: `monitoredRegions` "may not be
+    /// immediately reflected" after a start, so a stop or a state request right after it finds
+    /// the region here.
+    private var started: [String: CLRegion] = [:]
 
+    /// Creates the manager; set nothing else on it before the backend exists. Authorisation is
+    /// never asked here: only when the app calls `requestWhenInUseAuthorization()` or
+    /// `requestAlwaysAuthorization()`.
     public init() {
         manager = CLLocationManager()
         manager.delegate = relay
@@ -36,19 +43,24 @@ public final class AppleLocationManager: SystemLocationManager {
     }
 
     public func startMonitoring(_ region: SystemRegion) {
-        manager.startMonitoring(for: region.circularRegion)
+        let circle = region.circularRegion
+        started[region.identifier] = circle
+        manager.startMonitoring(for: circle)
     }
 
     public func stopMonitoring(identifier: String) {
-        for region in manager.monitoredRegions where region.identifier == identifier {
-            manager.stopMonitoring(for: region)
-        }
+        if let region = region(identifier) { manager.stopMonitoring(for: region) }
+        started[identifier] = nil
     }
 
     public func requestState(identifier: String) {
-        for region in manager.monitoredRegions where region.identifier == identifier {
-            manager.requestState(for: region)
-        }
+        if let region = region(identifier) { manager.requestState(for: region) }
+    }
+
+    /// The region object for `identifier`: the one this launch started, else the system's
+    /// (an earlier launch's).
+    private func region(_ identifier: String) -> CLRegion? {
+        started[identifier] ?? manager.monitoredRegions.first { $0.identifier == identifier }
     }
 
     public var monitoredRegions: [SystemRegion] {
@@ -73,6 +85,8 @@ public final class AppleLocationManager: SystemLocationManager {
     public func startUpdatingLocation() { manager.startUpdatingLocation() }
 
     public func stopUpdatingLocation() { manager.stopUpdatingLocation() }
+
+    public var accuracyAuthorization: AccuracyAuthorization { AccuracyAuthorization(manager.accuracyAuthorization) }
 }
 
 /// The `CLLocationManagerDelegate`: turns each call into a ``SystemCallback`` on the thread

@@ -17,8 +17,23 @@ extension AuthorizationStatus {
         case .restricted: self = .restricted
         case .denied: self = .denied
         case .authorizedAlways: self = .authorizedAlways
+        #if os(macOS)
+        // macOS has no "when in use": `.authorizedAlways` (and its old name `.authorized`) only.
+        #else
         case .authorizedWhenInUse: self = .authorizedWhenInUse
+        #endif
         @unknown default: self = .notDetermined
+        }
+    }
+}
+
+extension AccuracyAuthorization {
+    /// The package's accuracy for Core Location's.
+    public init(_ accuracy: CLAccuracyAuthorization) {
+        switch accuracy {
+        case .fullAccuracy: self = .fullAccuracy
+        case .reducedAccuracy: self = .reducedAccuracy
+        @unknown default: self = .reducedAccuracy
         }
     }
 }

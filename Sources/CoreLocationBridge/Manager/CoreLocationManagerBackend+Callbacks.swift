@@ -57,7 +57,7 @@ extension CoreLocationManagerBackend {
     func answerState(_ state: RegionState, for id: String) {
         let serial = (stateAnswers[id]?.serial ?? 0) + 1
         stateAnswers[id] = (serial, state)
-        for waiter in stateWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: state) }
+        for waiter in stateWaiters.removeValue(forKey: id) ?? [] { waiter.continuation.resume(returning: state) }
         guard let region = regions[id] else { return }
         let askers = stateRequesters.removeValue(forKey: id) ?? []
         let targets = askers.isEmpty ? liveDelegates() : askers.compactMap(live)
@@ -70,7 +70,7 @@ extension CoreLocationManagerBackend {
     func answerAllWaiting() {
         let waiting = stateWaiters
         stateWaiters = [:]
-        for (_, list) in waiting { for w in list { w.resume(returning: .unknown) } }
+        for (_, list) in waiting { for w in list { w.continuation.resume(returning: .unknown) } }
         answerLocation(nil)
     }
 
@@ -78,7 +78,7 @@ extension CoreLocationManagerBackend {
         locationAnswers = (locationAnswers.serial + 1, fix)
         let waiters = locationWaiters
         locationWaiters = []
-        for w in waiters { w.resume(returning: fix) }
+        for w in waiters { w.continuation.resume(returning: fix) }
     }
 
     func reportFailure(of id: String?, _ error: SystemError) async {
@@ -92,7 +92,7 @@ extension CoreLocationManagerBackend {
         // A refused region is not monitored; a denied one stays registered until permission
         // comes. Either way no state answer is coming for it now.
         if let id {
-            for waiter in stateWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: .unknown) }
+            for waiter in stateWaiters.removeValue(forKey: id) ?? [] { waiter.continuation.resume(returning: .unknown) }
             if case .regionMonitoringFailure = mapped {
                 regions[id] = nil
                 registrants[id] = nil

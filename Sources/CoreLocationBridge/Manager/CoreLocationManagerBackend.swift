@@ -25,13 +25,18 @@ import RegionMonitoring
 ///   failure to the manager that registered the region; a state answer to the managers that
 ///   asked (to every manager when it follows a transition). Region events that arrive before
 ///   any delegate is set (the system relaunched the app for them) wait for the first delegate.
+/// - **Its own table**: Apple warns that `monitoredRegions` "may not be immediately
+///   reflected" after a start or stop, so slots are counted, and regions stopped and queried,
+///   from the table of what this backend registered — never from `monitoredRegions`, which is
+///   read once, at launch, to find what earlier launches left.
 /// - **State**: ``determineState(of:)`` asks the system and waits for its answer (a
 ///   continuation). It never waits on a system that may not answer: without authorisation it
-///   answers `unknown` at once, and stopping the region, a failure for it, or losing
-///   authorisation answers the waiting requests `unknown`.
+///   answers `unknown` at once; stopping the region, a failure for it, losing authorisation, or
+///   ``Timeouts/stateAnswer`` seconds without an answer answer the waiting requests `unknown`.
 /// - **Location**: ``currentLocation()`` is the system's last location when it is at most
 ///   ``locationFreshness`` old, otherwise a one-shot `requestLocation()` awaited through a
-///   continuation (`nil` when it fails).
+///   continuation: `nil` when it fails, and after ``Timeouts/location`` seconds (Core Location
+///   cancels a pending request with no callback when updates start).
 /// - **Relaunch**: regions are the system's; a new backend finds them in `monitoredRegions`.
 ///
 /// Callback bookkeeping is O(managers) per callback; ``settle()`` lets tests wait until every
@@ -45,7 +50,11 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     public nonisolated let limit: Int
     /// How old the system's last location may be for ``currentLocation()`` to use it, seconds.
     public nonisolated let locationFreshness: TimeInterval
+    /// How long each wait on the system may last.
+    public nonisolated let timeouts: Timeouts
     let now: @Sendable () -> Date
+    let sleep: @Sendable (TimeInterval) async -> Void
+    var nextWaiter = 0
     let counter = CallbackCounter()
     var consumer: Task<Void, Never>?
     var handled = 0
@@ -59,9 +68,9 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     var registrants: [String: ObjectIdentifier] = [:]
     /// Managers waiting for a `requestState` answer, by region.
     var stateRequesters: [String: [ObjectIdentifier]] = [:]
-    var stateWaiters: [String: [CheckedContinuation<RegionState, Never>]] = [:]
+    var stateWaiters: [String: [(id: Int, continuation: CheckedContinuation<RegionState, Never>)]] = [:]
     var stateAnswers: [String: (serial: Int, state: RegionState)] = [:]
-    var locationWaiters: [CheckedContinuation<LocationFix?, Never>] = []
+    var locationWaiters: [(id: Int, continuation: CheckedContinuation<LocationFix?, Never>)] = []
     var locationAnswers: (serial: Int, fix: LocationFix?) = (0, nil)
     /// Region events handled while no delegate was set, handed to the first one.
     var pendingEvents: [SystemCallback] = []
@@ -77,16 +86,22 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     ///   - regionLimit: regions the app may monitor at once (Core Location: 20).
     ///   - locationFreshness: seconds the last location stays good for re-planning (60 s:
     ///     the planner's re-plan circle is sized for fixes that recent; docs/ios.md).
+    ///   - timeouts: how long a state or location request may wait for the system.
     ///   - now: the clock for ``locationFreshness``.
+    ///   - sleep: waits the given seconds (tests pass a manual clock's).
     public init(
         system: any SystemLocationManager, subject: String = "device", regionLimit: Int = 20,
-        locationFreshness: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
+        locationFreshness: TimeInterval = 60, timeouts: Timeouts = Timeouts(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
     ) async {
         self.system = system
         self.subject = subject
         self.limit = regionLimit
         self.locationFreshness = locationFreshness
+        self.timeouts = timeouts
         self.now = now
+        self.sleep = sleep
         let (stream, continuation) = AsyncStream.makeStream(of: SystemCallback.self, bufferingPolicy: .unbounded)
         let counter = self.counter
         await system.setCallbackHandler { callback in
@@ -139,12 +154,11 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
 
     public func startMonitoring(_ region: MonitoredRegion, by manager: LocationManager) async {
         let maximum = await maximumRegionMonitoringDistance
-        // The system's regions and those registered here that it may not list yet (calls
-        // interleave at each await): a 21st never reaches the system, however calls overlap.
-        let held = Set(await system.monitoredRegions.map(\.identifier)).union(regions.keys)
-        let replacing = held.contains(region.identifier)
+        // Counted in this backend's table, read after the last await: a 21st never reaches the
+        // system, however calls overlap, and a stale `monitoredRegions` cannot leak a slot.
+        let replacing = regions[region.identifier] != nil
         if let problem = Self.problem(
-            with: region, maximumDistance: maximum, held: replacing ? 0 : held.count, limit: limit)
+            with: region, maximumDistance: maximum, held: replacing ? 0 : regions.count, limit: limit)
         {
             if let d = managers[ObjectIdentifier(manager)]?.delegate {
                 d.locationManager(manager, monitoringDidFailFor: region, withError: .regionMonitoringFailure(problem))
@@ -161,21 +175,18 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         regions[identifier] = nil
         registrants[identifier] = nil
         stateRequesters[identifier] = nil
-        for waiter in stateWaiters.removeValue(forKey: identifier) ?? [] { waiter.resume(returning: .unknown) }
+        for waiter in stateWaiters.removeValue(forKey: identifier) ?? [] {
+            waiter.continuation.resume(returning: .unknown)
+        }
         await system.stopMonitoring(identifier: identifier)
     }
 
-    public var monitoredRegions: Set<MonitoredRegion> {
-        get async {
-            var out: Set<MonitoredRegion> = []
-            for r in await system.monitoredRegions { out.insert(regions[r.identifier] ?? r.monitoredRegion) }
-            return out
-        }
-    }
+    /// The regions this backend registered, and those earlier launches left (read at launch).
+    public var monitoredRegions: Set<MonitoredRegion> { Set(regions.values) }
 
     public func requestState(_ region: MonitoredRegion, by manager: LocationManager) async {
         let id = region.identifier
-        guard await system.monitoredRegions.contains(where: { $0.identifier == id }) else {
+        guard regions[id] != nil else {
             managers[ObjectIdentifier(manager)]?.delegate?.locationManager(
                 manager, didDetermineState: .unknown, for: region)
             return
@@ -187,14 +198,14 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
 
     public func determineState(of identifier: String) async -> RegionState {
         // Without authorisation the system may never answer: nothing to wait for.
-        guard await system.authorizationStatus.isAuthorized,
-            await system.monitoredRegions.contains(where: { $0.identifier == identifier })
-        else { return .unknown }
+        guard regions[identifier] != nil, await system.authorizationStatus.isAuthorized else { return .unknown }
         let before = stateAnswers[identifier]?.serial ?? 0
         await system.requestState(identifier: identifier)
         // The answer may have been handled while this call waited on the system.
         if let answer = stateAnswers[identifier], answer.serial > before { return answer.state }
-        return await withCheckedContinuation { stateWaiters[identifier, default: []].append($0) }
+        let id = takeWaiterID()
+        expire(after: timeouts.stateAnswer) { backend in backend.expireStateWaiter(id, for: identifier) }
+        return await withCheckedContinuation { stateWaiters[identifier, default: []].append((id, $0)) }
     }
 
     public var authorizationStatus: AuthorizationStatus {
@@ -225,7 +236,60 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         let before = locationAnswers.serial
         await system.requestLocation()
         if locationAnswers.serial > before { return locationAnswers.fix }
-        return await withCheckedContinuation { locationWaiters.append($0) }
+        let id = takeWaiterID()
+        expire(after: timeouts.location) { backend in backend.expireLocationWaiter(id) }
+        return await withCheckedContinuation { locationWaiters.append((id, $0)) }
+    }
+
+    /// Whether the user shares a precise location (with approximate location, no region events).
+    public var accuracyAuthorization: AccuracyAuthorization {
+        get async { await system.accuracyAuthorization }
+    }
+
+    // MARK: Timeouts
+
+    /// How long a request waits for Core Location before it is answered without it.
+    public struct Timeouts: Sendable, Hashable {
+        /// Seconds a `requestState` may wait for `didDetermineState` (then `unknown`).
+        public var stateAnswer: TimeInterval
+        /// Seconds a `requestLocation` may wait for a location (then `nil`).
+        public var location: TimeInterval
+
+        /// Defaults: 10 s for a state (the system answers from what it holds), 30 s for a
+        /// location (a cold GPS start takes up to about 30 s; docs/ios.md).
+        public init(stateAnswer: TimeInterval = 10, location: TimeInterval = 30) {
+            self.stateAnswer = stateAnswer
+            self.location = location
+        }
+    }
+
+    func takeWaiterID() -> Int {
+        nextWaiter += 1
+        return nextWaiter
+    }
+
+    /// Runs `body` on this actor once `seconds` have passed (a waiter still waiting then is answered).
+    func expire(after seconds: TimeInterval, _ body: @escaping @Sendable (isolated CoreLocationManagerBackend) -> Void)
+    {
+        let sleep = self.sleep
+        Task { [weak self] in
+            await sleep(seconds)
+            guard let self else { return }
+            await self.run(body)
+        }
+    }
+
+    private func run(_ body: @Sendable (isolated CoreLocationManagerBackend) -> Void) { body(self) }
+
+    func expireStateWaiter(_ id: Int, for identifier: String) {
+        guard let index = stateWaiters[identifier]?.firstIndex(where: { $0.id == id }) else { return }
+        let waiter = stateWaiters[identifier]!.remove(at: index)
+        waiter.continuation.resume(returning: .unknown)
+    }
+
+    func expireLocationWaiter(_ id: Int) {
+        guard let index = locationWaiters.firstIndex(where: { $0.id == id }) else { return }
+        locationWaiters.remove(at: index).continuation.resume(returning: nil)
     }
 
     // MARK: Checks

@@ -33,10 +33,28 @@ import RegionMonitoring
 ///   for a region registered while already inside — and ``requestState(identifier:)`` answers
 ///   it (`unknown` until decided). Entry and exit respect the notify flags; every transition
 ///   is followed by `didDetermineState`.
-/// - **Locations**: `requestLocation()` answers with the last position, or `locationUnknown`;
-///   while updating (`startUpdatingLocation()`), every position is sent before the region
-///   events it causes.
+/// - **Locations**: `requestLocation()` answers with the last position, or `locationUnknown`
+///   (``LocationRequestTiming/lastPosition``), or only at the next position
+///   (``LocationRequestTiming/nextPosition``, as a device that must first acquire one);
+///   `startUpdatingLocation()` cancels a request not answered yet **with no callback**, as Core
+///   Location does. While updating, every position is sent before the region events it causes.
+///
+/// Where Core Location is slower than a call, the fake is too (docs/ios.md, "hard fakes"):
+/// - **`monitoredRegions` lags**: a start or stop shows there only once time passes (the next
+///   ``move(to:)`` or ``advance(to:)``), as Apple warns ("may not be immediately reflected");
+///   the 20-region limit is the system's true table.
+/// - **Region events are late** by ``regionEventDelay`` seconds (Apple: "typically within 3–5
+///   minutes" of the crossing on a phone that sleeps): decided at the crossing, delivered at the
+///   first ``move(to:)`` / ``advance(to:)`` at least that much later.
 public actor FakeCoreLocation: SystemLocationManager {
+    /// When `requestLocation()` is answered.
+    public enum LocationRequestTiming: Sendable {
+        /// Later, through the callback, with the last position the device took.
+        case lastPosition
+        /// Only at the device's next position (``move(to:)``), or `locationUnknown` at the next
+        /// ``advance(to:)``; a request `startUpdatingLocation()` cancels is never answered.
+        case nextPosition
+    }
     /// Most regions per app.
     public let regionLimit: Int
     /// Largest radius, metres (Apple does not publish a figure; the simulated device's default).
@@ -47,6 +65,9 @@ public actor FakeCoreLocation: SystemLocationManager {
     /// What the user taps at the next prompt (`nil`: dismisses it).
     public var promptAnswer: AuthorizationStatus?
     public private(set) var location: LocationSample?
+    /// Precise or approximate location; with approximate location iOS monitors no region, so
+    /// the fake reports none.
+    public private(set) var accuracyAuthorization: AccuracyAuthorization = .fullAccuracy
     /// Whether continuous location updates are on.
     public private(set) var isUpdatingLocation = false
     /// How many `startMonitoring` calls reached the system (refused ones included).
@@ -54,7 +75,20 @@ public actor FakeCoreLocation: SystemLocationManager {
     /// Every callback sent, in order.
     public private(set) var sent: [SystemCallback] = []
 
+    /// When `requestLocation()` is answered.
+    public var locationRequestTiming: LocationRequestTiming
+    /// Seconds between a crossing and its region event (0: at the deciding position).
+    public var regionEventDelay: TimeInterval
+    /// Whether `monitoredRegions` shows starts and stops only once time passes (the device's way).
+    public var regionTableLags: Bool
+    /// `requestLocation()` calls that `startUpdatingLocation()` cancelled before an answer.
+    public private(set) var cancelledLocationRequests = 0
+
     private var handler: (@Sendable (SystemCallback) -> Void)?
+    private var pendingLocationRequest = false
+    private var lateEvents: [(due: Date, callback: SystemCallback)] = []
+    /// What `monitoredRegions` shows while the table lags.
+    private var visibleTable: [SystemRegion] = []
     private var held: [SystemCallback] = []
     private var order: [String] = []
     private var regions: [String: SystemRegion] = [:]
@@ -66,8 +100,13 @@ public actor FakeCoreLocation: SystemLocationManager {
 
     public init(
         authorization: AuthorizationStatus = .notDetermined, promptAnswer: AuthorizationStatus? = .authorizedAlways,
-        regionLimit: Int = 20, maximumRegionMonitoringDistance: Double = 400_000, isMonitoringAvailable: Bool = true
+        regionLimit: Int = 20, maximumRegionMonitoringDistance: Double = 400_000, isMonitoringAvailable: Bool = true,
+        locationRequestTiming: LocationRequestTiming = .lastPosition, regionEventDelay: TimeInterval = 0,
+        regionTableLags: Bool = true
     ) {
+        self.locationRequestTiming = locationRequestTiming
+        self.regionEventDelay = regionEventDelay
+        self.regionTableLags = regionTableLags
         self.authorizationStatus = authorization
         self.promptAnswer = promptAnswer
         self.regionLimit = regionLimit
@@ -113,7 +152,10 @@ public actor FakeCoreLocation: SystemLocationManager {
         post(.didDetermineState(states[identifier] ?? .unknown, identifier: identifier))
     }
 
-    public var monitoredRegions: [SystemRegion] { order.compactMap { regions[$0] } }
+    public var monitoredRegions: [SystemRegion] { regionTableLags ? visibleTable : systemTable }
+
+    /// The regions the system really monitors, in the order they were started.
+    public var systemTable: [SystemRegion] { order.compactMap { regions[$0] } }
 
     public func requestWhenInUseAuthorization() {
         guard authorizationStatus == .notDetermined, let answer = promptAnswer else { return }
@@ -133,10 +175,24 @@ public actor FakeCoreLocation: SystemLocationManager {
     }
 
     public func requestLocation() {
-        if let location { post(.didUpdateLocations([location])) } else { post(.didFailWithError(.locationUnknown)) }
+        switch locationRequestTiming {
+        case .lastPosition: answerLocationRequest()
+        case .nextPosition: pendingLocationRequest = true
+        }
     }
 
-    public func startUpdatingLocation() { isUpdatingLocation = true }
+    public func startUpdatingLocation() {
+        if pendingLocationRequest {
+            pendingLocationRequest = false // cancelled: no callback (CLLocationManager.h)
+            cancelledLocationRequests += 1
+        }
+        isUpdatingLocation = true
+    }
+
+    private func answerLocationRequest() {
+        pendingLocationRequest = false
+        if let location { post(.didUpdateLocations([location])) } else { post(.didFailWithError(.locationUnknown)) }
+    }
 
     public func stopUpdatingLocation() { isUpdatingLocation = false }
 
@@ -158,6 +214,9 @@ public actor FakeCoreLocation: SystemLocationManager {
         }
     }
 
+    /// The user switches Precise Location on or off.
+    public func setAccuracyAuthorization(_ accuracy: AccuracyAuthorization) { accuracyAuthorization = accuracy }
+
     /// Sets what the user taps at the next prompt.
     public func setPromptAnswer(_ answer: AuthorizationStatus?) { promptAnswer = answer }
 
@@ -167,6 +226,7 @@ public actor FakeCoreLocation: SystemLocationManager {
         var f = fix
         f.subject = Self.subject
         let events = try engine.process(f)
+        timePasses(to: fix.timestamp)
         location = LocationSample(
             latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
             horizontalAccuracy: fix.horizontalAccuracy ?? 0,
@@ -174,17 +234,34 @@ public actor FakeCoreLocation: SystemLocationManager {
             course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 0,
             timestamp: fix.timestamp)
         if isUpdatingLocation, authorizationStatus.isAuthorized, let location { post(.didUpdateLocations([location])) }
+        if pendingLocationRequest { answerLocationRequest() }
         report(events)
     }
 
     /// Time passes without a position (confirms transitions held long enough).
     public func advance(to date: Date) {
+        timePasses(to: date)
+        if pendingLocationRequest {
+            pendingLocationRequest = false
+            post(.didFailWithError(.locationUnknown))
+        }
         report(engine.advance(subject: Self.subject, to: date))
+    }
+
+    /// The region table catches up and late events fall due.
+    private func timePasses(to date: Date) {
+        visibleTable = systemTable
+        let due = lateEvents.filter { $0.due <= date }
+        lateEvents.removeAll { $0.due <= date }
+        for event in due { post(event.callback) }
     }
 
     /// The app's process ends: callbacks stop until a new handler is set (a relaunch); region
     /// events meanwhile wait for it; regions stay monitored.
-    public func terminateApp() { handler = nil }
+    public func terminateApp() {
+        handler = nil
+        pendingLocationRequest = false
+    }
 
     /// The state the system holds for region `identifier`.
     public func state(of identifier: String) -> RegionState { states[identifier] ?? .unknown }
@@ -205,15 +282,20 @@ public actor FakeCoreLocation: SystemLocationManager {
     }
 
     private func report(_ events: [TransitionEvent]) {
-        for e in events where e.kind != .dwell {
+        for e in events where e.kind != .dwell && accuracyAuthorization == .fullAccuracy {
             guard let r = regions[e.regionID], started.contains(e.regionID) else { continue }
             let state: RegionState = e.kind == .enter ? .inside : .outside
             states[e.regionID] = state
             if e.isInitial { continue } // the first state is silent
-            if e.kind == .enter, r.notifyOnEntry { post(.didEnterRegion(identifier: e.regionID)) }
-            if e.kind == .exit, r.notifyOnExit { post(.didExitRegion(identifier: e.regionID)) }
-            post(.didDetermineState(state, identifier: e.regionID))
+            if e.kind == .enter, r.notifyOnEntry { postRegionEvent(.didEnterRegion(identifier: e.regionID), e) }
+            if e.kind == .exit, r.notifyOnExit { postRegionEvent(.didExitRegion(identifier: e.regionID), e) }
+            postRegionEvent(.didDetermineState(state, identifier: e.regionID), e)
         }
+    }
+
+    private func postRegionEvent(_ callback: SystemCallback, _ e: TransitionEvent) {
+        guard regionEventDelay > 0 else { return post(callback) }
+        lateEvents.append((e.time.addingTimeInterval(regionEventDelay), callback))
     }
 
     private func post(_ callback: SystemCallback) {

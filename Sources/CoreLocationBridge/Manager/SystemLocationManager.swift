@@ -36,4 +36,19 @@ public protocol SystemLocationManager: AnyObject, Sendable {
     func startUpdatingLocation() async
     /// `stopUpdatingLocation()`.
     func stopUpdatingLocation() async
+    /// `accuracyAuthorization`: with reduced (approximate) accuracy iOS monitors no region.
+    var accuracyAuthorization: AccuracyAuthorization { get async }
+}
+
+extension SystemLocationManager {
+    /// Full accuracy, for stand-ins that do not model the setting.
+    public var accuracyAuthorization: AccuracyAuthorization { get async { .fullAccuracy } }
+}
+
+/// Core Location's `CLAccuracyAuthorization`: whether the user shares a precise location.
+public enum AccuracyAuthorization: Sendable, Hashable {
+    /// Precise Location on.
+    case fullAccuracy
+    /// Precise Location off: approximate locations, and no region monitoring.
+    case reducedAccuracy
 }

@@ -21,10 +21,16 @@ import RegionMonitoring
 ///   Each refusal is also reported as an event, as `CLMonitor` reports its own.
 /// - **One open instance per name**, names checked by the package's rule; the system monitor
 ///   stays open while the app's ``Monitor`` is closed, and the events it reports meanwhile are
-///   handed, in order, to the next ``Monitor`` with that name.
+///   handed, in order, to the next ``Monitor`` with that name. A name's system monitor is
+///   opened once for the life of this backend — invalidating a ``Monitor`` empties it but keeps
+///   it — because a second `CLMonitor` with a name in use crashes the app.
+/// - **Events first**: an event reaches the app's ``Monitor`` as soon as it arrives; nothing
+///   waits for a position (a background launch has seconds to post its notification).
 /// - **Planner**: with a `locationSource`, each satisfied / unsatisfied event is also given to
 ///   a ``MonitorSlotMonitor`` tap as a transition carrying that source's fix (`CLMonitor`
-///   events carry no position); the first determination of a condition is marked initial.
+///   events carry no position), in order, by a queue of its own; the first determination of a
+///   condition is marked initial. A condition the system reports `.unmonitored` after it was
+///   added (its limit, counted over every app monitor, answered late) goes to the refusal tap.
 public actor CoreLocationMonitorBackend: MonitorBackend {
     /// Where monitors are opened.
     public nonisolated let service: any SystemMonitorService
@@ -36,6 +42,13 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     /// Names whose system monitor is being opened.
     var opening: Set<String> = []
     var nextToken: UInt64 = 0
+    /// Transitions waiting for a fix before they reach a planner's tap, in order.
+    let tapQueue: AsyncStream<(monitor: String, event: SystemMonitorEvent, first: Bool)>.Continuation
+    let tapItems: AsyncStream<(monitor: String, event: SystemMonitorEvent, first: Bool)>
+    var tapWorker: Task<Void, Never>?
+    var tapsQueued = 0
+    var tapsGiven = 0
+    var tapWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// Events received from the system so far and fully handled (for diagnostics and tests).
     public private(set) var receivedCount = 0
 
@@ -50,6 +63,7 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         var refusedOrder: [String] = []
         var lastStates: [String: MonitorState] = [:]
         var tap: (@Sendable (TransitionEvent) -> Void)?
+        var refusalTap: (@Sendable (MonitorEvent) -> Void)?
     }
 
     /// - Parameters:
@@ -66,6 +80,13 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         self.limit = limit
         self.locationSource = locationSource
         self.now = now
+        (tapItems, tapQueue) = AsyncStream.makeStream(
+            of: (monitor: String, event: SystemMonitorEvent, first: Bool).self, bufferingPolicy: .unbounded)
+    }
+
+    deinit {
+        tapQueue.finish()
+        tapWorker?.cancel()
     }
 
     public func openMonitor(
@@ -150,10 +171,11 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     }
 
     public func invalidateMonitor(_ name: String, token: UInt64) async {
-        guard owns(name, token), let slot = monitors.removeValue(forKey: name) else { return }
+        guard owns(name, token), let slot = monitors[name] else { return }
         for id in await slot.system.identifiers { await slot.system.remove(id) }
-        slot.pump?.cancel()
         slot.continuation?.finish()
+        // Emptied, not closed: the name's system monitor is reused by the next open.
+        monitors[name] = Slot(system: slot.system, pump: slot.pump)
     }
 
     public var regionLimit: Int { limit }
@@ -169,6 +191,19 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
 
     public func setTransitionTap(_ tap: (@Sendable (TransitionEvent) -> Void)?, monitor name: String) {
         monitors[name]?.tap = tap
+        if tap != nil, tapWorker == nil {
+            let items = tapItems
+            tapWorker = Task { [weak self] in
+                for await item in items {
+                    guard let self else { return }
+                    await self.giveToTap(item.event, monitor: item.monitor, first: item.first)
+                }
+            }
+        }
+    }
+
+    public func setRefusalTap(_ tap: (@Sendable (MonitorEvent) -> Void)?, monitor name: String) {
+        monitors[name]?.refusalTap = tap
     }
 
     // MARK: Internals
@@ -184,30 +219,51 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         monitors[name]?.continuation?.yield(event)
     }
 
-    /// One event from the system: to the open ``Monitor`` (or kept for the next one), and to
-    /// the planner's tap as a transition with the location source's fix.
+    /// One event from the system: to the open ``Monitor`` at once (or kept for the next one),
+    /// then queued for the planner's tap, which waits for a fix on its own queue.
     func receive(_ e: SystemMonitorEvent, monitor name: String) async {
         guard monitors[name] != nil else {
             receivedCount += 1
             return
         }
         let event = MonitorEvent(identifier: e.identifier, state: e.state, date: e.date, diagnostics: e.diagnostics)
-        let first = (monitors[name]?.lastStates[e.identifier] ?? .unknown) == .unknown
+        let previous = monitors[name]?.lastStates[e.identifier]
+        let first = (previous ?? .unknown) == .unknown
         monitors[name]?.lastStates[e.identifier] = e.state
-        // The tap first: once the app sees the event, the planner's transition is waiting.
-        let kind: TransitionEvent.Kind? =
-            switch e.state {
-            case .satisfied: .enter
-            case .unsatisfied: .exit
-            default: nil
-            }
-        if let kind, monitors[name]?.tap != nil, let source = locationSource, let fix = await source() {
-            monitors[name]?.tap?(
-                TransitionEvent(
-                    kind: kind, regionID: e.identifier, subject: fix.subject, fix: fix,
-                    time: e.date, crossedAt: e.date, isInitial: first))
-        }
         if let c = monitors[name]?.continuation { c.yield(event) } else { monitors[name]?.pending.append(event) }
+        if e.state == .unmonitored, previous != nil, previous != .unmonitored {
+            monitors[name]?.refusalTap?(event) // added, then refused by the system: a late answer
+        }
+        if e.state == .satisfied || e.state == .unsatisfied, monitors[name]?.tap != nil, locationSource != nil {
+            tapsQueued += 1
+            tapQueue.yield((name, e, first))
+        }
         receivedCount += 1
+    }
+
+    /// Gives one event to the planner's tap as a transition with the location source's fix.
+    func giveToTap(_ e: SystemMonitorEvent, monitor name: String, first: Bool) async {
+        defer { tapDone() }
+        guard let source = locationSource, let fix = await source() else { return }
+        let kind: TransitionEvent.Kind = e.state == .satisfied ? .enter : .exit
+        monitors[name]?.tap?(
+            TransitionEvent(
+                kind: kind, regionID: e.identifier, subject: fix.subject, fix: fix,
+                time: e.date, crossedAt: e.date, isInitial: first))
+    }
+
+    func tapDone() {
+        tapsGiven += 1
+        let done = tapWaiters.filter { $0.target <= tapsGiven }
+        tapWaiters.removeAll { $0.target <= tapsGiven }
+        for waiter in done { waiter.continuation.resume() }
+    }
+
+    /// Returns once every transition queued for a planner's tap so far has been given to it (or
+    /// dropped for want of a fix).
+    public func settleTaps() async {
+        let target = tapsQueued
+        guard tapsGiven < target else { return }
+        await withCheckedContinuation { tapWaiters.append((target, $0)) }
     }
 }

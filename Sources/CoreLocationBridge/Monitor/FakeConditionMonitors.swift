@@ -18,7 +18,12 @@ import RegionMonitoring
 ///   determination is reported only if it differs (`add(_:identifier:assuming:)`).
 /// - **Transitions**: `Geofencing.Engine` with `HysteresisPolicy.coreLocation` per monitor.
 /// - **Limit**: past ``conditionLimit`` conditions (all monitors), an added condition is kept
-///   `.unmonitored` with `conditionLimitExceeded` and reported so.
+///   `.unmonitored` with `conditionLimitExceeded` and reported so — by default **late**, as the
+///   device does: the record first shows the assumed state, and the `.unmonitored` event comes
+///   at the next position (``limitAnsweredLate``).
+/// - **One monitor per name per process**: opening a name already open since the last
+///   ``terminateApp()`` is the device's crash ("Monitor named … is already in use"): recorded in
+///   ``fatalErrors`` for tests to assert on, and the second monitor is dead (no events).
 /// - **Later**: events reach ``SystemConditionMonitor/events`` after the call or fix that
 ///   caused them. ``terminateApp()`` ends every stream; events meanwhile wait for the next
 ///   ``openMonitor(named:)`` of that name (the relaunched app).
@@ -37,6 +42,12 @@ public actor FakeConditionMonitors: SystemMonitorService {
     public private(set) var lastFix: LocationFix?
     /// Events sent so far, over every monitor (delivered or waiting for a relaunch).
     public private(set) var sentCount = 0
+    /// The crashes a real device would have had (a name opened twice in one process).
+    public private(set) var fatalErrors: [String] = []
+    /// Whether the limit is answered at the next position rather than at once.
+    public let limitAnsweredLate: Bool
+    private var openNames: Set<String> = []
+    private var lateRefusals: [(name: String, event: SystemMonitorEvent)] = []
     private var monitors: [String: Book] = [:]
     private static let subject = "system"
 
@@ -50,7 +61,10 @@ public actor FakeConditionMonitors: SystemMonitorService {
         var held: [String: SystemMonitorEvent] = [:]
     }
 
-    public init(conditionLimit: Int = 20, authorization: AuthorizationStatus = .authorizedAlways) {
+    public init(
+        conditionLimit: Int = 20, authorization: AuthorizationStatus = .authorizedAlways, limitAnsweredLate: Bool = true
+    ) {
+        self.limitAnsweredLate = limitAnsweredLate
         self.conditionLimit = conditionLimit
         self.authorization = authorization
     }
@@ -78,6 +92,11 @@ public actor FakeConditionMonitors: SystemMonitorService {
 
     public func openMonitor(named name: String) -> any SystemConditionMonitor {
         let (stream, continuation) = AsyncStream.makeStream(of: SystemMonitorEvent.self, bufferingPolicy: .unbounded)
+        guard openNames.insert(name).inserted else {
+            fatalErrors.append("Monitor named \(name) is already in use")
+            continuation.finish()
+            return FakeConditionMonitor(name: name, system: self, events: stream)
+        }
         var book = monitors[name] ?? Book()
         book.continuation?.finish()
         book.continuation = continuation
@@ -95,6 +114,12 @@ public actor FakeConditionMonitors: SystemMonitorService {
         var decided: [String: [TransitionEvent]] = [:]
         for name in monitors.keys.sorted() { decided[name] = try monitors[name]?.engine.process(f) ?? [] }
         lastFix = fix
+        let refusals = lateRefusals
+        lateRefusals = []
+        for refusal in refusals where monitors[refusal.name]?.records[refusal.event.identifier] != nil {
+            monitors[refusal.name]?.records[refusal.event.identifier]?.lastEvent = refusal.event
+            send(refusal.event, in: refusal.name)
+        }
         for (name, events) in decided.sorted(by: { $0.key < $1.key }) {
             for e in events where e.kind != .dwell { report(e, in: name) }
         }
@@ -102,6 +127,7 @@ public actor FakeConditionMonitors: SystemMonitorService {
 
     /// The app's process ends: every stream finishes; the system keeps monitoring.
     public func terminateApp() {
+        openNames = []
         for name in monitors.keys {
             monitors[name]?.continuation?.finish()
             monitors[name]?.continuation = nil
@@ -124,9 +150,18 @@ public actor FakeConditionMonitors: SystemMonitorService {
         if !replacing, monitoredCount >= conditionLimit {
             let event = SystemMonitorEvent(
                 identifier: id, state: .unmonitored, date: date, diagnostics: .conditionLimitExceeded)
-            book.records[id] = SystemMonitorRecord(condition: condition, lastEvent: event)
+            guard limitAnsweredLate else {
+                book.records[id] = SystemMonitorRecord(condition: condition, lastEvent: event)
+                monitors[name] = book
+                return send(event, in: name)
+            }
+            // Accepted for now, refused at the next position; counted as monitored meanwhile
+            // (an `.unknown` placeholder), as a device that has not answered yet.
+            book.records[id] = SystemMonitorRecord(
+                condition: condition, lastEvent: SystemMonitorEvent(identifier: id, state: state, date: date))
             monitors[name] = book
-            return send(event, in: name)
+            lateRefusals.append((name, event))
+            return
         }
         book.records[id] = SystemMonitorRecord(
             condition: condition, lastEvent: SystemMonitorEvent(identifier: id, state: state, date: date))

@@ -37,4 +37,13 @@ public protocol MonitorBackend: AnyObject, Sendable {
     /// as a transition (condition identifier as `regionID`, with the fix that confirmed it):
     /// what ``MonitorSlotMonitor`` hands to a planner.
     func setTransitionTap(_ tap: (@Sendable (TransitionEvent) -> Void)?, monitor name: String) async
+    /// Installs (or clears) a tap that sees each condition of monitor `name` the system stopped
+    /// monitoring after it was added (an `.unmonitored` event, e.g. `conditionLimitExceeded`
+    /// reported late): what ``MonitorSlotMonitor`` reports as a failure to the planner.
+    func setRefusalTap(_ tap: (@Sendable (MonitorEvent) -> Void)?, monitor name: String) async
+}
+
+extension MonitorBackend {
+    /// Backends that refuse conditions only when they are added have no late refusals.
+    public func setRefusalTap(_ tap: (@Sendable (MonitorEvent) -> Void)?, monitor name: String) async {}
 }

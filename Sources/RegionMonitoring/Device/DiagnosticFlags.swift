@@ -26,11 +26,13 @@ public struct DiagnosticFlags: OptionSet, Sendable, Hashable, Codable {
     public static let persistenceUnavailable = DiagnosticFlags(rawValue: 1 << 8)
     /// Ours: Background App Refresh is off and the app is not in use.
     public static let backgroundRefreshDisabled = DiagnosticFlags(rawValue: 1 << 9)
+    /// Core Location (iOS 18): events wait for the app to hold a `CLServiceSession`.
+    public static let serviceSessionRequired = DiagnosticFlags(rawValue: 1 << 10)
 
     /// Flags that stop delivery (all but `persistenceUnavailable`).
     static let blocking: DiagnosticFlags = [
         .accuracyLimited, .authorizationDenied, .authorizationDeniedGlobally, .authorizationRestricted,
         .authorizationRequestInProgress, .insufficientlyInUse, .conditionLimitExceeded, .conditionUnsupported,
-        .backgroundRefreshDisabled,
+        .backgroundRefreshDisabled, .serviceSessionRequired,
     ]
 }

@@ -26,6 +26,11 @@ import RegionPlanner
 ///   re-plan); ``takeEvents()`` returns them, after the `SlotMonitor` contract: the first
 ///   determination of a region is silent unless its `initialTrigger` asks for it, and the
 ///   region's `notifyOnEntry` / `notifyOnExit` flags apply.
+/// - **Late refusals**: a condition the system stops monitoring after `register` returned (on
+///   Core Location the limit over every monitor is answered later, as an `.unmonitored` event)
+///   is dropped here and returned by ``takeFailures()`` as
+///   ``SlotMonitorError/slotLimitExceeded(capacity:identifier:)`` (or `rejected`); ``arrivals``
+///   wakes the owner for it as for a transition.
 /// - **State**: ``state(of:)`` reads the monitor's record (`satisfied` → inside,
 ///   `unsatisfied` → outside, otherwise unknown).
 ///
@@ -45,6 +50,12 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     private let lock = NSLock()
     private var _regions: [String: Region] = [:]
     private var _updates = false
+    private var _failures: [SlotMonitorError] = []
+    private let arrivalsContinuation: AsyncStream<Void>.Continuation
+    /// Yields once for each transition or late refusal the backend hands over: the owner's cue
+    /// to call ``takeEvents()`` and ``takeFailures()`` (transitions may come after the app's own
+    /// event, once the backend has a position for them).
+    public let arrivals: AsyncStream<Void>
     private var regions: [String: Region] {
         get { lock.withLock { _regions } }
         set { lock.withLock { _regions = newValue } }
@@ -55,6 +66,7 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// count only when they hold a slot: one kept `.unmonitored` (refused at the limit) holds none.
     public init(monitor: Monitor) async {
         self.monitor = monitor
+        (arrivals, arrivalsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let backend = monitor.backend
         let limit = await backend.regionLimit
         let used = await backend.monitoredRegionCount
@@ -64,7 +76,35 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
         }
         slotCapacity = max(0, limit - (used - own))
         let inbox = self.inbox
-        await backend.setTransitionTap({ inbox.append($0) }, monitor: monitor.name)
+        let arrived = arrivalsContinuation
+        await backend.setTransitionTap(
+            { event in
+                inbox.append(event)
+                arrived.yield()
+            }, monitor: monitor.name)
+        await backend.setRefusalTap({ [weak self] event in self?.refused(event) }, monitor: monitor.name)
+    }
+
+    /// The system stopped monitoring a condition after `register` returned.
+    private func refused(_ event: MonitorEvent) {
+        let failure: SlotMonitorError =
+            event.diagnostics.contains(.conditionLimitExceeded)
+            ? .slotLimitExceeded(capacity: slotCapacity, identifier: event.identifier)
+            : .rejected(identifier: event.identifier, reason: "the system stopped monitoring it")
+        lock.withLock {
+            guard _regions.removeValue(forKey: event.identifier) != nil else { return }
+            _failures.append(failure)
+        }
+        arrivalsContinuation.yield()
+    }
+
+    /// Registrations the system refused after `register` returned, since the last call; the
+    /// planner hears of them through ``RegionPlanner/handleRefusal(_:)``.
+    public func takeFailures() -> [SlotMonitorError] {
+        lock.withLock {
+            defer { _failures = [] }
+            return _failures
+        }
     }
 
     public func register(_ region: Region) async throws(SlotMonitorError) {
