@@ -102,6 +102,30 @@ struct HardFakeBridgeTests {
         #expect(await system.systemTable.isEmpty, "stopped in the system, not leaked")
     }
 
+    @Test("region events minutes late reach the delegate late, in order, and not before")
+    func lateRegionEvents() async throws {
+        let system = FakeCoreLocation(authorization: .authorizedAlways, regionEventDelay: 240)
+        let app = await CoreLocationApp.launch(on: system)
+        await app.manager.startMonitoring(for: circle("shop"))
+        try await app.drive(stay(at: offset(2_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 120))
+        #expect(!app.recorder.calls.contains(.enter("shop")), "confirmed after ~20 s, not yet delivered")
+        await system.advance(to: t0.addingTimeInterval(400))
+        await app.backend.settle()
+        let regionCalls = app.recorder.calls.filter { if case .auth = $0 { false } else { true } }
+        #expect(regionCalls.suffix(2) == [.enter("shop"), .state("shop", .inside)])
+    }
+
+    @Test("with Precise Location off the backend says so, and no region event comes")
+    func reducedAccuracy() async throws {
+        let system = FakeCoreLocation(authorization: .authorizedAlways)
+        let app = await CoreLocationApp.launch(on: system)
+        await system.setAccuracyAuthorization(.reducedAccuracy)
+        #expect(await app.backend.accuracyAuthorization == .reducedAccuracy)
+        await app.manager.startMonitoring(for: circle("shop"))
+        try await app.drive(stay(at: offset(2_000), from: 0, through: 30) + stay(at: lyon, from: 35, through: 120))
+        #expect(!app.recorder.calls.contains(.enter("shop")))
+    }
+
     @Test("no CLMonitor name is opened twice, across invalidation and relaunches")
     func monitorNamesOpenedOnce() async throws {
         let system = FakeConditionMonitors()
