@@ -81,14 +81,14 @@ struct LoadGenerator: Sendable {
 
     // MARK: Regions
 
-    /// Imports `count` seeded random circles (radius 50–500 m) in requests of 20,000; returns
-    /// the seconds it took.
+    /// Imports `count` seeded random circles (radius 50–500 m) in requests of 10,000 (the
+    /// server's default `maxBatchSize`); returns the seconds it took.
     func importRegions(_ count: Int) async throws -> Double {
         var rng = SplitMix64(seed: options.seed ^ 0x5EED)
         let start = ContinuousClock.now
         var done = 0
         while done < count {
-            let n = min(20_000, count - done)
+            let n = min(10_000, count - done)
             var body = #"{"type":"FeatureCollection","features":["#
             body.reserveCapacity(n * 140)
             for i in done..<(done + n) {

@@ -295,7 +295,7 @@ struct AppAnswerPolicyTests {
         }
     }
 
-    @Test("a JSON array over maxBatchSize is a 413 on every route that takes fixes")
+    @Test("a JSON array over maxBatchSize is a 413 on every route: fixes, Traccar location arrays, imports")
     func oneBatchLimit() async throws {
         try await Harness.run(configure: { $0.maxBatchSize = 50 }) { h in
             let key = try await h.key("acme")
@@ -322,6 +322,13 @@ struct AppAnswerPolicyTests {
                     .joined(separator: ",") + "]",
                 headers: [Apps.basic("a", key)])
             #expect(ownTracks.status == 413, "\(ownTracks)")
+            let circles = (0..<51).map { i in circleFeature("c\(i)", lat: 52.5, lon: 13.4, radius: 50) }
+            let tooMany = try await h.call(
+                .POST, "/v1/regions/import", key: key,
+                body: #"{"type":"FeatureCollection","features":[\#(circles.joined(separator: ","))]}"#)
+            #expect(tooMany.status == 413, "\(tooMany)")
+            #expect(tooMany["field"]?.string == "features")
+            #expect(try await h.call(.GET, "/v1/regions", key: key)["regions"]?.array?.isEmpty == true)
             // At the limit, the same Traccar batch is taken whole.
             let fifty = try await Apps.send(
                 h, .POST, "/v1/ingest/osmand?key=\(key)",
