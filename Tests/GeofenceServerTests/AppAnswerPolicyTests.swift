@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import Foundation
-import GeofenceServer
 import NIOCore
 import NIOHTTP1
 import Testing
+
+@testable import GeofenceServer
 
 /// The answer policy of the app routes (docs/server.md, "Answer policy"): each app's real
 /// message sequence — heartbeats, a retry of an accepted message, a report older than the
@@ -336,6 +337,71 @@ struct AppAnswerPolicyTests {
             #expect(fifty.status == 200, "\(fifty)")
             #expect(try await h.call(.GET, "/v1/devices/d/state", key: key)["lastFix"]?["timestamp"]?.string != nil)
         }
+    }
+}
+
+extension AppAnswerPolicyTests {
+    @Test("hostile app reports: bad ids and oversized bodies are refused and store nothing; absurd times are set aside")
+    func hostileReports() async throws {
+        try await Harness.run(configure: {
+            $0.fixTimeWindow.maximumSkew = .seconds(300)
+            $0.maxBodyBytes = 64 * 1024
+        }) { h in
+            let key = try await h.key("acme")
+            let now = Int(h.clock.date.timeIntervalSince1970)
+            let fix = "&lat=52.5&lon=13.4&timestamp=\(now)"
+            // Ids: a control character, 257 characters, and an empty id are refused; any other
+            // character is an id.
+            for (id, status) in [
+                ("a%00b", 400), ("tab%09id", 400), (String(repeating: "x", count: 257), 400), ("", 400),
+                ("%F0%9F%9A%B2%20bike%2Fone", 200), (String(repeating: "y", count: 256), 200),
+            ] {
+                let r = try await Apps.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=\(id)" + fix)
+                #expect(r.status == status, "id \(id.prefix(20)): \(r)")
+            }
+            let control = try await Apps.send(
+                h, .POST, "/v1/ingest/owntracks?u=a%01&d=b", body: #"{"_type":"location","lat":1,"lon":2,"tst":\#(now)}"#,
+                headers: [Apps.basic("a", key)])
+            #expect(control.status == 400, "\(control)")
+            // A body over maxBodyBytes is a 413 on both routes, whatever it holds.
+            let huge = String(repeating: "a", count: 70 * 1024)
+            let bigForm = try await Apps.send(
+                h, .POST, "/v1/ingest/osmand?key=\(key)", body: "id=big\(fix)&pad=\(huge)",
+                contentType: "application/x-www-form-urlencoded")
+            #expect(bigForm.status == 413, "\(bigForm)")
+            let bigJSON = try await Apps.send(
+                h, .POST, "/v1/ingest/owntracks?u=a&d=b",
+                body: #"{"_type":"location","lat":1,"lon":2,"tst":\#(now),"pad":"\#(huge)"}"#,
+                headers: [Apps.basic("a", key)])
+            #expect(bigJSON.status == 413, "\(bigJSON)")
+            // Absurd times are understood and set aside: never stored, never "last accepted".
+            for t in ["-9223372036854775808", "1e308", "-1e308", "253402300800", "0"] {
+                let r = try await Apps.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=clock&lat=1&lon=2&timestamp=\(t)")
+                #expect(r.status == 200, "timestamp \(t): \(r)")
+            }
+            for t in ["nan", "inf", "1e999x"] {
+                let r = try await Apps.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=clock&lat=1&lon=2&timestamp=\(t)")
+                #expect(r.status == 400, "timestamp \(t): \(r)")
+            }
+            let state = try await h.call(.GET, "/v1/devices/clock/state", key: key)
+            #expect(state["lastFix"] == .null && state["setAside"]?["clock"]?.number == 5, "\(state)")
+            #expect(try await h.call(.GET, "/v1/devices/big/state", key: key).status == 404)
+            let later = try await Apps.send(h, .GET, "/v1/ingest/osmand?key=\(key)&id=clock" + fix)
+            #expect(later.status == 200)
+            #expect(try await h.call(.GET, "/v1/devices/clock/state", key: key)["lastFix"]?["latitude"]?.number == 52.5)
+        }
+    }
+
+    @Test("the set-aside ledger tracks at most its capacity of devices; the ones tracked keep counting")
+    func ledgerBound() async {
+        let ledger = SetAsideLedger(capacity: 2)
+        let t = Date(timeIntervalSince1970: 1_800_000_000)
+        for device in ["a", "b", "c"] { await ledger.record(tenant: "acme", device: device, reason: .clock, now: t) }
+        await ledger.record(tenant: "acme", device: "a", reason: .older, count: 3, now: t.addingTimeInterval(1))
+        #expect(await ledger.entry(tenant: "acme", device: "c") == nil, "past the capacity: the metric only")
+        let a = await ledger.entry(tenant: "acme", device: "a")
+        #expect(a?.counts == [.clock: 1, .older: 3] && a?.lastReason == .older)
+        #expect(await ledger.entry(tenant: "other", device: "a") == nil, "per tenant")
     }
 }
 

@@ -3,6 +3,8 @@ import GeofenceServer
 import NIOHTTP1
 import Testing
 
+@testable import GeofenceCLI
+
 /// Key scopes (docs/server.md, "Keys and scopes"): an `ingest` key reports for its own devices
 /// and gets 403 on every other operation of the OpenAPI document; a `read` key gets 403 on every
 /// write; an `admin` key (and every key made before scopes) may do everything.
@@ -124,6 +126,25 @@ struct KeyScopeTests {
             // The app routes take keys from URLs and Basic auth: a read key cannot report there either.
             let app = try await Apps.send(h, .GET, "/v1/ingest/osmand?key=\(viewer)&id=d&lat=1&lon=2")
             #expect(app.status == 403, "\(app)")
+        }
+    }
+
+    @Test("create-key's options choose the scope; contradictory ones are refused")
+    func createKeyOptions() throws {
+        func scope(_ arguments: [String]) throws -> KeyScope? {
+            try (ServeCommand.parseAsRoot(["create-key", "--tenant", "acme"] + arguments) as? ServeCommand.CreateKey)?
+                .keyScope()
+        }
+        #expect(try scope([]) == .admin)
+        #expect(try scope(["--scope", "read"]) == .read)
+        #expect(try scope(["--scope", "ingest"]) == .ingest(devices: nil))
+        #expect(try scope(["--scope", "ingest", "--device", "phone-7"]) == .ingest(devices: .device("phone-7")))
+        #expect(try scope(["--scope", "ingest", "--device-prefix", "alice/"]) == .ingest(devices: .prefix("alice/")))
+        for bad in [
+            ["--scope", "write"], ["--device", "phone-7"], ["--scope", "read", "--device-prefix", "a"],
+            ["--scope", "ingest", "--device", "a", "--device-prefix", "b"],
+        ] {
+            #expect(throws: (any Error).self, "\(bad)") { try scope(bad) }
         }
     }
 
