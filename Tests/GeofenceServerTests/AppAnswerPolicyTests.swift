@@ -360,7 +360,8 @@ extension AppAnswerPolicyTests {
                 #expect(r.status == status, "id \(id.prefix(20)): \(r)")
             }
             let control = try await Apps.send(
-                h, .POST, "/v1/ingest/owntracks?u=a%01&d=b", body: #"{"_type":"location","lat":1,"lon":2,"tst":\#(now)}"#,
+                h, .POST, "/v1/ingest/owntracks?u=a%01&d=b",
+                body: #"{"_type":"location","lat":1,"lon":2,"tst":\#(now)}"#,
                 headers: [Apps.basic("a", key)])
             #expect(control.status == 400, "\(control)")
             // A body over maxBodyBytes is a 413 on both routes, whatever it holds.
