@@ -45,6 +45,8 @@ public struct GeofenceServer: Sendable {
     let metrics: ServerMetrics
     /// Tracking-app reports acknowledged and not used, per device (``ingestAppReport``).
     let setAside = SetAsideLedger()
+    /// The TLS context of the running application, when it serves HTTPS.
+    let tlsSlot = ServerTLSSlot()
     let logger: Logger
 
     /// - Parameters:
@@ -109,6 +111,16 @@ public struct GeofenceServer: Sendable {
         let key = APIKey.generate()
         try await store.addAPIKey(tenant: tenant, keyHash: APIKey.hash(key), scope: scope, now: clock())
         return key
+    }
+
+    /// Reads the TLS certificate and key files again (what SIGHUP does): connections accepted
+    /// from now on use them; open ones keep theirs. When the files cannot be read, or the server
+    /// serves no TLS, this throws ``ConfigurationError`` and nothing changes.
+    public func reloadTLS() throws {
+        guard let context = tlsSlot.context else {
+            throw ConfigurationError(key: "tls", reason: "this server is not serving TLS")
+        }
+        try context.reload()
     }
 
     /// Runs until SIGINT or SIGTERM, then shuts down gracefully: stops accepting requests,
@@ -208,9 +220,16 @@ public struct GeofenceServer: Sendable {
             ])
         let logger = self.logger
         let maxConnections = configuration.effectiveMaxConnections
-        let tls = configuration.tls != nil
-        let server = try HTTPServerBuilder.serving(
-            .http1NoticingClientsGone(idleTimeout: configuration.idleTimeout), tls: configuration.tls)
+        let tlsContext = try configuration.tls.map(ServerTLSContext.init)
+        tlsSlot.context = tlsContext
+        let tls = tlsContext != nil
+        let server = HTTPServerBuilder.serving(idleTimeout: configuration.idleTimeout, tls: tlsContext)
+        var services: [any Service] = [
+            dispatcher,
+            RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
+            retention,
+        ]
+        if let tlsContext { services.append(TLSReloadOnHangup(tls: tlsContext, logger: logger)) }
         if maxConnections < configuration.maxConnections {
             logger.warning(
                 "connections capped below maxConnections by the open-file limit (raise it with ulimit -n)",
@@ -225,11 +244,7 @@ public struct GeofenceServer: Sendable {
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "geofence",
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
-            services: [
-                dispatcher,
-                RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
-                retention,
-            ],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["port": "\(port)", "tls": "\(tls)"])

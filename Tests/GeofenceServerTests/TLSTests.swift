@@ -74,13 +74,62 @@ struct TLSTests {
             // --insecure connects.
             let strict = try ClientTLS().makeHTTPClient()
             await #expect(throws: (any Error).self) {
-                _ = try await strict.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(10))
+                _ = try await strict.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(2))
             }
             try await strict.shutdown()
             let insecure = try ClientTLS(insecure: true).makeHTTPClient()
             let answer = try await insecure.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(10))
             #expect(answer.status == .ok)
             try await insecure.shutdown()
+        }
+    }
+
+    /// Whether `GET /health` over HTTPS succeeds on a fresh connection from a client that trusts
+    /// only `certificate`.
+    static func healthy(port: Int, trusting certificate: String) async throws -> Bool {
+        let client = try ClientTLS(caCertificatePath: certificate).makeHTTPClient()
+        // AsyncHTTPClient retries a failed handshake until the deadline: a short one.
+        let answer = try? await client.execute(
+            HTTPClientRequest(url: "https://127.0.0.1:\(port)/health"), timeout: .seconds(2))
+        try await client.shutdown()
+        return answer?.status == .ok
+    }
+
+    @Test("a reload (SIGHUP) serves the renewed certificate to new connections; an unreadable one keeps the current")
+    func reload() async throws {
+        let first = try Self.selfSignedCertificate()
+        let renewed = try Self.selfSignedCertificate()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let certificate = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        func install(_ pair: (certificate: String, key: String)) throws {
+            for (from, to) in [(pair.certificate, certificate), (pair.key, key)] {
+                try? FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+        }
+        try install(first)
+        try await Harness.run(configure: { $0.tls = ServerTLS(certificatePath: certificate, keyPath: key) }) { h in
+            #expect(try await Self.healthy(port: h.port, trusting: first.certificate))
+            #expect(try await !Self.healthy(port: h.port, trusting: renewed.certificate))
+            try install(renewed)
+            try h.server.reloadTLS()
+            #expect(try await Self.healthy(port: h.port, trusting: renewed.certificate))
+            #expect(try await !Self.healthy(port: h.port, trusting: first.certificate))
+            // A renewal caught half-written: the reload fails and the current certificate stays.
+            try Data("-----BEGIN CERTIFICATE-----\ntruncated".utf8).write(to: URL(fileURLWithPath: certificate))
+            #expect(throws: ConfigurationError.self) { try h.server.reloadTLS() }
+            #expect(try await Self.healthy(port: h.port, trusting: renewed.certificate))
+            // The signal does the same.
+            try install(first)
+            kill(getpid(), SIGHUP)
+            var reloaded = false
+            for _ in 0..<50 where !reloaded {
+                reloaded = try await Self.healthy(port: h.port, trusting: first.certificate)
+                if !reloaded { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(reloaded, "SIGHUP reloaded the certificate")
         }
     }
 
