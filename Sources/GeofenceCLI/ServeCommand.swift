@@ -60,7 +60,7 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite durability: normal (a power loss can lose the last commits) or full (an fsync per commit).")
     var sqliteSynchronous: SQLiteSynchronous?
 
-    @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key; read at start-up).")
+    @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key; read at start-up and on SIGHUP).")
     var tlsCertificate: String?
 
     @Option(help: "The PEM private key of --tls-certificate.")
