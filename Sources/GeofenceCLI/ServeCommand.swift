@@ -23,7 +23,7 @@ public struct ServeCommand: AsyncParsableCommand {
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
             maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, snapshotMaximumShare, \
             fixRetentionDays, eventRetentionDays, sqliteSynchronous, idleTimeoutSeconds, \
-            maxConnections, planAssumptions {maximumSpeedMetersPerSecond, \
+            maxConnections, tlsCertificate, tlsKey, planAssumptions {maximumSpeedMetersPerSecond, \
             maximumFixIntervalSeconds, maximumAccuracyMeters, glitchAllowanceMeters}. \
             Command-line options override it. See docs/server.md.
             """,
