@@ -169,10 +169,10 @@ struct AppAnswerPolicyTests {
 
     @Test(
         "each app's real sequence is answered as delivered, gives the JSON API's events, counts what was set aside",
-        arguments: App.allCases)
-    func appSequence(_ app: App) async throws {
+        arguments: App.allCases, StoreKind.allCases)
+    func appSequence(_ app: App, _ store: StoreKind) async throws {
         // The real window: 5 minutes of clock skew, as shipped.
-        try await Harness.run(configure: { $0.fixTimeWindow.maximumSkew = .seconds(300) }) { h in
+        try await Harness.run(store, configure: { $0.fixTimeWindow.maximumSkew = .seconds(300) }) { h in
             let key = try await h.key("acme")
             let reference = try await Self.reference(h, key: key)
             let phone = Session(app: app, h: h, key: key)
