@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(name: "Geodesy"),
@@ -54,6 +55,8 @@ let package = Package(
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionPlanner",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
                 .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
                 .product(name: "Metrics", package: "swift-metrics", condition: server),

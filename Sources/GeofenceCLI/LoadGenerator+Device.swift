@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import GeofenceServer
 import NIOCore
 import NIOPosix
 
@@ -11,17 +12,18 @@ import NIOPosix
 /// AsyncHTTPClient path it replaced used about as much CPU per request as the server itself,
 /// on the same two cores).
 extension LoadGenerator {
-    /// Host and port of `options.url` (`http://HOST:PORT`, plain HTTP only).
-    static func endpoint(_ url: String) throws -> (host: String, port: Int) {
-        guard let c = URLComponents(string: url), c.scheme == "http", let host = c.host else {
+    /// Host, port and whether TLS is used, from `options.url` (`http(s)://HOST:PORT`).
+    static func endpoint(_ url: String) throws -> (host: String, port: Int, tls: Bool) {
+        guard let c = URLComponents(string: url), c.scheme == "http" || c.scheme == "https", let host = c.host else {
             throw LoadGeneratorError.url(url)
         }
-        return (host, c.port ?? 80)
+        let tls = c.scheme == "https"
+        return (host, c.port ?? (tls ? 443 : 80), tls)
     }
 
     /// Runs every device for `options.duration` on `loop`; returns each device's tally.
     func runDevices(on loop: any EventLoop) async throws -> [DeviceResult] {
-        let (host, port) = try Self.endpoint(options.url)
+        let (host, port, tls) = try Self.endpoint(options.url)
         let start = NIODeadline.now()
         var futures: [EventLoopFuture<DeviceResult>] = []
         for d in 0..<options.devices {
@@ -31,6 +33,7 @@ extension LoadGenerator {
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if tls { try options.tls.addHandler(to: channel.pipeline.syncOperations, host: host) }
                         try channel.pipeline.syncOperations.addHandler(
                             DeviceDriver(
                                 options: options, index: d, host: host, port: port, start: start, done: promise))

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Geodesy
+import GeofenceServer
 import NIOCore
 import NIOPosix
 
@@ -42,6 +43,8 @@ struct LoadGenerator: Sendable {
         /// Whether every device's schedule starts at the same instant (all devices send at
         /// once, `devices`-request bursts) instead of being spread evenly over the period.
         var aligned: Bool = false
+        /// How an `https` server is trusted.
+        var tls = ClientTLS()
     }
 
     /// The area regions and devices are spread over (Shanghai, about 190 × 220 km).
@@ -55,7 +58,7 @@ struct LoadGenerator: Sendable {
     static func with<T: Sendable>(
         _ options: Options, _ body: (LoadGenerator) async throws -> T
     ) async throws -> T {
-        let gen = LoadGenerator(options: options)
+        let gen = try LoadGenerator(options: options)
         do {
             let result = try await body(gen)
             try await gen.client.shutdown()
@@ -66,9 +69,10 @@ struct LoadGenerator: Sendable {
         }
     }
 
-    private init(options: Options) {
+    private init(options: Options) throws {
         self.options = options
         var config = HTTPClient.Configuration()
+        try options.tls.apply(to: &config)
         config.connectionPool = .init(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, options.devices + 2))
@@ -77,14 +81,14 @@ struct LoadGenerator: Sendable {
 
     // MARK: Regions
 
-    /// Imports `count` seeded random circles (radius 50–500 m) in requests of 20,000; returns
-    /// the seconds it took.
+    /// Imports `count` seeded random circles (radius 50–500 m) in requests of 10,000 (the
+    /// server's default `maxBatchSize`); returns the seconds it took.
     func importRegions(_ count: Int) async throws -> Double {
         var rng = SplitMix64(seed: options.seed ^ 0x5EED)
         let start = ContinuousClock.now
         var done = 0
         while done < count {
-            let n = min(20_000, count - done)
+            let n = min(10_000, count - done)
             var body = #"{"type":"FeatureCollection","features":["#
             body.reserveCapacity(n * 140)
             for i in done..<(done + n) {
@@ -227,7 +231,7 @@ enum LoadGeneratorError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .http(let path, let status, let body): "\(path) answered \(status): \(body.prefix(300))"
-        case .url(let url): "--url \(url): expected http://HOST:PORT"
+        case .url(let url): "--url \(url): expected http(s)://HOST:PORT"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeofenceServer
 
 extension ServeCommand {
     /// `geofence serve loadgen`: a bounded load generator against a running server.
@@ -48,6 +49,12 @@ extension ServeCommand {
         @Flag(help: "Start every device's schedule at the same instant (bursts of --devices requests).")
         var aligned: Bool = false
 
+        @Option(help: "Trust this PEM certificate for an https --url (a private CA, or the server's self-signed one).")
+        var caCertificate: String?
+
+        @Flag(help: "Do not verify an https server's certificate (a throw-away test server only).")
+        var insecure: Bool = false
+
         public init() {}
 
         public func validate() throws {
@@ -66,7 +73,8 @@ extension ServeCommand {
                 url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
                 devices: devices, batchSize: batch, requestsPerSecond: rate,
                 duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
-                seed: seed, runID: runID, aligned: aligned)
+                seed: seed, runID: runID, aligned: aligned,
+                tls: ClientTLS(caCertificatePath: caCertificate, insecure: insecure))
             try await LoadGenerator.with(options) { gen in
                 if regions > 0 {
                     let seconds = try await gen.importRegions(regions)

@@ -17,12 +17,13 @@ public struct ServeCommand: AsyncParsableCommand {
               geofence serve --port 8080 --database /var/lib/geofence/geofence.sqlite
               geofence serve --database postgres://geofence:secret@db.internal:5432/geofence
               geofence serve --config server.json
+              geofence serve --host 0.0.0.0 --port 8443 --tls-certificate cert.pem --tls-key key.pem
 
             The config file is JSON: host, port, database, allowedWebhookHosts, maxBodyBytes, \
             maxBatchSize, metricsToken, profile, webhookRetry {baseDelaySeconds, maxDelaySeconds, \
             maxAttempts}, snapshotEveryFixes, snapshotIntervalSeconds, snapshotMaximumShare, \
             fixRetentionDays, eventRetentionDays, sqliteSynchronous, idleTimeoutSeconds, \
-            maxConnections, planAssumptions {maximumSpeedMetersPerSecond, \
+            maxConnections, tlsCertificate, tlsKey, planAssumptions {maximumSpeedMetersPerSecond, \
             maximumFixIntervalSeconds, maximumAccuracyMeters, glitchAllowanceMeters}. \
             Command-line options override it. See docs/server.md.
             """,
@@ -59,6 +60,12 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite durability: normal (a power loss can lose the last commits) or full (an fsync per commit).")
     var sqliteSynchronous: SQLiteSynchronous?
 
+    @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key; read at start-up and on SIGHUP).")
+    var tlsCertificate: String?
+
+    @Option(help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
+
     public init() {}
 
     func resolvedConfiguration() throws -> ServerConfiguration {
@@ -80,6 +87,11 @@ public struct ServeCommand: AsyncParsableCommand {
             c.eventRetention = try ServerConfiguration.retention(days: d, key: "--event-retention-days")
         }
         if let m = sqliteSynchronous { c.sqliteSynchronous = m }
+        switch (tlsCertificate, tlsKey) {
+        case (let certificate?, let key?): c.tls = ServerTLS(certificatePath: certificate, keyPath: key)
+        case (nil, nil): break
+        default: throw ValidationError("TLS needs both --tls-certificate and --tls-key")
+        }
         try c.validate()
         return c
     }
@@ -106,11 +118,48 @@ public struct ServeCommand: AsyncParsableCommand {
         public static let configuration = CommandConfiguration(
             commandName: "create-key",
             abstract: "Create an API key for a tenant (printed once; only its hash is stored).",
-            discussion: "Example: geofence serve create-key --tenant acme --database geofence.sqlite"
+            discussion: """
+                Scopes: admin (everything, the default), read (reads only: a dashboard viewer), \
+                ingest (reports fixes only: the key a phone holds), optionally bound to one device \
+                id (--device) or to the ids that start with a prefix (--device-prefix).
+
+                Examples:
+                  geofence serve create-key --tenant acme --database geofence.sqlite
+                  geofence serve create-key --tenant acme --scope read
+                  geofence serve create-key --tenant acme --scope ingest --device phone-7
+                  geofence serve create-key --tenant acme --scope ingest --device-prefix alice/
+                """
         )
 
         @Option(help: "Tenant the key belongs to (created if new).")
         var tenant: String
+
+        @Option(help: "What the key may do: admin, read or ingest.")
+        var scope: String = "admin"
+
+        @Option(help: "With --scope ingest: the one device id the key may report for.")
+        var device: String?
+
+        @Option(help: "With --scope ingest: the key may report for the device ids that start with this.")
+        var devicePrefix: String?
+
+        /// The scope the options name.
+        func keyScope() throws -> KeyScope {
+            guard scope == "ingest" || (device == nil && devicePrefix == nil) else {
+                throw ValidationError("--device and --device-prefix bind an ingest key: add --scope ingest")
+            }
+            switch (scope, device, devicePrefix) {
+            case ("admin", _, _): return .admin
+            case ("read", _, _): return .read
+            case ("ingest", nil, nil): return .ingest(devices: nil)
+            case ("ingest", let id?, nil): return .ingest(devices: .device(id))
+            case ("ingest", nil, let prefix?): return .ingest(devices: .prefix(prefix))
+            case ("ingest", _, _): throw ValidationError("give --device or --device-prefix, not both")
+            default: throw ValidationError("--scope must be admin, read or ingest, not \"\(scope)\"")
+            }
+        }
+
+        public func validate() throws { _ = try keyScope() }
 
         /// `serve`'s own options: `--database` and `--config` name the store. (A second
         /// `--database` here would never be set: the parser gives the value to `serve`.)
@@ -123,7 +172,8 @@ public struct ServeCommand: AsyncParsableCommand {
             let store = try await GeofenceServer.openStore(database)
             var c = ServerConfiguration()
             c.database = database
-            let key = try await GeofenceServer(configuration: c, store: store).createAPIKey(tenant: tenant)
+            let key = try await GeofenceServer(configuration: c, store: store).createAPIKey(
+                tenant: tenant, scope: try keyScope())
             try await store.close()
             print(key)
         }

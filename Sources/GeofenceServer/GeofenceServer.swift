@@ -43,6 +43,10 @@ public struct GeofenceServer: Sendable {
     let queryLimiter: QueryLimiter
     let clock: @Sendable () -> Date
     let metrics: ServerMetrics
+    /// Tracking-app reports acknowledged and not used, per device (``ingestAppReport``).
+    let setAside = SetAsideLedger()
+    /// The TLS context of the running application, when it serves HTTPS.
+    let tlsSlot = ServerTLSSlot()
     let logger: Logger
 
     /// - Parameters:
@@ -91,15 +95,32 @@ public struct GeofenceServer: Sendable {
         return store
     }
 
-    /// Creates an API key for `tenant` (creating the tenant); returns the key, which is shown
-    /// once — only its SHA-256 is stored.
-    public func createAPIKey(tenant: String) async throws -> String {
+    /// Creates an API key for `tenant` (creating the tenant) with `scope` (``KeyScope``:
+    /// everything by default); returns the key, which is shown once — only its SHA-256 is stored.
+    public func createAPIKey(tenant: String, scope: KeyScope = .admin) async throws -> String {
         if let why = Identifier.flaw(tenant) {
             throw ConfigurationError(key: "--tenant", reason: "the tenant name \(why)")
         }
+        switch scope {
+        case .ingest(devices: .device(let id)?), .ingest(devices: .prefix(let id)?):
+            if let why = Identifier.flaw(id) {
+                throw ConfigurationError(key: "--device", reason: "the device id \(why)")
+            }
+        default: break
+        }
         let key = APIKey.generate()
-        try await store.addAPIKey(tenant: tenant, keyHash: APIKey.hash(key), now: clock())
+        try await store.addAPIKey(tenant: tenant, keyHash: APIKey.hash(key), scope: scope, now: clock())
         return key
+    }
+
+    /// Reads the TLS certificate and key files again (what SIGHUP does): connections accepted
+    /// from now on use them; open ones keep theirs. When the files cannot be read, or the server
+    /// serves no TLS, this throws ``ConfigurationError`` and nothing changes.
+    public func reloadTLS() throws {
+        guard let context = tlsSlot.context else {
+            throw ConfigurationError(key: "tls", reason: "this server is not serving TLS")
+        }
+        try context.reload()
     }
 
     /// Runs until SIGINT or SIGTERM, then shuts down gracefully: stops accepting requests,
@@ -127,7 +148,10 @@ public struct GeofenceServer: Sendable {
             if let token {
                 guard presented == token else { throw Problem.unauthorized }
             } else {
-                guard try await keys.tenant(forKey: presented) != nil else { throw Problem.unauthorized }
+                guard let grant = try await keys.grant(forKey: presented) else { throw Problem.unauthorized }
+                guard grant.scope.permits(request.method, path: request.uri.path) else {
+                    throw grant.scope.forbidden("\(request.method) \(request.uri.path)")
+                }
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -144,6 +168,19 @@ public struct GeofenceServer: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(data: document)))
+        }
+        v1.get("key") { _, context -> Response in
+            // What the key in use may do (the dashboard greys out what it may not).
+            var o: [String: ServerJSON] = ["tenant": .string(try context.requireTenant())]
+            switch context.scope {
+            case .admin: o["scope"] = .string("admin")
+            case .read: o["scope"] = .string("read")
+            case .ingest(let devices):
+                o["scope"] = .string("ingest")
+                if case .device(let id)? = devices { o["device"] = .string(id) }
+                if case .prefix(let prefix)? = devices { o["devicePrefix"] = .string(prefix) }
+            }
+            return .json(.object(o))
         }
         addRegionRoutes(to: v1)
         addDeviceRoutes(to: v1)
@@ -183,6 +220,16 @@ public struct GeofenceServer: Sendable {
             ])
         let logger = self.logger
         let maxConnections = configuration.effectiveMaxConnections
+        let tlsContext = try configuration.tls.map(ServerTLSContext.init)
+        tlsSlot.context = tlsContext
+        let tls = tlsContext != nil
+        let server = HTTPServerBuilder.serving(idleTimeout: configuration.idleTimeout, tls: tlsContext)
+        var services: [any Service] = [
+            dispatcher,
+            RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
+            retention,
+        ]
+        if let tlsContext { services.append(TLSReloadOnHangup(tls: tlsContext, logger: logger)) }
         if maxConnections < configuration.maxConnections {
             logger.warning(
                 "connections capped below maxConnections by the open-file limit (raise it with ulimit -n)",
@@ -193,18 +240,14 @@ public struct GeofenceServer: Sendable {
         }
         return Application(
             router: makeRouter(),
-            server: .http1NoticingClientsGone(idleTimeout: configuration.idleTimeout),
+            server: server,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "geofence",
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
-            services: [
-                dispatcher,
-                RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
-                retention,
-            ],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                logger.info("listening", metadata: ["port": "\(port)"])
+                logger.info("listening", metadata: ["port": "\(port)", "tls": "\(tls)"])
                 await onServerRunning(port)
             },
             logger: logger

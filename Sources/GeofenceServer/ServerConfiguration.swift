@@ -90,6 +90,9 @@ public struct ServerConfiguration: Sendable {
     public var dashboardTileURL: String? = nil
     /// Attribution text shown under the tiles (most tile servers' terms require one).
     public var dashboardTileAttribution: String? = nil
+    /// HTTPS with this certificate and key (``ServerTLS``); `nil` (the default): plain HTTP,
+    /// for a server behind a TLS proxy or on loopback.
+    public var tls: ServerTLS? = nil
 
     public init() {}
 
@@ -102,7 +105,7 @@ public struct ServerConfiguration: Sendable {
     /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `snapshotMaximumShare`,
     /// `fixRetentionDays`,
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
-    /// `idleTimeoutSeconds`, `maxConnections`, `planAssumptions` {`maximumSpeedMetersPerSecond`,
+    /// `idleTimeoutSeconds`, `maxConnections`, `tlsCertificate`, `tlsKey` (PEM files), `planAssumptions` {`maximumSpeedMetersPerSecond`,
     /// `maximumFixIntervalSeconds`, `maximumAccuracyMeters`, `glitchAllowanceMeters`}.
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
@@ -144,6 +147,16 @@ public struct ServerConfiguration: Sendable {
         }
         if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) {
             metricsToken = t
+        }
+        let certificate = try wrap("tlsCertificate", { () throws(Problem) in try o.optionalString("tlsCertificate") })
+        let key = try wrap("tlsKey", { () throws(Problem) in try o.optionalString("tlsKey") })
+        if certificate != nil || key != nil {
+            guard let certificate, let key else {
+                throw ConfigurationError(
+                    key: certificate == nil ? "tlsCertificate" : "tlsKey",
+                    reason: "TLS needs both tlsCertificate and tlsKey")
+            }
+            tls = ServerTLS(certificatePath: certificate, keyPath: key)
         }
         if let m = try wrap("sqliteSynchronous", { () throws(Problem) in try o.optionalString("sqliteSynchronous") }) {
             sqliteSynchronous = try Self.sqliteSynchronous(m, key: "sqliteSynchronous")
@@ -312,6 +325,7 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError(key: "retention", reason: "the batch and the check interval must be positive")
         }
         guard !database.isEmpty else { throw ConfigurationError(key: "database", reason: "is empty") }
+        if let tls { _ = try tls.configuration() }
         if let t = dashboardTileURL {
             guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {
                 throw ConfigurationError(

@@ -9,20 +9,36 @@ resolution:
 1. Each stub module (a stand-in for an Apple SDK module, e.g. Tests/AppleTypeCheck/
    CoreLocationStub, written with Apple's `@available` per declaration) is compiled, and its
    AST (`swiftc -dump-ast -dump-ast-format json`) gives every declaration's USR and its
-   effective availability per platform: introduced, deprecated, unavailable (a member inherits
-   its type's).
+   effective availability per platform: introduced, deprecated, obsoleted, unavailable (a
+   member inherits its type's; `*` applies to every platform). The checked module's own
+   declarations are read the same way: Xcode checks uses of them as it checks the SDK's.
 2. For each declared platform (`--platform iOS=17.0 --platform macOS=14.0`, the package's
    deployment targets), the checked files are copied with their `#if os(…)` / `canImport(…)`
-   conditions settled for that platform (same byte length, so positions stay), type-checked,
-   and their AST walked. The walk carries the minimum platform version that holds at each point:
-   the deployment target, raised by `@available` on enclosing declarations, `if #available`
-   branches, `guard #available` for the rest of the block (and the reverse for `#unavailable`).
-3. Every reference to a stub declaration — a call, a member, a case in a pattern, a type in a
-   signature or an inferred type — is an error when the declaration is newer than the scope's
-   minimum, unavailable on the platform, or deprecated at or before it (Xcode's warning).
+   conditions settled for that platform (same byte length, so positions stay), type-checked
+   as a library (a lone file with top-level statements as a script), and their AST walked.
+   The walk carries what holds at each point (a `Scope`): the minimum platform version — the
+   deployment target, raised by `@available` on enclosing declarations (a property's also
+   covers its initial value), by `if` / `while` conditions after an `#available` (and the
+   branch it guards), by `guard #available` for the rest of the block, and the reverse for a
+   lone `#unavailable` — and whether an enclosing declaration is deprecated.
+3. Every reference to a declared API is an error when the declaration is newer than the
+   scope's minimum, unavailable (or obsoleted) on the platform, or deprecated at or before it
+   outside a deprecated declaration (Xcode's warning). References are: a call, a member, a key
+   path component, a case in a pattern (there only unavailable or deprecated: matching a newer
+   case is allowed), a protocol written in a conformance or constraint, and
+   every type the compiler wrote down (signature, inferred, extended, superclass, generic
+   argument, cast, typealias), found by demangling it.
+4. Two of Xcode's errors need no use: an instance stored property (also lazy or wrapped) and
+   an enum case with associated values cannot be `@available` newer than their type, and a
+   stored property cannot be unavailable where its type is not.
 
-Exit status 1 with one `file:line:col: error: …` line per finding, 2 when the files do not
-type-check, 0 otherwise. Its own tests: AvailabilityCheckTests/ (known-bad and known-good snippets).
+What it cannot see: code under a condition it does not settle (`#if canImport(SwiftUI)`,
+`targetEnvironment(simulator)`, `arch(arm64)`, `DEBUG`: the compiler decides, for Linux), and
+API missing from the stubs (a name they lack is a type-check failure, not a pass).
+
+Exit status 1 with one `file:line:col: error: [Platform version] 'Name' …` line per finding,
+2 when the files do not type-check, 0 otherwise. `--each` checks every file as a module of its
+own, with one build of the stubs (the snippets of its tests: AvailabilityCheckTests/).
 """
 from __future__ import annotations
 
@@ -30,53 +46,75 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 
-UNREACHABLE = (10**9, 0, 0)  # the platform's code never runs here (`@available(macOS, unavailable)`)
+Version = tuple[int, ...]
+ALWAYS: Version = (0, 0, 0)
+UNREACHABLE: Version = (10**9, 0, 0)  # the platform's code never runs here (`@available(macOS, unavailable)`)
 
 
-def parse_version(text: str) -> tuple[int, ...]:
-    """`18`, `18.0` and `18.0.0` are one version: padded to three parts so tuples compare as versions."""
+def parse_version(text) -> Version:
+    """`18`, `18.0` and `18.0.0` are one version: padded to three parts so tuples compare as versions.
+    `@available(iOS, deprecated)` without a version dumps as `true`: deprecated from the start."""
+    if not isinstance(text, str):
+        return ALWAYS
     parts = [int(part) for part in text.split(".")]
     return tuple(parts + [0] * (3 - len(parts)))
 
 
-def show_version(version: tuple[int, ...]) -> str:
+def show_version(version: Version) -> str:
     parts = list(version)
     while len(parts) > 2 and parts[-1] == 0:
         parts.pop()
     return ".".join(str(part) for part in parts)
 
 
+def applies_to(attr: dict, platform: str) -> bool:
+    """An `@available` attribute names `platform`, or every platform (`*`, e.g. `@available(*, unavailable)`)."""
+    return attr.get("domain") in (platform, "*")
+
+
 @dataclass
 class Availability:
     """A declaration's effective availability on each platform (absent: always available)."""
 
-    introduced: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    deprecated: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
-    unavailable: set[str] = field(default_factory=set)
+    introduced: dict[str, Version] = field(default_factory=dict)
+    deprecated: dict[str, tuple[Version, str]] = field(default_factory=dict)
+    obsoleted: dict[str, Version] = field(default_factory=dict)
+    unavailable: set[str] = field(default_factory=set)  # may hold "*": every platform
 
     def refined(self, attrs: list[dict]) -> Availability:
-        out = Availability(dict(self.introduced), dict(self.deprecated), set(self.unavailable))
+        out = Availability(
+            dict(self.introduced), dict(self.deprecated), dict(self.obsoleted), set(self.unavailable))
         for attr in attrs:
             domain = attr.get("domain")
-            if not domain or domain == "*":
+            if not domain:
                 continue
             if attr.get("unavailable"):
                 out.unavailable.add(domain)
-            if "introduced" in attr:
+            if "introduced" in attr and domain != "*":
                 version = parse_version(attr["introduced"])
-                out.introduced[domain] = max(out.introduced.get(domain, (0, 0, 0)), version)
+                out.introduced[domain] = max(out.introduced.get(domain, ALWAYS), version)
             if "deprecated" in attr:
                 out.deprecated[domain] = (parse_version(attr["deprecated"]), attr.get("message", ""))
+            if "obsoleted" in attr:
+                out.obsoleted[domain] = parse_version(attr["obsoleted"])
         return out
+
+    def is_unavailable(self, platform: str) -> bool:
+        return platform in self.unavailable or "*" in self.unavailable
+
+    def deprecation(self, platform: str) -> tuple[Version, str] | None:
+        return self.deprecated.get(platform) or self.deprecated.get("*")
 
 
 @dataclass
-class StubDeclaration:
+class Declaration:
     name: str
     module: str
     location: str
@@ -96,7 +134,8 @@ def declaration_name(node: dict) -> str:
         return "init"
     if isinstance(name, dict):
         base = name.get("base_name", {})
-        return base.get("name", "") if isinstance(base, dict) else str(base)
+        # `init`, `subscript` and `deinit` have a "special" base name.
+        return (base.get("name") or base.get("special", "")) if isinstance(base, dict) else str(base)
     return str(name or "")
 
 
@@ -127,6 +166,33 @@ class TypeCheckFailed(Exception):
     pass
 
 
+def demangle(mangled: set[str]) -> dict[str, str]:
+    """Each mangled type (`$s12CoreLocation9CLMonitorC5EventV_AA16CLServiceSessionCtD`) as Swift
+    writes it (`(CoreLocation.CLMonitor.Event, CoreLocation.CLServiceSession)`): the compiler
+    abbreviates a repeated module or type in a mangled name, so a type is only found by name."""
+    ordered = sorted(mangled)
+    if not ordered:
+        return {}
+    tool = shutil.which("swift-demangle")
+    command = [tool] if tool else ["swift", "demangle"]
+    result = subprocess.run(
+        [*command, "--compact"], input="\n".join(ordered) + "\n", capture_output=True, text=True, check=True)
+    return dict(zip(ordered, result.stdout.split("\n")))
+
+
+def mangled_types(node, out: set[str]) -> set[str]:
+    """Every mangled type under `node` (the dump writes types as `$s…` strings)."""
+    if isinstance(node, dict):
+        for value in node.values():
+            mangled_types(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            mangled_types(value, out)
+    elif isinstance(node, str) and node.startswith("$s"):
+        out.add(node)
+    return out
+
+
 def line_column(path: str, offset: int, cache: dict[str, list[int]]) -> tuple[int, int]:
     if path not in cache:
         data = open(path, "rb").read()
@@ -143,56 +209,86 @@ def line_column(path: str, offset: int, cache: dict[str, list[int]]) -> tuple[in
     return low + 1, offset - starts[low] + 1
 
 
-class StubTable:
-    """Every declaration of the stub modules, by USR, with its effective availability."""
+TYPE_KINDS = ("struct_decl", "class_decl", "enum_decl", "protocol", "typealias")  # as the dump names them
+
+
+class DeclarationTable:
+    """Every declaration of the stub modules, and of the checked module itself (Xcode checks
+    its `@available` as an SDK's), by USR, with its effective availability."""
 
     def __init__(self) -> None:
-        self.by_usr: dict[str, StubDeclaration] = {}
-        # Nominal types by mangled name (`12CoreLocation9CLMonitorC`), to find them in types.
-        self.types: dict[str, StubDeclaration] = {}
-        # Enum cases by (mangled enum name, case name): patterns name cases without a USR.
-        self.cases: dict[tuple[str, str], StubDeclaration] = {}
+        self.by_usr: dict[str, Declaration] = {}
+        # Types and typealiases by full name (`CoreLocation.CLMonitor.Event`), to find them in types.
+        self.types: dict[str, Declaration] = {}
+        # Enum cases by (full enum name, case name): patterns name cases without a USR.
+        self.cases: dict[tuple[str, str], Declaration] = {}
         self._lines: dict[str, list[int]] = {}
+        self._names: dict[str, str] = {}
 
     def add_module(self, module: str, sources: list[str], search: list[str]) -> None:
         arguments = ["-parse-as-library", "-enable-library-evolution", "-module-name", module, *search, *sources]
         files, _ = run_dump(arguments)
+        self.add_declarations(module, files)
+
+    def with_module(self, module: str, files: list[dict]) -> DeclarationTable:
+        """A copy with the declarations of `module` (the checked files' ASTs) added."""
+        table = DeclarationTable()
+        table.by_usr, table.types, table.cases = dict(self.by_usr), dict(self.types), dict(self.cases)
+        table._names = dict(self._names)
+        table.add_declarations(module, files)
+        return table
+
+    def add_declarations(self, module: str, files: list[dict]) -> None:
+        self._names.update(demangle(mangled_types(files, set())))
         for ast in files:
             path = ast["filename"]
             for item in ast.get("items", []):
-                self._collect(item, Availability(), module, path, None, "")
+                self._collect(item, Availability(), module, path, "")
 
-    def _collect(self, node, inherited: Availability, module: str, path: str, enum_mangled, scope: str):
+    def written(self, mangled: str) -> str:
+        """A mangled type of the added modules as Swift writes it ("" for any other string)."""
+        return self._names.get(mangled, "")
+
+    def types_in(self, written: str) -> list[Declaration]:
+        """The stub types a demangled type names: `CoreLocation.CLServiceSession.AuthorizationRequirement`
+        names both the enum and the class it is nested in."""
+        found = []
+        for match in re.finditer(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", written):
+            parts = match.group(0).split(".")
+            for end in range(2, len(parts) + 1):
+                declaration = self.types.get(".".join(parts[:end]))
+                if declaration:
+                    found.append(declaration)
+        return found
+
+    def _collect(self, node, inherited: Availability, module: str, path: str, scope: str):
         if isinstance(node, list):
             for child in node:
-                self._collect(child, inherited, module, path, enum_mangled, scope)
+                self._collect(child, inherited, module, path, scope)
             return
         if not isinstance(node, dict):
             return
         kind = node.get("_kind", "")
         availability = inherited.refined(availability_attrs(node))
         usr = node.get("usr")
-        if usr and kind.endswith("_decl") and kind not in ("param_decl",):
+        if usr and (kind.endswith("_decl") or kind in TYPE_KINDS) and kind != "param_decl":
             offset = node.get("range", {}).get("start", 0)
-            line, column = line_column(path, offset, self._lines)
+            line, _ = line_column(path, offset, self._lines)
             name = declaration_name(node)
             qualified = f"{scope}.{name}" if scope else name
-            declaration = StubDeclaration(qualified, module, f"{os.path.basename(path)}:{line}", availability)
+            declaration = Declaration(qualified, module, f"{os.path.basename(path)}:{line}", availability)
             self.by_usr.setdefault(usr, declaration)
-            mangled = usr[2:] if usr.startswith("s:") else None
-            if mangled and kind in ("struct_decl", "class_decl", "enum_decl", "protocol_decl"):
-                self.types[mangled] = declaration
-            if kind == "enum_element_decl" and enum_mangled:
-                self.cases[(enum_mangled, name)] = declaration
-            if kind == "enum_decl":
-                enum_mangled = mangled
-            if kind in ("struct_decl", "class_decl", "enum_decl", "protocol_decl"):
+            if kind in TYPE_KINDS:
+                self.types.setdefault(f"{module}.{qualified}", declaration)
                 scope = qualified
+            if kind == "enum_element_decl":
+                self.cases[(f"{module}.{scope}", name)] = declaration
         if kind == "extension_decl":
-            scope = str(node.get("extended_type", scope)) if isinstance(node.get("extended_type"), str) else scope
+            extended = self._names.get(node.get("extended_type", ""), "")
+            scope = extended.split(".", 1)[1] if extended.startswith(module + ".") else scope
         for key, child in node.items():
             if key != "attrs" and isinstance(child, (dict, list)):
-                self._collect(child, availability, module, path, enum_mangled, scope)
+                self._collect(child, availability, module, path, scope)
 
 
 @dataclass
@@ -206,217 +302,415 @@ class Finding:
         return f"{self.path}:{self.line}:{self.column}: error: {self.message}"
 
 
-TYPE_KEYS = ("type", "interface_type", "type_usr", "result")
 CONDITION_LINE = re.compile(r"^\s*#(?:if|elseif)\b.*$", re.MULTILINE)
+UI_MODULE = {"macOS": "AppKit", "watchOS": None}  # every other Apple platform: UIKit
 
 
 def settle_conditions(source: str, platform: str) -> str:
     """The source with `os(…)`, `canImport(UIKit|AppKit)` and `targetEnvironment(…)` in
-    `#if` lines replaced by `true` / `false` for `platform`, padded to the same length."""
-    ui_module = "UIKit" if platform == "iOS" else "AppKit"
+    `#if` lines replaced by `true` / `false` for `platform`, padded to the same length.
+    Mac Catalyst is `os(iOS)` and `targetEnvironment(macCatalyst)`; a simulator is not checked."""
+    operating_system = "iOS" if platform == "macCatalyst" else platform
+    ui_module = UI_MODULE.get(platform, "UIKit")
+
+    def settled(value: bool, match: re.Match) -> str:
+        return ("true" if value else "false").ljust(len(match.group(0)))
 
     def settle(match: re.Match) -> str:
         line = match.group(0)
-
-        def os_value(m: re.Match) -> str:
-            value = "true" if m.group(1) == platform else "false"
-            return value.ljust(len(m.group(0)))
-
-        line = re.sub(r"os\(\s*(\w+)\s*\)", os_value, line)
+        line = re.sub(r"\bos\(\s*(\w+)\s*\)", lambda m: settled(m.group(1) == operating_system, m), line)
+        line = re.sub(r"\bcanImport\(\s*(UIKit|AppKit)\s*\)", lambda m: settled(m.group(1) == ui_module, m), line)
         line = re.sub(
-            r"canImport\(\s*(UIKit|AppKit)\s*\)",
-            lambda m: ("true" if m.group(1) == ui_module else "false").ljust(len(m.group(0))), line)
-        line = re.sub(r"targetEnvironment\(\s*\w+\s*\)", lambda m: "false".ljust(len(m.group(0))), line)
+            r"\btargetEnvironment\(\s*(\w+)\s*\)",
+            lambda m: settled(m.group(1) == "macCatalyst" and platform == "macCatalyst", m), line)
         return line
 
     return CONDITION_LINE.sub(settle, source)
 
 
-class UseChecker:
-    """Walks a checked file's AST for one platform, carrying the scope's minimum version."""
+@dataclass(frozen=True)
+class Scope:
+    """What holds at a point of the checked code, on the platform being checked."""
 
-    def __init__(self, stubs: StubTable, platform: str, minimum: tuple[int, ...], path: str, shown: str):
-        self.stubs, self.platform, self.path, self.shown = stubs, platform, path, shown
+    version: Version  # the oldest version this code can run on (UNREACHABLE: it never runs)
+    deprecated: bool = False  # inside a deprecated declaration, where Xcode does not warn of deprecated uses
+
+    def raised(self, version: Version | None) -> Scope:
+        return replace(self, version=max(self.version, version)) if version else self
+
+
+# Declarations the compiler writes for us (memberwise `init`, a stored property's accessors, an
+# enum's `==` switching over every case): whatever they use, the written declaration they come
+# from uses too, and they would report it where it was not written.
+SYNTHESIZED_KINDS = ("constructor_decl", "accessor_decl", "func_decl", "var_decl")
+IMPLIED_CONFORMANCES = ("implied", "inherited", "synthesized")
+TYPES_WITH_STORAGE = ("struct_decl", "class_decl", "enum_decl")  # classes include actors
+
+
+class UseChecker:
+    """Walks a checked file's AST for one platform, carrying the scope that holds at each point."""
+
+    def __init__(self, declarations: DeclarationTable, platform: str, minimum: Version, path: str, shown: str):
+        self.declarations, self.platform, self.path, self.shown = declarations, platform, path, shown
         self.minimum = minimum
-        self.source = open(path, encoding="utf-8").read()
         self.findings: list[Finding] = []
         self._lines: dict[str, list[int]] = {}
-        self._seen: set[tuple[int, str]] = set()  # (line, declaration): one finding each
+        self._seen: set[tuple[int, str]] = set()  # (line, what): one finding each
 
     def check(self, ast: dict) -> list[Finding]:
-        self._walk(ast.get("items", []), self.minimum, 0)
+        scope = Scope(self.minimum)
+        # Top-level code (a main.swift) runs in order: a `guard #available` there covers the rest.
+        statements = scope
+        for node, bound in self._with_bound_attrs(ast.get("items", [])):
+            if node.get("_kind") == "top_level_code_decl":
+                body = node.get("body", {})
+                statements = self._walk_elements(body.get("elements", []), statements, self._start(body, 0))
+            else:
+                self._walk(node, self._declared(bound, scope), self._start(node, 0))
         return self.findings
 
     # Scopes
 
-    def _refined_by_attrs(self, node: dict, version: tuple[int, ...]) -> tuple[int, ...]:
+    def _declared(self, node: dict, scope: Scope) -> Scope:
+        """`scope` inside a declaration, with the `@available` attributes it carries for this platform."""
         for attr in availability_attrs(node):
-            if attr.get("domain") != self.platform:
+            if not applies_to(attr, self.platform):
                 continue
             if attr.get("unavailable"):
-                return UNREACHABLE
-            if "introduced" in attr:
-                version = max(version, parse_version(attr["introduced"]))
-        return version
+                return replace(scope, version=UNREACHABLE)
+            if "introduced" in attr and attr["domain"] != "*":
+                scope = scope.raised(parse_version(attr["introduced"]))
+            if "deprecated" in attr:
+                scope = replace(scope, deprecated=True)
+        return scope
 
-    def _query(self, conditions) -> tuple[int, ...] | None:
-        """The version an `#available` condition guarantees on this platform (None: none)."""
-        for condition in conditions if isinstance(conditions, list) else []:
-            if isinstance(condition, dict) and condition.get("_kind") == "#available":
-                for spec in condition.get("queries", []):
-                    if spec.get("domain") == self.platform and "version" in spec:
-                        return parse_version(spec["version"])
-        return None
+    def _availability_query(self, condition) -> tuple[bool, Version | None] | None:
+        """For an `#available` / `#unavailable` condition: (is it `#available`, the version it is
+        about on this platform, None when it names another platform). None for other conditions.
+        The dump writes both as `#available`; only `#available` has (and must have) a `*`."""
+        if not isinstance(condition, dict) or condition.get("_kind") != "#available":
+            return None
+        queries = condition.get("queries", [])
+        is_available = any(spec.get("domain") == "*" for spec in queries)
+        for spec in queries:
+            if spec.get("domain") == self.platform and "version" in spec:
+                return is_available, parse_version(spec["version"])
+        return is_available, None
 
-    def _is_unavailability(self, node: dict) -> bool:
-        start = node.get("range", {}).get("start", 0)
-        head = self.source.encode("utf-8")[start : start + 400].decode("utf-8", "ignore")
-        head = head.split("{", 1)[0]
-        return "#unavailable" in head
+    def _walk_conditions(self, node: dict, scope: Scope, offset: int) -> tuple[Scope, Scope]:
+        """Walks a statement's conditions in order, each in the scope the ones before it give
+        (`if #available(iOS 18, *), event.accuracyLimited`), and returns the scopes where they
+        all hold and where one fails. The failing side is only known for a lone `#unavailable`."""
+        conditions = node.get("conditions") or []
+        holds = scope
+        for condition in conditions:
+            query = self._availability_query(condition)
+            if query is None:
+                self._walk(condition, holds, offset)
+            elif query[0]:
+                holds = holds.raised(query[1])
+        fails = scope
+        if len(conditions) == 1:
+            query = self._availability_query(conditions[0])
+            if query and not query[0]:
+                fails = scope.raised(query[1])
+        return holds, fails
 
-    def _walk(self, node, version: tuple[int, ...], offset: int) -> None:
+    def _start(self, node: dict, offset: int) -> int:
+        return node.get("range", {}).get("start", offset) if isinstance(node, dict) else offset
+
+    def _walk(self, node, scope: Scope, offset: int) -> None:
         if isinstance(node, list):
-            for child in node:
-                self._walk(child, version, offset)
+            for child, bound in self._with_bound_attrs(node):
+                self._walk(child, self._declared(bound, scope), offset)
             return
         if not isinstance(node, dict):
             return
-        offset = node.get("range", {}).get("start", offset)
-        version = self._refined_by_attrs(node, version)
+        if node.get("implicit") and node.get("_kind") in SYNTHESIZED_KINDS:
+            return
+        offset = self._start(node, offset)
+        scope = self._declared(node, scope)
         kind = node.get("_kind", "")
-        if kind == "if_stmt":
-            return self._walk_if(node, version, offset)
+        if kind in ("if_stmt", "while_stmt"):
+            return self._walk_conditional(node, scope, offset)
         if kind == "brace_stmt":
-            return self._walk_block(node, version, offset)
-        self._check_node(node, version, offset)
+            self._walk_elements(node.get("elements", []), scope, offset)
+            return
+        if kind == "defer_stmt":  # its block is the body of an implicit function
+            return self._walk(node.get("temp_decl", {}).get("body"), scope, offset)
+        if kind in TYPES_WITH_STORAGE:
+            self._check_members_availability(node, scope)
+        self._check_node(node, scope, offset)
         for key, child in node.items():
             if key != "attrs" and isinstance(child, (dict, list)):
-                self._walk(child, version, offset)
+                self._walk(child, scope, offset)
 
-    def _walk_if(self, node: dict, version, offset) -> None:
-        queried = self._query(node.get("conditions"))
-        refined = max(version, queried) if queried else version
-        then_version, else_version = (version, refined) if self._is_unavailability(node) else (refined, version)
-        self._walk(node.get("conditions"), version, offset)
-        self._walk(node.get("then_stmt"), then_version, offset)
-        self._walk(node.get("else_stmt"), else_version, offset)
+    def _walk_conditional(self, node: dict, scope: Scope, offset: int) -> None:
+        holds, fails = self._walk_conditions(node, scope, offset)
+        self._walk(node.get("then_stmt") or node.get("body"), holds, offset)
+        self._walk(node.get("else_stmt"), fails, offset)
 
-    def _walk_block(self, node: dict, version, offset) -> None:
-        for element in node.get("elements", []):
+    def _walk_elements(self, elements: list, scope: Scope, offset: int) -> Scope:
+        """Walks a block's statements; a `guard` sets the scope of the statements after it.
+        Returns the scope at the end of the block."""
+        for element in elements:
             if isinstance(element, dict) and element.get("_kind") == "guard_stmt":
-                queried = self._query(element.get("conditions"))
-                element_offset = element.get("range", {}).get("start", offset)
-                if queried and self._is_unavailability(element):
-                    self._walk(element.get("conditions"), version, element_offset)
-                    self._walk(element.get("body"), max(version, queried), element_offset)
-                    continue
-                self._walk(element, version, element_offset)
-                if queried:
-                    version = max(version, queried)  # the rest of the block
+                start = self._start(element, offset)
+                holds, fails = self._walk_conditions(element, scope, start)
+                self._walk(element.get("body"), fails, start)
+                scope = holds
                 continue
-            self._walk(element, version, offset)
+            self._walk(element, scope, offset)
+        return scope
+
+    def _with_bound_attrs(self, nodes: list):
+        """Each node with the node whose `@available` covers it: a property's attributes are on
+        its `var_decl`, its type and initial value on the `pattern_binding_decl` before it."""
+        variables = {
+            declaration_name(n): n for n in nodes if isinstance(n, dict) and n.get("_kind") == "var_decl"}
+        for node in nodes:
+            bound = {}
+            if isinstance(node, dict) and node.get("_kind") == "pattern_binding_decl":
+                attrs = [a for name in self._bound_names(node) for a in variables.get(name, {}).get("attrs", [])]
+                bound = {"attrs": attrs}
+            yield node, bound
+
+    def _bound_names(self, node) -> list[str]:
+        if isinstance(node, list):
+            return [name for child in node for name in self._bound_names(child)]
+        if not isinstance(node, dict):
+            return []
+        if node.get("_kind") == "pattern_named":
+            return [declaration_name(node)]
+        return [name for key, child in node.items()
+                if key not in ("original_init", "processed_init") for name in self._bound_names(child)]
+
+    # Declarations Xcode rejects whatever they use
+
+    def _check_members_availability(self, node: dict, scope: Scope) -> None:
+        """Instance stored properties and enum cases with associated values live in their
+        type's storage: they cannot be newer than the type (Xcode: "stored properties cannot be
+        marked potentially unavailable with '@available'"), nor can a stored property be
+        unavailable where its type is not."""
+        if scope.version == UNREACHABLE:
+            return
+        members = [m for m in node.get("members", []) if isinstance(m, dict)]
+        for member in members:
+            if member.get("_kind") == "enum_case_decl":
+                self._check_enum_payload_cases(member, scope)
+            elif member.get("_kind") == "var_decl" and self._is_instance_storage(member, members):
+                self._check_stored_property(member, scope)
+
+    def _check_stored_property(self, member: dict, scope: Scope) -> None:
+        own = self._declared(member, scope)
+        if own.version == UNREACHABLE:
+            self._report_declaration(member, "stored properties cannot be marked unavailable with '@available'")
+        elif own.version > scope.version:
+            self._report_declaration(
+                member, "stored properties cannot be marked potentially unavailable with '@available' "
+                f"({self.platform} {show_version(own.version)}, newer than the type's scope)")
+
+    def _check_enum_payload_cases(self, case: dict, scope: Scope) -> None:
+        for element in case.get("elements", []):
+            if not element.get("params", {}).get("params"):
+                continue
+            own = self._declared(case, self._declared(element, scope))
+            if scope.version < own.version < UNREACHABLE:
+                self._report_declaration(
+                    element, "enum cases with associated values cannot be marked potentially unavailable "
+                    f"with '@available' ({self.platform} {show_version(own.version)}, newer than the enum's scope)")
+
+    def _is_instance_storage(self, member: dict, members: list[dict]) -> bool:
+        """A stored, lazy or property-wrapped (its storage is the implicit `_name` beside it) instance property."""
+        if member.get("static") or member.get("implicit"):
+            return False
+        wrapped_storage = "_" + declaration_name(member)
+        return member.get("readImpl") == "stored" or bool(member.get("lazy")) or any(
+            m.get("implicit") and m.get("_kind") == "var_decl" and declaration_name(m) == wrapped_storage
+            for m in members)
+
+    def _report_declaration(self, node: dict, problem: str) -> None:
+        name = declaration_name(node)
+        self._report(self._start(node, 0), name, f"'{name}': {problem}")
 
     # Uses
 
-    def _check_node(self, node: dict, version, offset: int) -> None:
+    def _check_node(self, node: dict, scope: Scope, offset: int) -> None:
         usr = node.get("decl_usr")
-        if usr and usr in self.stubs.by_usr:
-            self._check_use(self.stubs.by_usr[usr], version, offset)
+        if usr and usr in self.declarations.by_usr:
+            self._check_use(self.declarations.by_usr[usr], scope, offset)
+        # A protocol written in a conformance or constraint (`: CLCondition`, `<T: CLCondition>`),
+        # not one the compiler implies from it.
+        protocol = node.get("protocol")
+        if protocol in self.declarations.by_usr and node.get("source_kind") not in IMPLIED_CONFORMANCES:
+            self._check_use(self.declarations.by_usr[protocol], scope, offset)
         if node.get("_kind") == "pattern_enum_element":
-            self._check_case(node, version, offset)
-        for key in TYPE_KEYS:
-            value = node.get(key)
+            self._check_case(node, scope, offset)
+        # A property wrapper or global actor written as an attribute (`@MainActor`) is a type used.
+        custom = [attr.get("type") for attr in node.get("attrs", [])
+                  if isinstance(attr, dict) and attr.get("_kind") == "custom_attr"]
+        for value in [*node.values(), *custom]:
             if isinstance(value, str) and value.startswith("$s"):
-                for mangled, declaration in self.stubs.types.items():
-                    if mangled in value:
-                        self._check_use(declaration, version, offset)
+                for declaration in self.declarations.types_in(self.declarations.written(value)):
+                    self._check_use(declaration, scope, offset)
 
-    def _check_case(self, node: dict, version, offset: int) -> None:
+    def _check_case(self, node: dict, scope: Scope, offset: int) -> None:
+        """A case named in a pattern (`case .unmonitored:`) may be newer than the scope: a value
+        can only match it where it exists (Xcode: "Pattern matching on an enum element does not
+        require it to be definitely available"). Unavailable or deprecated, it still fails."""
         name = declaration_name(node.get("element", {}))
-        pattern_type = node.get("type", "")
-        for (enum_mangled, case), declaration in self.stubs.cases.items():
-            if case == name and enum_mangled in pattern_type:
-                self._check_use(declaration, version, offset)
+        written = self.declarations.written(node.get("type", ""))
+        for enum in re.findall(r"(?<![\w.])[A-Za-z_][\w.]*", written):
+            declaration = self.declarations.cases.get((enum, name))
+            if declaration:
+                self._check_use(declaration, scope, offset, matched=True)
 
-    def _check_use(self, declaration: StubDeclaration, version, offset: int) -> None:
-        if version == UNREACHABLE:
+    def _check_use(self, declaration: Declaration, scope: Scope, offset: int, matched: bool = False) -> None:
+        if scope.version == UNREACHABLE:
             return
-        availability, platform = declaration.availability, self.platform
+        availability, platform, version = declaration.availability, self.platform, scope.version
         where = f"({declaration.module} {declaration.location})"
         message = None
-        if platform in availability.unavailable:
+        obsoleted = availability.obsoleted.get(platform)
+        deprecation = availability.deprecation(platform)
+        if availability.is_unavailable(platform):
             message = f"'{declaration.name}' is unavailable in {platform} {where}"
-        elif availability.introduced.get(platform, (0, 0, 0)) > version:
+        elif obsoleted and obsoleted <= version:
+            obsolete = show_version(obsoleted)
+            message = f"'{declaration.name}' is unavailable in {platform}: obsoleted in {obsolete} {where}"
+        elif availability.introduced.get(platform, ALWAYS) > version and not matched:
             needed = show_version(availability.introduced[platform])
             message = (
                 f"'{declaration.name}' is only available in {platform} {needed} or newer {where}; "
                 f"this scope only guarantees {platform} {show_version(version)}: "
                 f"use `if #available({platform} {needed}, *)` or `@available`")
-        elif platform in availability.deprecated and availability.deprecated[platform][0] <= version:
-            deprecated, note = availability.deprecated[platform]
+        elif deprecation and deprecation[0] <= version and not scope.deprecated:
+            deprecated, note = deprecation
             message = f"'{declaration.name}' was deprecated in {platform} {show_version(deprecated)}: {note} {where}"
-        if message is None:
-            return
+        if message is not None:
+            self._report(offset, declaration.name, message)
+
+    def _report(self, offset: int, what: str, message: str) -> None:
         line, column = line_column(self.path, offset, self._lines)
-        key = (line, declaration.name)
-        if key in self._seen:
+        if (line, what) in self._seen:
             return
-        self._seen.add(key)
+        self._seen.add((line, what))
         self.findings.append(Finding(self.shown, line, column, message))
 
 
-def check(
-    files: list[str], stubs: dict[str, str], platforms: dict[str, tuple[int, ...]],
-    search: list[str], defines: list[str], module_name: str, clang: list[str] = (),
+def compile_stubs(stubs: dict[str, str], modules: str) -> DeclarationTable:
+    """Builds each stub module into `modules` and reads its declarations' availability."""
+    table = DeclarationTable()
+    for name, directory in stubs.items():
+        sources = sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".swift"))
+        # Library evolution, as Apple's SDK modules: their enums are open (`@unknown default`).
+        emit = ["swiftc", "-parse-as-library", "-enable-library-evolution", "-suppress-warnings",
+                "-emit-module", "-module-name", name, "-I", modules,
+                "-emit-module-path", os.path.join(modules, f"{name}.swiftmodule"), *sources]
+        result = subprocess.run(emit, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise TypeCheckFailed(f"the stub module {name} does not compile:\n{result.stdout}{result.stderr}")
+        table.add_module(name, sources, ["-I", modules])
+    return table
+
+
+def settled_copies(files: list[str], platform: str, folder: str) -> dict[str, str]:
+    """Copies of `files` with `#if` settled for `platform`, each under its own name (a
+    `main.swift` stays one), in a folder of its own: {copy: original}."""
+    copies = {}
+    for index, path in enumerate(files):
+        directory = os.path.join(folder, str(index))
+        os.makedirs(directory)
+        copy = os.path.join(directory, os.path.basename(path))
+        with open(path, encoding="utf-8") as source, open(copy, "w", encoding="utf-8") as out:
+            out.write(settle_conditions(source.read(), platform))
+        copies[copy] = path
+    return copies
+
+
+@dataclass
+class Options:
+    """How the checked module is compiled."""
+
+    search: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    module_name: str = "Checked"
+    clang: list[str] = field(default_factory=list)
+
+    def arguments(self, modules: str, script: bool) -> list[str]:
+        arguments = ["-module-name", self.module_name, "-I", modules]
+        if not script:
+            arguments.append("-parse-as-library")
+        for directory in self.search:
+            arguments += ["-I", directory]
+        for define in self.defines:
+            arguments += ["-D", define]
+        for argument in self.clang:
+            arguments += ["-Xcc", argument]
+        return arguments
+
+
+def dump_module(copies: list[str], options: Options, modules: str) -> list[dict]:
+    """The module's ASTs, compiled as SwiftPM compiles a library (top-level code only in a
+    main.swift); a lone file that only compiles as a script (top-level statements) is one."""
+    script = any(os.path.basename(path) == "main.swift" for path in copies)
+    try:
+        return run_dump(options.arguments(modules, script) + copies)[0]
+    except TypeCheckFailed:
+        if script or len(copies) > 1:
+            raise
+        return run_dump(options.arguments(modules, script=True) + copies)[0]
+
+
+def check_module(
+    files: list[str], table: DeclarationTable, platforms: dict[str, Version], options: Options,
+    modules: str, scratch: str,
 ) -> tuple[list[Finding], str | None]:
-    """Findings for `files` on every platform, or the compiler's output when they do not compile."""
+    """Findings for the module of `files` on every platform, or the compiler's output when it does not compile."""
+    findings: list[Finding] = []
+    for platform, minimum in platforms.items():
+        copies = settled_copies(files, platform, tempfile.mkdtemp(prefix=platform, dir=scratch))
+        try:
+            asts = dump_module(list(copies), options, modules)
+        except TypeCheckFailed as failure:
+            return findings, f"[{platform}] the files do not type-check:\n{failure}"
+        declarations = table.with_module(options.module_name, asts)
+        for ast in asts:
+            copy = ast["filename"]
+            if copy not in copies:
+                continue
+            checker = UseChecker(declarations, platform, minimum, copy, copies[copy])
+            findings += [
+                Finding(f.path, f.line, f.column, f"[{platform} {show_version(minimum)}] {f.message}")
+                for f in checker.check(ast)]
+    return findings, None
+
+
+def check(
+    files: list[str], stubs: dict[str, str], platforms: dict[str, Version],
+    search: list[str], defines: list[str], module_name: str, clang: list[str] = (), each: bool = False,
+) -> tuple[list[Finding], list[str]]:
+    """Findings for `files` (one module, or with `each` one module per file) on every platform,
+    and the compiler's output for each module that does not compile."""
+    options = Options(list(search), list(defines), module_name, list(clang))
     with tempfile.TemporaryDirectory(prefix="availability-") as scratch:
         modules = os.path.join(scratch, "modules")
         os.makedirs(modules)
-        table = StubTable()
-        for name, directory in stubs.items():
-            sources = sorted(
-                os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".swift"))
-            # Library evolution, as Apple's SDK modules: their enums are open (`@unknown default`).
-            emit = ["swiftc", "-parse-as-library", "-enable-library-evolution", "-suppress-warnings",
-                    "-emit-module", "-module-name", name, "-I", modules,
-                    "-emit-module-path", os.path.join(modules, f"{name}.swiftmodule"), *sources]
-            result = subprocess.run(emit, capture_output=True, text=True)
-            if result.returncode != 0:
-                return [], result.stdout + result.stderr
-            table.add_module(name, sources, ["-I", modules])
-        findings: list[Finding] = []
-        for platform, minimum in platforms.items():
-            copies = os.path.join(scratch, platform)
-            os.makedirs(copies)
-            shown_for: dict[str, str] = {}
-            copied = []
-            for index, path in enumerate(files):
-                copy = os.path.join(copies, f"{index}-{os.path.basename(path)}")
-                with open(path, encoding="utf-8") as source, open(copy, "w", encoding="utf-8") as out:
-                    out.write(settle_conditions(source.read(), platform))
-                shown_for[copy] = path
-                copied.append(copy)
-            arguments = ["-module-name", module_name, "-I", modules]
-            for directory in search:
-                arguments += ["-I", directory]
-            for define in defines:
-                arguments += ["-D", define]
-            for argument in clang:
-                arguments += ["-Xcc", argument]
-            try:
-                asts, _ = run_dump(arguments + copied)
-            except TypeCheckFailed as failure:
-                return findings, f"[{platform}] the files do not type-check:\n{failure}"
-            for ast in asts:
-                copy = ast["filename"]
-                if copy not in shown_for:
-                    continue
-                checker = UseChecker(table, platform, minimum, copy, shown_for[copy])
-                findings += [
-                    Finding(f.path, f.line, f.column, f"[{platform} {show_version(minimum)}] {f.message}")
-                    for f in checker.check(ast)]
-        return findings, None
+        try:
+            table = compile_stubs(stubs, modules)
+        except TypeCheckFailed as failure:
+            return [], [str(failure)]
+        groups = [[path] for path in files] if each else [files]
+        # Modules are independent: check them side by side (the compiler runs are the time).
+        with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
+            results = list(pool.map(
+                lambda group: check_module(group, table, platforms, options, modules, scratch), groups))
+        findings = [finding for found, _ in results for finding in found]
+        return findings, [failure for _, failure in results if failure]
+
+
+# The names `@available` and `#available` use, as the dump spells them (`ios` would match nothing).
+PLATFORM_NAMES = {name.lower(): name for name in ("iOS", "macOS", "tvOS", "watchOS", "visionOS", "macCatalyst")}
 
 
 def main(argv: list[str]) -> int:
@@ -430,20 +724,36 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-D", dest="defines", action="append", default=[], help="compilation condition")
     parser.add_argument("--module-name", default="Checked")
     parser.add_argument("-Xcc", dest="clang", action="append", default=[], help="an argument for the C importer")
+    parser.add_argument("--each", action="store_true",
+                        help="check each file as a module of its own (snippets), with one build of the stubs")
     options = parser.parse_args(argv)
     stubs = dict(item.split("=", 1) for item in options.stub)
-    platforms = {name: parse_version(version) for name, version in (p.split("=", 1) for p in options.platform)}
-    if not platforms:
+    if not options.platform:
         parser.error("at least one --platform is needed")
-    findings, failure = check(
-        options.files, stubs, platforms, options.search, options.defines, options.module_name, options.clang)
-    if failure:
-        print(failure, file=sys.stderr)
+    platforms = {}
+    for item in options.platform:
+        name, _, version = item.partition("=")
+        if name.lower() not in PLATFORM_NAMES or not re.fullmatch(r"\d+(\.\d+){0,2}", version):
+            parser.error(f"--platform {item}: expected NAME=VERSION, NAME one of {', '.join(PLATFORM_NAMES.values())}")
+        platforms[PLATFORM_NAMES[name.lower()]] = parse_version(version)
+    for path in options.files:
+        if not os.path.isfile(path):
+            parser.error(f"{path}: no such file")
+    try:
+        findings, failures = check(
+            options.files, stubs, platforms, options.search, options.defines, options.module_name, options.clang,
+            options.each)
+    except (OSError, UnicodeDecodeError) as error:  # a stub folder that is not one, a file that is not UTF-8
+        print(f"availability: {error}", file=sys.stderr)
         return 2
+    for failure in failures:
+        print(failure, file=sys.stderr)
     for finding in findings:
         print(finding)
     checked = ", ".join(f"{p} {show_version(v)}" for p, v in platforms.items())
     print(f"availability: {len(options.files)} files checked for {checked}: {len(findings)} findings", file=sys.stderr)
+    if failures:
+        return 2
     return 1 if findings else 0
 
 

@@ -435,9 +435,9 @@ def check_scale(s, count):
     import random
     rnd = random.Random(7)
     started = time.monotonic()
-    for chunk in range(0, count, 20_000):
+    for chunk in range(0, count, 10_000):  # maxBatchSize: the features of one import
         feats = []
-        for i in range(chunk, min(count, chunk + 20_000)):
+        for i in range(chunk, min(count, chunk + 10_000)):
             feats.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [
                 round(120.5 + rnd.random() * 2, 6), round(30.2 + rnd.random() * 2, 6)]},
                 "properties": {"id": f"r{i:06d}", "radius": round(50 + rnd.random() * 450)}})

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geodesy
+import GeofenceServer
 import Geofencing
 import RegionPlanner
 
@@ -45,6 +46,15 @@ struct DeviceCommand: AsyncParsableCommand {
     @Flag(help: "Do not report the fixes to the server.")
     var noReport = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Trust this PEM certificate (a private CA, or a self-signed server's own) for an https server.",
+            valueName: "file"))
+    var caCertificate: String?
+
+    @Flag(help: "Do not verify the https server's certificate (a throw-away test server only).")
+    var insecure = false
+
     func validate() throws {
         guard let u = URL(string: server), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil
         else {
@@ -59,17 +69,26 @@ struct DeviceCommand: AsyncParsableCommand {
         var run = DeviceRun(server: server, key: key, device: id)
         if noReport { run.reportBatch = 0 }
         run.fixInterval = DeviceRun.longestInterval(fixes)
-        let summary = try await run.run(
-            fixes,
-            onEvent: { e in
-                let line: [String: String] = [
-                    "event": e.kind.rawValue, "region": e.identifier, "source": e.source,
-                    "time": TimestampFormat.iso8601(e.event.time),
-                ]
-                let text = line.keys.sorted().map { JSONText.string($0) + ":" + JSONText.string(line[$0]!) }.joined(
-                    separator: ",")
-                print("{\(text)}")
-            })
+        let client = try ClientTLS(caCertificatePath: caCertificate, insecure: insecure).makeHTTPClient()
+        run.transport = AsyncHTTPClientPlanTransport(client: client)
+        let summary: DeviceRun.Summary
+        do {
+            summary = try await run.run(
+                fixes,
+                onEvent: { e in
+                    let line: [String: String] = [
+                        "event": e.kind.rawValue, "region": e.identifier, "source": e.source,
+                        "time": TimestampFormat.iso8601(e.event.time),
+                    ]
+                    let text = line.keys.sorted().map { JSONText.string($0) + ":" + JSONText.string(line[$0]!) }.joined(
+                        separator: ",")
+                    print("{\(text)}")
+                })
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
         fflush(nil) // the events before the summary, also when both go to one terminal
         Terminal.printError(DeviceCommand.report(summary, rejected: rejected, reported: !noReport))
     }

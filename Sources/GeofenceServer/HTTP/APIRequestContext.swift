@@ -6,6 +6,8 @@ public struct APIRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``APIKeyMiddleware`` on every authenticated route.
     public var tenant: String?
+    /// The scope of the request's key (set with ``tenant``; admin before).
+    public var scope: KeyScope = .admin
     /// The connection the request came over (``RequestBudgetMiddleware`` watches it to cancel
     /// the request's work when the client goes away: ``ClientGoneHandler``).
     let channel: any Channel
@@ -20,5 +22,25 @@ public struct APIRequestContext: RequestContext {
     func requireTenant() throws -> String {
         guard let tenant else { throw Problem.unauthorized }
         return tenant
+    }
+
+    /// The tenant, when the key may report fixes for `device` (403 otherwise: an ingest key
+    /// bound to other devices).
+    func tenant(reportingFor device: String) throws -> String {
+        let tenant = try requireTenant()
+        guard scope.permits(device: device) else {
+            throw scope.forbidden("reports for device \"\(device.prefix(64))\"")
+        }
+        return tenant
+    }
+
+    /// Resolves `grant` into the context when it permits `request`'s operation (403 otherwise):
+    /// the one scope check of both key middlewares.
+    mutating func authorize(_ grant: KeyGrant, for request: Request) throws {
+        guard grant.scope.permits(request.method, path: request.uri.path) else {
+            throw grant.scope.forbidden("\(request.method) \(request.uri.path)")
+        }
+        tenant = grant.tenant
+        scope = grant.scope
     }
 }

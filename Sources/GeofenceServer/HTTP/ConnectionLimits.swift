@@ -18,9 +18,14 @@ import Glibc
 extension HTTPServerBuilder {
     /// HTTP/1.1 with a ``ClientGoneHandler`` on every connection and `idleTimeout`.
     static func http1NoticingClientsGone(idleTimeout: Duration? = nil) -> HTTPServerBuilder {
-        .http1(
-            configuration: .init(
-                additionalChannelHandlers: [ClientGoneHandler()], idleTimeout: idleTimeout.map { .init($0) }))
+        .http1(configuration: .noticingClientsGone(idleTimeout: idleTimeout))
+    }
+}
+
+extension HTTP1Channel.Configuration {
+    /// A new ``ClientGoneHandler`` on every connection, and `idleTimeout`.
+    static func noticingClientsGone(idleTimeout: Duration?) -> Self {
+        .init(additionalChannelHandlers: [ClientGoneHandler()], idleTimeout: idleTimeout.map { .init($0) })
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// An API error, rendered as an RFC 9457 `application/problem+json` body.
@@ -22,6 +23,8 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
     public var extensions: [String: ServerJSON]
     /// The `Allow` header of a 405 answer.
     var allowedMethods: String? = nil
+    /// The `WWW-Authenticate` challenges of a 401 answer (RFC 9110 §11.6.1), one header each.
+    var challenges = ["Bearer"]
 
     public init(
         status: HTTPResponse.Status, detail: String, field: String? = nil, extensions: [String: ServerJSON] = [:]
@@ -38,6 +41,13 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
         Problem(status: .badRequest, detail: detail, field: field)
     }
     static func notFound(_ detail: String) -> Problem { Problem(status: .notFound, detail: detail) }
+    /// 413: a JSON array of `count` `items` (fixes, features) where `maxBatchSize` is `limit`:
+    /// the one batch limit of every route.
+    static func batchTooLarge(count: Int, limit: Int, field: String, items: String = "fixes") -> Problem {
+        Problem(
+            status: .contentTooLarge, detail: "a batch holds at most \(limit) \(items); this one has \(count)",
+            field: field)
+    }
     static let unauthorized = Problem(
         status: .unauthorized, detail: "missing or unknown API key (send Authorization: Bearer KEY)")
 
@@ -57,7 +67,9 @@ public struct Problem: Error, Sendable, Equatable, HTTPResponseError, CustomStri
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
-        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if status == .unauthorized {
+            for challenge in challenges { headers.append(HTTPField(name: .wwwAuthenticate, value: challenge)) }
+        }
         if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
         if let allow = allowedMethods { headers[.allow] = allow }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: json.encoded())))

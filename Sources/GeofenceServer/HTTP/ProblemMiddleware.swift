@@ -46,8 +46,9 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 }
 
-/// Resolves `Authorization: Bearer KEY` to a tenant (SHA-256 of the key looked up in the
-/// store, cached); 401 problem when missing or unknown. `/health` is the only open route.
+/// Resolves `Authorization: Bearer KEY` to a tenant and checks the key's scope permits the
+/// operation (``KeyScope``; 401 when the key is missing or unknown, 403 when its scope does not
+/// allow the operation). `/health` is the only open route.
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let keys: KeyCache
@@ -59,32 +60,32 @@ struct APIKeyMiddleware: RouterMiddleware {
         var key = Substring(auth.dropFirst(7))
         while key.first == " " || key.first == "\t" { key.removeFirst() }
         while key.last == " " || key.last == "\t" { key.removeLast() }
-        guard let tenant = try await keys.tenant(forKey: String(key)) else { throw Problem.unauthorized }
+        guard let grant = try await keys.grant(forKey: String(key)) else { throw Problem.unauthorized }
         var context = context
-        context.tenant = tenant
+        try context.authorize(grant, for: request)
         return try await next(request, context)
     }
 }
 
-/// Key → tenant, remembered after the first store lookup (keys are never reassigned), so a
-/// known key costs one locked dictionary lookup per request: no SHA-256, no actor hop, no
-/// query. Bounded: at most ``capacity`` keys are remembered (when full, the cache starts
-/// over); unknown keys are never remembered, so guessing cannot fill it.
+/// Key → grant (tenant and scope), remembered after the first store lookup (keys are never
+/// reassigned), so a known key costs one locked dictionary lookup per request: no SHA-256, no
+/// actor hop, no query. Bounded: at most ``capacity`` keys are remembered (when full, the cache
+/// starts over); unknown keys are never remembered, so guessing cannot fill it.
 final class KeyCache: Sendable {
     let store: any ServerStore
     /// Most keys remembered at once.
     static let capacity = 4_096
-    private let known = NIOLockedValueBox<[String: String]>([:])
+    private let known = NIOLockedValueBox<[String: KeyGrant]>([:])
 
     init(store: any ServerStore) { self.store = store }
 
-    func tenant(forKey key: String) async throws -> String? {
-        if let t = known.withLockedValue({ $0[key] }) { return t }
-        guard let t = try await store.tenant(forKeyHash: APIKey.hash(key)) else { return nil }
+    func grant(forKey key: String) async throws -> KeyGrant? {
+        if let g = known.withLockedValue({ $0[key] }) { return g }
+        guard let g = try await store.grant(forKeyHash: APIKey.hash(key)) else { return nil }
         known.withLockedValue {
             if $0.count >= Self.capacity { $0.removeAll(keepingCapacity: true) }
-            $0[key] = t
+            $0[key] = g
         }
-        return t
+        return g
     }
 }

@@ -7,6 +7,7 @@ enum RouteTable {
         (["health"], ["GET"]),
         (["metrics"], ["GET"]),
         (["v1", "openapi.json"], ["GET"]),
+        (["v1", "key"], ["GET"]),
         (["v1", "regions"], ["GET", "POST"]),
         (["v1", "regions", "import"], ["POST"]),
         (["v1", "regions", "nearby"], ["GET"]),

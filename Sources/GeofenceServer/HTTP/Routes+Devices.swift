@@ -9,7 +9,8 @@ extension GeofenceServer {
         let config = self.configuration
 
         v1.post("devices/:id/locations") { request, context -> Response in
-            let (tenant, device) = try context.tenantAndID()
+            let device = try context.pathIdentifier()
+            let tenant = try context.tenant(reportingFor: device)
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
             let now = clock()
             let fixes = try FixJSON.fixes(
@@ -47,20 +48,25 @@ extension GeofenceServer {
                     throw Problem.badRequest(field: "regions", detail: "regions names at most 1000 regions")
                 }
             }
-            guard let s = try await hub.runtime(tenant).state(device: device, regions: asked) else {
+            let setAside = await self.setAside.entry(tenant: tenant, device: device)
+            let state = try await hub.runtime(tenant).state(device: device, regions: asked)
+            // A device whose every report was set aside (heartbeats, a clock far ahead) has no
+            // fix, but its state says why.
+            guard state != nil || setAside != nil else {
                 throw Problem.notFound("no device \"\(device)\" has reported a location")
             }
             var o: [String: ServerJSON] = [
                 "device": .string(device),
-                "lastFix": {
+                "lastFix": state.map { s -> ServerJSON in
                     guard case .object(var f) = FixJSON.json(s.lastFix) else { return .null }
                     f["timestamp"] = .string(FixJSON.formatRFC3339(s.lastFix.timestamp))
                     return .object(f)
-                }(),
-                "inside": .array(s.inside.map { .string($0) }),
-                "pending": .array(s.pending.map { .string($0) }),
+                } ?? .null,
+                "inside": .array((state?.inside ?? []).map { .string($0) }),
+                "pending": .array((state?.pending ?? []).map { .string($0) }),
             ]
-            if let asked = s.asked {
+            if let setAside { o["setAside"] = setAside.json }
+            if let asked = state?.asked {
                 o["regions"] = .object(
                     Dictionary(
                         asked.map { ($0.0, $0.1.map { .string($0.rawValue) } ?? .null) },

@@ -23,6 +23,10 @@ extension GeofenceServer {
         v1.post("regions/import") { request, context -> Response in
             let tenant = try context.requireTenant()
             let body = try await request.jsonBody(limit: config.maxBodyBytes)
+            if case .array(let features)? = body["features"], features.count > config.maxBatchSize {
+                throw Problem.batchTooLarge(
+                    count: features.count, limit: config.maxBatchSize, field: "features", items: "features")
+            }
             let regions = try RegionJSON.regions(importing: body)
             let existed = try await hub.runtime(tenant).upsert(regions, create: false, now: clock())
             let replaced = existed.filter { $0 }.count

@@ -28,26 +28,34 @@ struct DeviceCredentials {
 }
 
 /// Resolves a tracking app's credentials (``DeviceCredentials``) to a tenant, as
-/// ``APIKeyMiddleware`` does for the bearer header. A key in a URL can end up in proxy and
-/// access logs: use it only where the app offers nothing else, and over TLS.
+/// ``APIKeyMiddleware`` does for the bearer header; a 401 challenges for Basic first, so that
+/// credentials written in the app's URL (`https://phone:KEY@host/v1/ingest/osmand`) are sent.
+/// A key in a query string can end up in proxy and access logs (the server itself logs paths
+/// only, never queries or headers): use it only where the app offers nothing else, and over TLS.
 struct DeviceKeyMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let keys: KeyCache
+    /// The Basic challenge of the app routes (RFC 7617): the key is the password, any user.
+    static let basicChallenge = #"Basic realm="geofence", charset="UTF-8""#
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard let key = DeviceCredentials(request).key, !key.isEmpty,
-            let tenant = try await keys.tenant(forKey: key)
+            let grant = try await keys.grant(forKey: key)
         else {
-            throw Problem(
+            var problem = Problem(
                 status: .unauthorized,
                 detail:
                     "missing or unknown API key (send Authorization: Bearer KEY, Basic auth with the key as password, or ?key=KEY)"
             )
+            // Basic first: an app given `https://user:KEY@host/…` (Traccar Client for iOS, whose
+            // requests replace the URL's query) sends its URL credentials only when challenged.
+            problem.challenges = [Self.basicChallenge, "Bearer"]
+            throw problem
         }
         var context = context
-        context.tenant = tenant
+        try context.authorize(grant, for: request)
         return try await next(request, context)
     }
 }

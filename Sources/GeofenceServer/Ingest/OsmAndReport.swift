@@ -13,15 +13,16 @@ import Foundation
 ///   `{"device_id":"phone-7","location":{"timestamp":"2026-11-25T09:00:00Z","coords":{"latitude":52.52,"longitude":13.40,"accuracy":8,"speed":6.4,"heading":90}}}`
 ///   — `speed` in m/s, −1 for an unknown speed or heading; `location` may be an array.
 ///
-/// A report without a timestamp is stamped with the time it arrived (as Traccar does);
-/// altitude, battery and the other attributes are accepted and not used (the engine is 2-D).
+/// A report without a timestamp is stamped with the time it arrived (as Traccar does); one
+/// without a position is a heartbeat (no fixes); altitude, battery and the other attributes
+/// are accepted and not used (the engine is 2-D).
 struct OsmAndReport {
     /// The reporting device (`id`, `deviceid` or `device_id`).
     let device: String
     /// The fixes, in time order as sent.
     let fixes: [ProtocolFix]
     /// Whether the client marked its location invalid (`valid=false`): its fix is checked like
-    /// any other but not used.
+    /// any other but not used. `fixes` is empty for a heartbeat.
     let distrusted: Bool
 
     /// Metres of horizontal error per unit of HDOP, used only when a report gives `hdop` and
@@ -51,20 +52,28 @@ struct OsmAndReport {
         self.device = device
         switch parameters["valid"] {
         case nil, "true", "1": distrusted = false
-        case "false", "0":
-            // Acknowledged and not used; but a position it does carry must still be one.
-            distrusted = true
-            guard parameters["lat"] != nil || parameters["lon"] != nil || parameters["location"] != nil else {
-                fixes = []
-                return
-            }
+        // Acknowledged and not used; but a position it does carry must still be one.
+        case "false", "0": distrusted = true
         case let other?:
             throw Problem.badRequest(
                 field: "valid", detail: "valid must be true, false, 1 or 0, not \"\(other.prefix(64))\"")
         }
+        let time = if let text = parameters["timestamp"], !text.isEmpty { try Self.parseTime(text) } else { receivedAt }
         let reader = ParameterReader(parameters)
+        // A heartbeat (Traccar Client 10 sends `id`, `timestamp` and `batt` when no fix is due);
+        // the numbers it does carry are checked as in any report.
+        guard ["lat", "lon", "location"].contains(where: { parameters[$0]?.isEmpty == false }) else {
+            for name in ["accuracy", "hdop"] {
+                if let value = try reader.optional(name), value < 0 {
+                    throw Problem.badRequest(field: name, detail: "\(name) \(value) is negative")
+                }
+            }
+            for name in ["speed", "bearing", "heading"] { _ = try reader.optional(name) }
+            fixes = []
+            return
+        }
         var fields: [String: ServerJSON] = [:]
-        if let location = parameters["location"], parameters["lat"] == nil {
+        if let location = parameters["location"], !location.isEmpty, parameters["lat"]?.isEmpty != false {
             let parts = location.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
                 throw Problem.badRequest(
@@ -76,7 +85,6 @@ struct OsmAndReport {
             fields["latitude"] = .number(try reader.required("lat"))
             fields["longitude"] = .number(try reader.required("lon"))
         }
-        let time = if let text = parameters["timestamp"], !text.isEmpty { try Self.parseTime(text) } else { receivedAt }
         fields["timestamp"] = .number(time.timeIntervalSince1970)
         if let accuracy = try reader.optional("accuracy") {
             fields["horizontalAccuracy"] = .number(accuracy)
@@ -93,8 +101,9 @@ struct OsmAndReport {
         fixes = [ProtocolFix(json: .object(fields), fieldNames: Self.parameterNames)]
     }
 
-    /// Reads Traccar Client's JSON form.
-    init(json: ServerJSON, receivedAt: Date) throws(Problem) {
+    /// Reads Traccar Client's JSON form; a `location` array of more than `maxBatch` fixes is a
+    /// 413, as on the JSON API.
+    init(json: ServerJSON, receivedAt: Date, maxBatch: Int) throws(Problem) {
         let root = try JSONObjectReader(json, path: "")
         device = try root.string("device_id")
         distrusted = false
@@ -104,6 +113,9 @@ struct OsmAndReport {
         let items: [ServerJSON]
         if case .array(let many) = location { items = many } else { items = [location] }
         guard !items.isEmpty else { throw Problem.badRequest(field: "location", detail: "location holds no fixes") }
+        guard items.count <= maxBatch else {
+            throw Problem.batchTooLarge(count: items.count, limit: maxBatch, field: "location")
+        }
         var fixes: [ProtocolFix] = []
         for (i, item) in items.enumerated() {
             fixes.append(

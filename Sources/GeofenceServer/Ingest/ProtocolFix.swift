@@ -10,6 +10,12 @@ struct ProtocolFix {
     /// The server's field name → the protocol's.
     let fieldNames: [String: String]
 
+    /// Every time a `Date` can hold: the window of a check that leaves the time to the caller.
+    static let anyTime =
+        Date(
+            timeIntervalSince1970: -Double.greatestFiniteMagnitude)...Date(
+            timeIntervalSince1970: Double.greatestFiniteMagnitude)
+
     /// The validated fix (its time within `window`, as for the JSON API), or the validation's
     /// problem in the protocol's words.
     func locationFix(device: String, window: ClosedRange<Date>) throws(Problem) -> LocationFix {

@@ -6,7 +6,9 @@ import Hummingbird
 extension GeofenceServer {
     /// `/v1/ingest/owntracks` and `/v1/ingest/osmand`: the tracking apps people already run,
     /// each in its own protocol, ending in the same ingestion path as
-    /// `POST /v1/devices/{id}/locations` (same validation, events and webhooks).
+    /// `POST /v1/devices/{id}/locations` (same validation, events and webhooks), under the
+    /// apps' answer policy (``ingestAppReport(tenant:device:fixes:distrusted:now:)``): a report
+    /// understood but not used is acknowledged and counted, never refused.
     ///
     /// These clients cannot all send a bearer header, so the key may also come as the password
     /// of HTTP Basic authentication (OwnTracks) or as the `key` query parameter (Traccar Client,
@@ -17,8 +19,11 @@ extension GeofenceServer {
         let clock = self.clock
 
         group.post("owntracks") { request, context -> Response in
-            let tenant = try context.requireTenant()
-            let message = try OwnTracksMessage(body: try await request.optionalJSONBody(limit: config.maxBodyBytes))
+            let body = try await request.optionalJSONBody(limit: config.maxBodyBytes)
+            if case .array(let items)? = body, items.count > config.maxBatchSize {
+                throw Problem.batchTooLarge(count: items.count, limit: config.maxBatchSize, field: "body")
+            }
+            let message = try OwnTracksMessage(body: body)
             // The apps expect a JSON array (commands for the device); we send none.
             let answer = Response.json(.array([]))
             guard let fix = message.fix else { return answer }
@@ -36,14 +41,13 @@ extension GeofenceServer {
                 )
             }
             let device = try Identifier.check(name, field: "device")
-            let now = clock()
-            let located = try fix.locationFix(device: device, window: config.fixTimeWindow.range(now: now))
-            _ = try await self.ingest(tenant: tenant, device: device, fixes: [located], fieldPrefix: "body", now: now)
+            let tenant = try context.tenant(reportingFor: device)
+            _ = try await self.ingestAppReport(
+                tenant: tenant, device: device, fixes: [fix], distrusted: false, now: clock())
             return answer
         }
 
         let osmand: @Sendable (Request, APIRequestContext) async throws -> Response = { request, context in
-            let tenant = try context.requireTenant()
             var parameters = try FormParameters.decode(request.uri.query.map { $0[...] } ?? "")
             parameters["key"] = nil
             let report: OsmAndReport
@@ -56,7 +60,8 @@ extension GeofenceServer {
                             field: mixed,
                             detail: "\(mixed): a report comes either as a JSON body or as parameters, not both")
                     }
-                    report = try OsmAndReport(json: try ServerJSON.parse(body), receivedAt: clock())
+                    report = try OsmAndReport(
+                        json: try ServerJSON.parse(body), receivedAt: clock(), maxBatch: config.maxBatchSize)
                 } else {
                     let form = try FormParameters.decode(String(decoding: body, as: UTF8.self)[...])
                     report = try OsmAndReport(
@@ -66,14 +71,9 @@ extension GeofenceServer {
                 report = try OsmAndReport(parameters: parameters, receivedAt: clock())
             }
             let device = try Identifier.check(report.device, field: "id")
-            let now = clock()
-            let window = config.fixTimeWindow.range(now: now)
-            var fixes: [LocationFix] = []
-            for fix in report.fixes { fixes.append(try fix.locationFix(device: device, window: window)) }
-            if !fixes.isEmpty, !report.distrusted {
-                _ = try await self.ingest(
-                    tenant: tenant, device: device, fixes: fixes, fieldPrefix: fixes.count == 1 ? "body" : "", now: now)
-            }
+            let tenant = try context.tenant(reportingFor: device)
+            _ = try await self.ingestAppReport(
+                tenant: tenant, device: device, fixes: report.fixes, distrusted: report.distrusted, now: clock())
             return Response(status: .ok)
         }
         group.get("osmand", use: osmand)

@@ -34,10 +34,7 @@ package enum FixJSON {
             throw Problem.badRequest(field: path.isEmpty ? "body" : path, detail: "the batch holds no fixes")
         }
         guard items.count <= maxBatch else {
-            throw Problem(
-                status: .contentTooLarge,
-                detail: "a batch holds at most \(maxBatch) fixes; this one has \(items.count)",
-                field: path.isEmpty ? "body" : path)
+            throw Problem.batchTooLarge(count: items.count, limit: maxBatch, field: path.isEmpty ? "body" : path)
         }
         var out: [LocationFix] = []
         out.reserveCapacity(items.count)

@@ -22,6 +22,9 @@ package struct ServerMetrics: Sendable {
     let batchWait: CoreMetrics.Timer
     /// Batches per group commit (`geofence_fix_commit_group_batches`).
     let groupSize: CoreMetrics.Recorder
+    /// Tracking-app reports acknowledged and not used, by reason
+    /// (`geofence_app_reports_set_aside_total{reason}`, ``SetAsideReason``).
+    let setAside: [SetAsideReason: CoreMetrics.Counter]
 
     package init() {
         let registry = PrometheusCollectorRegistry()
@@ -49,6 +52,15 @@ package struct ServerMetrics: Sendable {
         commitTime = CoreMetrics.Timer(label: "geofence_fix_commit_seconds", factory: factory)
         batchWait = CoreMetrics.Timer(label: "geofence_fix_batch_commit_wait_seconds", factory: factory)
         groupSize = CoreMetrics.Recorder(label: "geofence_fix_commit_group_batches", aggregate: true, factory: factory)
+        setAside = Dictionary(
+            uniqueKeysWithValues: SetAsideReason.allCases.map { reason in
+                (
+                    reason,
+                    CoreMetrics.Counter(
+                        label: "geofence_app_reports_set_aside_total", dimensions: [("reason", reason.rawValue)],
+                        factory: factory)
+                )
+            })
     }
 
     /// The Prometheus text exposition.

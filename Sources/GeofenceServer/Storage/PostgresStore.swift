@@ -180,6 +180,8 @@ public final class PostgresStore: ServerStore {
         [settingsTable],
         // Engine snapshots and retention (issue 21): PostgresStore+Snapshots.
         snapshotMigration,
+        // Key scopes (issue 33, KeyScope): the keys made before are admin keys.
+        ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
     ]
 
     public func migrate() async throws {
@@ -209,18 +211,25 @@ public final class PostgresStore: ServerStore {
 
     // MARK: Tenants and keys
 
-    public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
+    public func addAPIKey(tenant: String, keyHash: String, scope: KeyScope, now: Date) async throws {
         let t = now.timeIntervalSince1970
+        let scope = scope.description
         try await transaction { c in
             try await Self.run(
                 c, "INSERT INTO tenants (id, created_at) VALUES (\(tenant), \(t)) ON CONFLICT (id) DO NOTHING", logger)
             try await Self.run(
-                c, "INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (\(keyHash), \(tenant), \(t))", logger)
+                c,
+                "INSERT INTO api_keys (key_hash, tenant, created_at, scope) VALUES (\(keyHash), \(tenant), \(t), \(scope))",
+                logger)
         }
     }
 
-    public func tenant(forKeyHash keyHash: String) async throws -> String? {
-        try await query("SELECT tenant FROM api_keys WHERE key_hash = \(keyHash)").first?.decode(String.self)
+    public func grant(forKeyHash keyHash: String) async throws -> KeyGrant? {
+        guard let row = try await query("SELECT tenant, scope FROM api_keys WHERE key_hash = \(keyHash)").first else {
+            return nil
+        }
+        let (tenant, stored) = try row.decode((String, String).self)
+        return KeyScope(stored: stored).map { KeyGrant(tenant: tenant, scope: $0) }
     }
 
     public func tenants() async throws -> [String] {

@@ -105,6 +105,8 @@ public final class SQLiteStore: ServerStore {
         [SQLiteStore.settingsTable],
         // Engine snapshots and retention (issue 21): SQLiteStore+Snapshots.
         SQLiteStore.snapshotMigration,
+        // Key scopes (issue 33, KeyScope): the keys made before are admin keys.
+        ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
     ]
 
     public func migrate() async throws {
@@ -140,21 +142,25 @@ public final class SQLiteStore: ServerStore {
 
     // MARK: Tenants and keys
 
-    public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
+    public func addAPIKey(tenant: String, keyHash: String, scope: KeyScope, now: Date) async throws {
         try await transaction { s in
             try s.query(
                 "INSERT OR IGNORE INTO tenants (id, created_at) VALUES (?, ?)",
                 [.text(tenant), .float(now.timeIntervalSince1970)])
             try s.query(
-                "INSERT INTO api_keys (key_hash, tenant, created_at) VALUES (?, ?, ?)",
-                [.text(keyHash), .text(tenant), .float(now.timeIntervalSince1970)])
+                "INSERT INTO api_keys (key_hash, tenant, created_at, scope) VALUES (?, ?, ?, ?)",
+                [.text(keyHash), .text(tenant), .float(now.timeIntervalSince1970), .text(scope.description)])
         }
     }
 
-    public func tenant(forKeyHash keyHash: String) async throws -> String? {
-        try await read { s in
-            try s.query("SELECT tenant FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first?.column("tenant")?
-                .string
+    public func grant(forKeyHash keyHash: String) async throws -> KeyGrant? {
+        try await read { s -> KeyGrant? in
+            guard
+                let row = try s.query("SELECT tenant, scope FROM api_keys WHERE key_hash = ?", [.text(keyHash)]).first,
+                let tenant = row.column("tenant")?.string,
+                let scope = row.column("scope")?.string.flatMap(KeyScope.init(stored:))
+            else { return nil }
+            return KeyGrant(tenant: tenant, scope: scope)
         }
     }
 

@@ -25,10 +25,11 @@ public protocol ServerStore: Sendable {
     func close() async throws
 
     // MARK: Tenants and keys
-    /// Stores an API key hash for `tenant` (creating the tenant).
-    func addAPIKey(tenant: String, keyHash: String, now: Date) async throws
-    /// The tenant owning the key with this SHA-256 hash (hex), if any.
-    func tenant(forKeyHash keyHash: String) async throws -> String?
+    /// Stores an API key hash for `tenant` (creating the tenant) with its scope.
+    func addAPIKey(tenant: String, keyHash: String, scope: KeyScope, now: Date) async throws
+    /// The tenant and scope of the key with this SHA-256 hash (hex), if any (a scope the
+    /// server cannot read grants nothing: `nil`).
+    func grant(forKeyHash keyHash: String) async throws -> KeyGrant?
     /// Every tenant with a journal or a key.
     func tenants() async throws -> [String]
     /// Whether other processes may write to the same data (then the server checks for their
@@ -122,6 +123,14 @@ public protocol ServerStore: Sendable {
 }
 
 extension ServerStore {
+    /// Stores an admin key hash for `tenant` (creating the tenant).
+    public func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
+        try await addAPIKey(tenant: tenant, keyHash: keyHash, scope: .admin, now: now)
+    }
+    /// The tenant owning the key with this SHA-256 hash (hex), if any.
+    public func tenant(forKeyHash keyHash: String) async throws -> String? {
+        try await grant(forKeyHash: keyHash)?.tenant
+    }
     public var isShared: Bool { false }
     public var commitsBatchesAtomically: Bool { false }
     public func commitFixBatches(tenant: String, _ batches: [FixBatch], now: Date) async throws -> [[StoredEvent]] {

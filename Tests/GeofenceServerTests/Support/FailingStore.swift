@@ -45,10 +45,10 @@ final class FailingStore: ServerStore {
 
     func migrate() async throws { try await base.migrate() }
     func close() async throws { try await base.close() }
-    func addAPIKey(tenant: String, keyHash: String, now: Date) async throws {
-        try await base.addAPIKey(tenant: tenant, keyHash: keyHash, now: now)
+    func addAPIKey(tenant: String, keyHash: String, scope: KeyScope, now: Date) async throws {
+        try await base.addAPIKey(tenant: tenant, keyHash: keyHash, scope: scope, now: now)
     }
-    func tenant(forKeyHash keyHash: String) async throws -> String? { try await base.tenant(forKeyHash: keyHash) }
+    func grant(forKeyHash keyHash: String) async throws -> KeyGrant? { try await base.grant(forKeyHash: keyHash) }
     func tenants() async throws -> [String] { try await base.tenants() }
     func changedTenants() async throws -> [String] { try await base.changedTenants() }
     func upsertRegions(tenant: String, _ regions: [Region], now: Date) async throws {

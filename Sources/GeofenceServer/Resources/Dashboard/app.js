@@ -41,12 +41,15 @@ state.stats.screenOf = (lon, lat) => state.map.toScreen(...project(lon, lat));  
 
 async function signIn(key) {
   const api = new Api(key);
+  let grant;
   try {
-    await api.get('/v1/regions?limit=1');
+    grant = await api.get('/v1/key');
   } catch (e) {
     sessionStorage.removeItem(KEY);
     const msg = e instanceof ApiProblem && e.status === 401
       ? 'The server did not accept this API key (401 Unauthorized). Check that it was copied whole, or create one with “geofence serve create-key --tenant NAME”.'
+      : e instanceof ApiProblem && e.status === 403
+      ? 'This key can only report locations (scope “ingest”): sign in with a read or admin key.'
       : `Could not reach the server: ${e.message}`;
     showSignIn(msg);
     return;
@@ -56,6 +59,10 @@ async function signIn(key) {
   $('sign-in').hidden = true;
   $('app').hidden = false;
   $('session').hidden = false;
+  // What the key may do: a read key views only (the server answers 403 to any write).
+  const readOnly = grant.scope === 'read';
+  $('key-scope').hidden = !readOnly;
+  for (const id of ['draw-circle', 'draw-polygon']) $(id).disabled = readOnly;
   await startDashboard();
 }
 
