@@ -224,6 +224,7 @@ class DeclarationTable:
         self.cases: dict[tuple[str, str], Declaration] = {}
         self._lines: dict[str, list[int]] = {}
         self._names: dict[str, str] = {}
+        self._found: dict[str, list[Declaration]] = {}
 
     def add_module(self, module: str, sources: list[str], search: list[str]) -> None:
         arguments = ["-parse-as-library", "-enable-library-evolution", "-module-name", module, *search, *sources]
@@ -250,8 +251,13 @@ class DeclarationTable:
         return self._names.get(mangled, "")
 
     def types_in(self, written: str) -> list[Declaration]:
-        """The stub types a demangled type names: `CoreLocation.CLServiceSession.AuthorizationRequirement`
-        names both the enum and the class it is nested in."""
+        """The declared types a demangled type names: `CoreLocation.CLServiceSession.AuthorizationRequirement`
+        names both the enum and the class it is nested in. (Remembered: most nodes repeat a few types.)"""
+        if written not in self._found:
+            self._found[written] = self._types_named(written)
+        return self._found[written]
+
+    def _types_named(self, written: str) -> list[Declaration]:
         found = []
         for match in re.finditer(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", written):
             parts = match.group(0).split(".")
@@ -536,9 +542,10 @@ class UseChecker:
     # Uses
 
     def _check_node(self, node: dict, scope: Scope, offset: int) -> None:
-        usr = node.get("decl_usr")
-        if usr and usr in self.declarations.by_usr:
-            self._check_use(self.declarations.by_usr[usr], scope, offset)
+        # A reference (`decl_usr`), or a type written in a `where` clause (`bind`).
+        for usr in (node.get("decl_usr"), node.get("bind")):
+            if usr in self.declarations.by_usr:
+                self._check_use(self.declarations.by_usr[usr], scope, offset)
         # A protocol written in a conformance or constraint (`: CLCondition`, `<T: CLCondition>`),
         # not one the compiler implies from it.
         protocol = node.get("protocol")

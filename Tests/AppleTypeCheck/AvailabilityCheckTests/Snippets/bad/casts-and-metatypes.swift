@@ -1,7 +1,9 @@
-// A type named only in a cast, a metatype or an explicit generic argument is still used.
-// expect: casts-and-metatypes.swift:8:
-// expect: casts-and-metatypes.swift:9:
+// A type named only in a cast, a metatype, an explicit generic argument or a `where` clause is
+// still used.
+// expect: casts-and-metatypes.swift:10:
 // expect: casts-and-metatypes.swift:11:
+// expect: casts-and-metatypes.swift:13:
+// expect: casts-and-metatypes.swift:16:
 // expect: iOS 17.0] 'CLServiceSession' is only available in iOS 18
 import CoreLocation
 
@@ -10,3 +12,5 @@ func sessionType() -> Any.Type { CLServiceSession.self }
 func noSessions() -> Int {
     Array<CLServiceSession>().count
 }
+
+extension Array where Element == CLServiceSession {}
