@@ -146,10 +146,13 @@ public struct GeofenceServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(data: document)))
         }
         addRegionRoutes(to: v1)
+        addRegionMapRoutes(to: v1)
         addDeviceRoutes(to: v1)
+        addDeviceListRoutes(to: v1)
         addPlanRoutes(to: v1)
         addStreamRoutes(to: v1)
         addEventRoutes(to: v1)
+        addHistoryRoutes(to: v1)
         addWebhookRoutes(to: v1)
         addIngestRoutes(to: router)
         return router

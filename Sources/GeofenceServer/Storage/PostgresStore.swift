@@ -180,6 +180,8 @@ public final class PostgresStore: ServerStore {
         [settingsTable],
         // Engine snapshots and retention (issue 21): PostgresStore+Snapshots.
         snapshotMigration,
+        // Indexes of the dashboard's event history and device list (issue 34): PostgresStore+Browse.
+        browseMigration,
     ]
 
     public func migrate() async throws {

@@ -105,6 +105,8 @@ public final class SQLiteStore: ServerStore {
         [SQLiteStore.settingsTable],
         // Engine snapshots and retention (issue 21): SQLiteStore+Snapshots.
         SQLiteStore.snapshotMigration,
+        // Indexes of the dashboard's event history and device list (issue 34): SQLiteStore+Browse.
+        SQLiteStore.browseMigration,
     ]
 
     public func migrate() async throws {
