@@ -14,7 +14,8 @@ struct StoreTests {
         try await store.migrate()
         try await store.migrate() // idempotent
         #expect(FileManager.default.fileExists(atPath: path))
-        #expect(try await store.schemaVersion() == 4) // 2: plan settings, 3: engine snapshots and retention, 4: browse indexes
+        // 2: plan settings, 3: engine snapshots and retention, 4: the dashboard's browse indexes.
+        #expect(try await store.schemaVersion() == 4)
         #expect(try await store.journalMode() == "wal")
         try await store.close()
     }
