@@ -80,7 +80,7 @@ class Session:
         self.d.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
 
     def loads(self):
-        return self.js("return (window.geofenceDashboard && window.geofenceDashboard.loads.length) || 0")
+        return self.js("return (window.geofenceDashboard && window.geofenceDashboard.loadCount) || 0")
 
     def wait_for_load(self, after, timeout=10.0):
         self.wait(lambda: self.loads() > after, timeout, "a viewport load")

@@ -208,15 +208,17 @@ async function loadViewport() {
   state.map.setRegions(regions, clusters);
   const shown = regions.length, matched = page.matched ?? shown;
   $('coverage').textContent = clusters.length
-    ? `${matched.toLocaleString()} regions in ${clusters.length.toLocaleString()} clusters — zoom in or click a cluster for outlines`
+    ? `${matched.toLocaleString()} regions in ${clusters.length.toLocaleString()} cluster${clusters.length === 1 ? '' : 's'} — zoom in or click a cluster for outlines`
     : `${shown.toLocaleString()} region${shown === 1 ? '' : 's'} in view`;
   $('coverage').classList.toggle('more', clusters.length > 0);
   requestAnimationFrame(() => {
     state.map.render();
     const painted = performance.now();
+    const layerMs = state.map.lastLayerMs;
     state.stats.loads.push({ regions: shown, clusters: clusters.length, matched, fetchMs: received - started, paintMs: painted - started,
-      drawMs: state.map.lastPaint, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt });
+      drawMs: state.map.lastPaint, layerMs, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt });
     if (state.stats.loads.length > 50) state.stats.loads.shift();
+    state.stats.loadCount = (state.stats.loadCount || 0) + 1;
     state.stats.lastPaintedAt = painted;
   });
 }

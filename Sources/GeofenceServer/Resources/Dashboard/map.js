@@ -341,6 +341,7 @@ export class MapView {
   }
 
   buildLayer() {
+    const t0 = performance.now();
     const pw = this.width * (1 + 2 * LAYER_PAD), ph = this.height * (1 + 2 * LAYER_PAD);
     let l = this.layer;
     if (!l) {
@@ -357,6 +358,7 @@ export class MapView {
     const view = { u: this.u, v: this.v, W: this.worldSize, ox: pw / 2, oy: ph / 2, width: pw, height: ph };
     this.drawRegions(ctx, view);
     this.drawClusters(ctx, view);
+    this.lastLayerMs = performance.now() - t0;
   }
 
   // Traces `rings` into `path`, shifted by `k` worlds, dropping vertices closer than half a
