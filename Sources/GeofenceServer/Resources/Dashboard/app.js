@@ -110,7 +110,7 @@ function streamStatus(text, live, retryAt) {
   $('live').classList.toggle('on', live);
   $('live').classList.toggle('off', !live);
   if (text === 'Key rejected') { showSignIn('The API key was revoked or is no longer valid (401).'); return; }
-  document.body.classList.toggle('offline', !live);
+  document.body.classList.toggle('is-offline', !live);
   $('offline').hidden = live;
   if (live) { state.lastLive = new Date(); return; }
   const since = state.lastLive ? ` Data shown is from ${formatTime(state.lastLive)}.` : '';
@@ -540,8 +540,8 @@ let toastTimer = 0;
 function toast(e) {
   const t = $('toast');
   const title = e instanceof ApiProblem ? `${e.title}${e.status ? ` (${e.status})` : ''}` : 'Error';
-  t.replaceChildren(el('strong', {}, title), el('span', {}, ` ${e.detail || e.message}`),
-    e.field ? el('code', {}, e.field) : null);
+  t.replaceChildren(...[el('strong', {}, title), el('span', {}, ` ${e.detail || e.message}`),
+    e.field ? el('code', {}, e.field) : null].filter(Boolean));
   t.className = 'toast error';
   t.hidden = false;
   clearTimeout(toastTimer);

@@ -6,15 +6,17 @@
 // The world wraps: the view pans past 180° without end and every copy of the world in view is
 // drawn, so a region across the antimeridian is whole from either side.
 //
-// Speed: regions and clusters are drawn once into an off-screen layer covering the view and a
-// quarter of it on each side (what app.js loads); a pan frame only copies that layer, and a
-// zoom frame scales it until the zoom settles (LAYER_SETTLE_MS) and the layer is redrawn.
+// Speed: regions and clusters are drawn once per load into an off-screen layer covering the
+// view and a quarter of it on each side (what app.js loads); a pan frame only copies that
+// layer, and a zoom frame scales it until the zoom settles (LAYER_SETTLE_MS) and the layer is
+// redrawn.
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
 
 const TILE = 256;
 const LAYER_PAD = 0.25;          // the layer's margin, a fraction of the view per side
 const LAYER_SETTLE_MS = 90;      // redraw the layer this long after the last zoom step
 const CROWDED = 150;             // more regions in view than this: lighter fills, thinner lines
+const LABELLED = 40;             // device names are drawn while at most this many devices are in view
 
 // The hemisphere letter of a graticule line; none on the equator or the prime meridian.
 function hemisphere(x, negative, positive, step) {
@@ -316,18 +318,14 @@ export class MapView {
     ctx.stroke();
   }
 
-  // The regions layer: redrawn when the data changed, when the view left it, or once the zoom
-  // settles; until then the layer drawn at another zoom is scaled.
+  // The regions layer: redrawn when the data changed or once the zoom settles (until then the
+  // layer drawn at another zoom is scaled). A pan never redraws it: the layer covers what
+  // app.js loaded (the view and a quarter of it on each side), so past its edge there is
+  // nothing to draw until the next load, which brings new data and a new layer.
   drawLayer(ctx) {
     const L = this.layer;
     const W = this.worldSize;
-    const stale = !L || L.version !== this.dataVersion || L.width !== this.width || L.height !== this.height;
-    let outside = false;
-    if (L && L.zoom === this.zoom) {
-      const dx = (this.near(L.u) - this.u) * W, dy = (L.v - this.v) * W;
-      outside = Math.abs(dx) > this.width * LAYER_PAD || Math.abs(dy) > this.height * LAYER_PAD;
-    }
-    if (stale || outside) {
+    if (!L || L.version !== this.dataVersion || L.width !== this.width || L.height !== this.height) {
       this.buildLayer();
     } else if (L.zoom !== this.zoom) {
       clearTimeout(this.layerTimer);
@@ -520,26 +518,41 @@ export class MapView {
     }
   }
 
+  // Devices: every track in one path (solid: dashed strokes cost far more per pixel), every
+  // dot in one path, names only while at most LABELLED devices are in view.
   drawDevices(ctx) {
     ctx.lineJoin = 'round';
+    const tracks = new Path2D();
     for (const d of this.devices.values()) {
       if (d.track.length < 2) continue;
       const shift = this.near(d.u) - d.u;
-      ctx.beginPath();
-      d.track.forEach(([u, v], i) => { const [x, y] = this.toScreen(u + shift, v); i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
-      ctx.strokeStyle = COLORS.track; ctx.lineWidth = 2; ctx.setLineDash([4, 3]);
-      ctx.stroke(); ctx.setLineDash([]);
+      d.track.forEach(([u, v], i) => { const [x, y] = this.toScreen(u + shift, v); i ? tracks.lineTo(x, y) : tracks.moveTo(x, y); });
     }
+    ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1.5;
+    ctx.stroke(tracks);
+    const shown = [];
     for (const d of this.devices.values()) {
       const [x, y] = this.toScreen(this.near(d.u), d.v);
       if (x < -20 || y < -20 || x > this.width + 20 || y > this.height + 20) continue;
-      const sel = this.selected && this.selected.type === 'device' && this.selected.id === d.id;
-      ctx.beginPath(); ctx.arc(x, y, sel ? 10 : 7, 0, 2 * Math.PI);
-      ctx.fillStyle = COLORS.device; ctx.fill();
-      ctx.lineWidth = sel ? 3 : 2; ctx.strokeStyle = '#ffffff'; ctx.stroke();
-      if (this.zoom > 11) {
+      shown.push([d, x, y]);
+    }
+    const dots = new Path2D();
+    let selected = null;
+    for (const [d, x, y] of shown) {
+      if (this.selected && this.selected.type === 'device' && this.selected.id === d.id) { selected = [x, y]; continue; }
+      dots.moveTo(x + 7, y);
+      dots.arc(x, y, 7, 0, 2 * Math.PI);
+    }
+    ctx.fillStyle = COLORS.device; ctx.fill(dots);
+    ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff'; ctx.stroke(dots);
+    if (selected) {
+      ctx.beginPath(); ctx.arc(selected[0], selected[1], 10, 0, 2 * Math.PI);
+      ctx.fill(); ctx.lineWidth = 3; ctx.stroke();
+    }
+    if (this.zoom > 11 && shown.length <= LABELLED) {
+      ctx.font = '600 12px system-ui, sans-serif';
+      for (const [d, x, y] of shown) {
         const label = d.id.length > 24 ? `${d.id.slice(0, 23)}…` : d.id;
-        ctx.font = '600 12px system-ui, sans-serif';
         ctx.lineWidth = 3; ctx.strokeStyle = 'rgba(255,255,255,0.9)';
         ctx.strokeText(label, x + 11, y + 4);
         ctx.fillStyle = '#0f172a'; ctx.fillText(label, x + 11, y + 4);
