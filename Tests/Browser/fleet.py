@@ -118,6 +118,7 @@ def check_map_at_scale(s):
     print(f"    first paint since navigation (page, modules, sign-in, recent events, regions): {since_nav:.0f} ms; "
           f"{first['regions']:,} regions, fetched in {first['fetchMs']:.0f} ms, layer drawn in {first['layerMs']:.1f} ms")
     assert first["regions"] > 5 and not first["clusters"], first
+    overlap = check_overlaps_stay_light(s)
     # Pan frames: drags in small steps at zoom 15 (regions) and 13 (clusters, a city).
     results = {}
     for zoom in (15, 13):
@@ -178,6 +179,42 @@ def check_map_at_scale(s):
         assert max(frames) <= 50, f"a pan frame at zoom {zoom} took {max(frames):.1f} ms"
     assert worst <= 500, f"a zoom level painted {worst:.0f} ms after its input"
     assert statistics.median(timings) <= 50, f"the whole-world map answer took {statistics.median(timings):.0f} ms"
+
+
+def check_overlaps_stay_light(s):
+    """Where three or more regions overlap, the map shows the same light fill as under one
+    region (each colour is one path filled once), not a darker block."""
+    _, _, page = s.server.api("GET", "/v1/devices?limit=1000")
+    occupied = {r for d in page["devices"] for r in d["inside"]}
+    dots = [(d["lastFix"]["longitude"], d["lastFix"]["latitude"]) for d in page["devices"]]
+    near = [(rid, clon, clat, r) for rid, clon, clat, r in s.regions if 121.45 < clon < 121.49 and 31.215 < clat < 31.245]
+    def covering(lon, lat):
+        """The regions containing the point by more than 15 m; None for one whose edge is within 15 m."""
+        out = []
+        for rid, clon, clat, r in near:
+            d = math.hypot((lon - clon) * 111_320 * math.cos(math.radians(lat)), (lat - clat) * 110_574)
+            if d < r - 15:
+                out.append(rid)
+            elif d <= r + 15:
+                out.append(None)
+        return out
+    many = single = None
+    for i in range(60):
+        for j in range(40):
+            lon, lat = 121.458 + i * 0.0004, 31.222 + j * 0.0004
+            c = covering(lon, lat)
+            if None in c or any(r in occupied for r in c) or any(abs(x - lon) < 0.002 and abs(y - lat) < 0.002 for x, y in dots):
+                continue
+            if len(c) >= 3 and many is None:
+                many = (lon, lat, len(c))
+            if len(c) == 1 and single is None:
+                single = (lon, lat)
+    assert many and single, "no sample points in the view"
+    shot = s.screenshot()
+    a, b = s.pixel(many[0], many[1], shot), s.pixel(*single, shot)
+    assert is_region_blue(a) and max(abs(x - y) for x, y in zip(a, b)) <= 10, f"{many[2]} overlapping regions show {a}, one shows {b}"
+    print(f"    {many[2]} overlapping regions show {a}, one region {b}: the same light fill")
+    return a, b
 
 
 def check_ingest_while_panning(s):
@@ -364,6 +401,8 @@ def check_import_export(s):
 
 def check_move_and_reshape(s):
     def open_region(rid):
+        if s.d.find_element(By.ID, "details").is_displayed():
+            s.d.find_element(By.ID, "details-close").click()
         tab(s, "regions")
         q = s.d.find_element(By.ID, "regions-q")
         q.clear()
@@ -391,7 +430,36 @@ def check_move_and_reshape(s):
     s.wait(lambda: not s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the form to close")
     radius = s.server.api("GET", "/v1/regions/imp-good-1")[2]["properties"]["radius"]
     assert 190 <= radius <= 210, radius
-    print(f"    moved imp-good-1 to {lon:.5f}, {lat:.5f}; reshaped to a radius of {radius} m")
+    # A polygon: one vertex dragged out by two clicks, then the whole polygon moved.
+    def square(lon, lat, half):
+        dlon, dlat = half / (111_320 * math.cos(math.radians(lat))), half / 110_574
+        return [[lon - dlon, lat - dlat], [lon + dlon, lat - dlat], [lon + dlon, lat + dlat], [lon - dlon, lat + dlat], [lon - dlon, lat - dlat]]
+    ring = square(121.32, 31.0, 150)
+    assert s.server.api("PUT", "/v1/regions/imp-poly", {"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [ring]},
+                                                       "properties": {"id": "imp-poly"}})[0] in (200, 201)
+    open_region("imp-poly")
+    button("Reshape").click()
+    corner = (ring[0][0] - 0.0008, ring[0][1] - 0.0006)
+    s.click_map(*ring[0])
+    s.click_map(*corner)
+    s.d.find_element(By.ID, "hint-finish").click()
+    s.wait(lambda: s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the form")
+    s.d.find_element(By.ID, "form-save").click()
+    s.wait(lambda: not s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the form to close")
+    moved_vertex = s.server.api("GET", "/v1/regions/imp-poly")[2]["geometry"]["coordinates"][0][0]
+    assert abs(moved_vertex[0] - corner[0]) < 3e-5 and abs(moved_vertex[1] - corner[1]) < 3e-5, moved_vertex
+    open_region("imp-poly")            # the details of the reshaped polygon, not the ones before
+    button("Move").click()
+    target = (121.321, 31.0012)
+    s.click_map(*target)
+    s.wait(lambda: s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the form")
+    s.d.find_element(By.ID, "form-save").click()
+    s.wait(lambda: not s.d.find_element(By.ID, "region-dialog").is_displayed(), what="the form to close")
+    pts = s.server.api("GET", "/v1/regions/imp-poly")[2]["geometry"]["coordinates"][0]
+    centre = ((min(p[0] for p in pts) + max(p[0] for p in pts)) / 2, (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2)
+    assert abs(centre[0] - target[0]) < 3e-5 and abs(centre[1] - target[1]) < 3e-5, (centre, target)
+    print(f"    moved imp-good-1 to {lon:.5f}, {lat:.5f}; reshaped to a radius of {radius} m; "
+          f"imp-poly's corner dragged to {moved_vertex[0]:.5f}, {moved_vertex[1]:.5f}, then moved to centre {centre[0]:.5f}, {centre[1]:.5f}")
 
 
 # MARK: Defects of the issue
