@@ -288,7 +288,13 @@ def check_devices_panel(s):
 
 def check_history_panel(s):
     tab(s, "history")
-    s.wait(lambda: s.d.find_elements(By.CSS_SELECTOR, "#history-list .event"), timeout=10, what="history rows")
+    s.wait(lambda: len(s.d.find_elements(By.CSS_SELECTOR, "#history-list .event")) == 50, timeout=10, what="a page of history")
+    s.d.find_element(By.ID, "history-more").click()
+    s.wait(lambda: len(s.d.find_elements(By.CSS_SELECTOR, "#history-list .event")) == 100, what="the older page")
+    _, _, newest = s.server.api("GET", "/v1/events/history?limit=100")
+    listed = [r.get_attribute("data-device") + "/" + r.get_attribute("data-region")
+              for r in s.d.find_elements(By.CSS_SELECTOR, "#history-list .event")]
+    assert listed == [e["device"] + "/" + e["region"] for e in newest["events"]], "the two pages are not the newest 100 events"
     s.d.find_element(By.ID, "history-device").send_keys("dev-0042")
     s.d.find_element(By.ID, "history-kind").send_keys("enter")
     s.d.find_element(By.CSS_SELECTOR, "#history-form button[type=submit]").click()

@@ -282,6 +282,46 @@ struct DashboardReadTests {
         }
     }
 
+    // MARK: Track
+
+    @Test(
+        "a track is the device's fixes in the period, oldest first, capped to the newest", arguments: StoreKind.allCases
+    )
+    func track(_ kind: StoreKind) async throws {
+        try await Harness.run(kind) { h in
+            let key = try await h.key("acme")
+            let t0 = h.clock.date.timeIntervalSince1970 - 10_000
+            // Three batches of device a (fixes 10 s apart), one of device b between them.
+            for (device, start, count) in [("a", t0, 5), ("b", t0 + 50, 3), ("a", t0 + 100, 5), ("a", t0 + 200, 5)] {
+                let fixes = (0..<count).map { fixJSON(31 + Double($0) * 0.001, 121, t: start + Double($0) * 10) }
+                let r = try await h.call(
+                    .POST, "/v1/devices/\(device)/locations", key: key, body: "[\(fixes.joined(separator: ","))]")
+                #expect(r.status == 200, "\(r)")
+            }
+            func times(_ r: Reply) -> [Double] {
+                (r["fixes"]?.array ?? []).compactMap {
+                    $0["timestamp"]?.string.flatMap(FixJSON.parseRFC3339)?.timeIntervalSince1970
+                }
+            }
+            let all = try await h.call(.GET, "/v1/devices/a/track", key: key)
+            #expect(all.status == 200, "\(all)")
+            let expected = [0, 10, 20, 30, 40, 100, 110, 120, 130, 140, 200, 210, 220, 230, 240].map { t0 + Double($0) }
+            #expect(times(all) == expected)
+            #expect(all["capped"] == .bool(false))
+            // [t0 + 20, t0 + 120): across batches, from inclusive, to exclusive.
+            let from = FixJSON.formatRFC3339(Date(timeIntervalSince1970: t0 + 20))
+            let to = FixJSON.formatRFC3339(Date(timeIntervalSince1970: t0 + 120))
+            let window = try await h.call(.GET, "/v1/devices/a/track?from=\(from)&to=\(to)", key: key)
+            #expect(times(window) == [20, 30, 40, 100, 110].map { t0 + Double($0) })
+            let newest = try await h.call(.GET, "/v1/devices/a/track?limit=3", key: key)
+            #expect(times(newest) == [220, 230, 240].map { t0 + Double($0) })
+            #expect(newest["capped"] == .bool(true))
+            #expect(times(try await h.call(.GET, "/v1/devices/nobody/track", key: key)).isEmpty)
+            let bad = try await h.call(.GET, "/v1/devices/a/track?from=\(to)&to=\(from)", key: key)
+            #expect(bad.status == 400 && bad["field"]?.string == "to", "\(bad)")
+        }
+    }
+
     // MARK: Figures
 
     @Test("figures count entries today and this week, devices inside now and the median visit")
