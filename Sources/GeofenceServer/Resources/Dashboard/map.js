@@ -523,10 +523,13 @@ export class MapView {
   drawDevices(ctx) {
     ctx.lineJoin = 'round';
     const tracks = new Path2D();
+    const W = this.worldSize, ox = this.width / 2 - this.u * W, oy = this.height / 2 - this.v * W;
     for (const d of this.devices.values()) {
-      if (d.track.length < 2) continue;
-      const shift = this.near(d.u) - d.u;
-      d.track.forEach(([u, v], i) => { const [x, y] = this.toScreen(u + shift, v); i ? tracks.lineTo(x, y) : tracks.moveTo(x, y); });
+      const t = d.track;
+      if (t.length < 2) continue;
+      const sx = ox + (this.near(d.u) - d.u) * W;   // no per-point arrays: this runs every frame
+      tracks.moveTo(sx + t[0][0] * W, oy + t[0][1] * W);
+      for (let i = 1; i < t.length; i++) tracks.lineTo(sx + t[i][0] * W, oy + t[i][1] * W);
     }
     ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1.5;
     ctx.stroke(tracks);
