@@ -13,7 +13,7 @@ const KEY = 'geofence.apiKey';
 const REGION_PAGE = 1000;   // regions per viewport request (the server's largest page); more: clusters
 const EVENTS_KEPT = 200;
 const TRACK_POINTS = 100;
-const POLLED_DEVICES = 20;  // devices whose last fix is re-read every POLL_MS (most recent first)
+const POLLED_DEVICES = 100; // devices whose last fix is re-read every POLL_MS (last seen first)
 const POLL_MS = 5000;
 
 const state = {
@@ -99,6 +99,7 @@ async function startDashboard() {
     state.viewReady = true;
     scheduleViewLoad();
   }
+  pollDevices();
   setInterval(pollDevices, POLL_MS);
   state.stream = state.api.stream(recent, handleEvent, streamStatus);
 }
@@ -295,21 +296,22 @@ function moveDevice(d, lon, lat, time) {
   if (d.track.length > TRACK_POINTS) d.track.shift();
 }
 
-// The stream tells where devices crossed a boundary; between events their last fixes come
-// from /v1/devices/{id}/state, read for the most recently active devices (there is no
-// endpoint listing every device, so devices appear on the map with their first event).
+// The stream tells where devices crossed a boundary; between events, and for devices with no
+// event yet, the most recently seen devices' last fixes and regions come from one
+// GET /v1/devices every POLL_MS (last seen first).
 async function pollDevices() {
   if (document.hidden || !state.api || state.polling) return;
   state.polling = true;
   try {
-    const recent = [...state.devices.values()].sort((a, b) => (a.time < b.time ? 1 : -1)).slice(0, POLLED_DEVICES);
-    for (const d of recent) {
-      const s = await state.api.get(`/v1/devices/${encodeURIComponent(d.id)}/state`).catch(() => null);
-      if (!s || !s.lastFix) continue;
+    const page = await state.api.get(`/v1/devices?limit=${POLLED_DEVICES}`).catch(() => null);
+    if (!page) return;
+    for (const s of page.devices) {
+      const d = device(s.id);
       moveDevice(d, s.lastFix.longitude, s.lastFix.latitude, s.lastFix.timestamp);
       d.inside = new Set(s.inside);
     }
     markOccupied();
+    state.map.requestRender();
   } finally {
     state.polling = false;
   }
