@@ -183,10 +183,13 @@ public struct GeofenceServer: Sendable {
             return .json(.object(o))
         }
         addRegionRoutes(to: v1)
+        addRegionMapRoutes(to: v1)
         addDeviceRoutes(to: v1)
+        addDeviceListRoutes(to: v1)
         addPlanRoutes(to: v1)
         addStreamRoutes(to: v1)
         addEventRoutes(to: v1)
+        addHistoryRoutes(to: v1)
         addWebhookRoutes(to: v1)
         addIngestRoutes(to: router)
         return router

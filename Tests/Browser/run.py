@@ -3,6 +3,7 @@
 Selenium (Debian's `chromium` and `chromium-driver`; `.ci/run` installs them).
 
     python3 Tests/Browser/run.py --geofence .build/debug/geofence [--regions 100000] [--screenshot docs/images/dashboard.png]
+        [--screenshots docs/images]
 
 Each check prints a line; the last line is `browser: N passed, M failed`, and the exit status
 is non-zero when any check failed. Pixels are read from real screenshots (png.py) and compared
@@ -35,26 +36,8 @@ RADIUS = 300
 WIDTH, HEIGHT = 1200, 900   # the window; headless Chromium's viewport is about 1200 × 760
 
 
-# MARK: Colour classes (the dashboard's palette over its background, see map.js COLORS)
-
-def is_region_blue(p):
-    r, g, b = p
-    return b - r > 25 and b > g and r < 225
-
-
-def is_occupied_green(p):
-    r, g, b = p
-    return g - r > 20 and g > b
-
-
-def is_device_red(p):
-    r, g, b = p
-    return r > 170 and r - g > 100 and r - b > 80
-
-
-def is_background(p):
-    r, g, b = p
-    return min(p) > 225 and max(p) - min(p) < 15
+from colours import is_background, is_device_red, is_occupied_green, is_region_blue  # noqa: E402
+import fleet  # noqa: E402
 
 
 def offset_metres(lon, lat, east, north):
@@ -97,7 +80,7 @@ class Session:
         self.d.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
 
     def loads(self):
-        return self.js("return (window.geofenceDashboard && window.geofenceDashboard.loads.length) || 0")
+        return self.js("return (window.geofenceDashboard && window.geofenceDashboard.loadCount) || 0")
 
     def wait_for_load(self, after, timeout=10.0):
         self.wait(lambda: self.loads() > after, timeout, "a viewport load")
@@ -150,7 +133,9 @@ def check_wrong_key(s):
     assert "did not accept this API key" in msg and "401" in msg, msg
     assert not s.d.find_element(By.ID, "app").is_displayed(), "the dashboard is shown after a wrong key"
     assert s.js("return sessionStorage.getItem('geofence.apiKey')") is None, "a rejected key was kept"
-    print(f"    message shown: {msg[:90]}…")
+    colour = s.js("return getComputedStyle(document.getElementById('sign-in-error')).color")
+    assert colour == "rgb(220, 38, 38)", f"the message is {colour}, not the danger red"
+    print(f"    message shown in {colour}: {msg[:90]}…")
 
 
 def check_sign_in(s):
@@ -429,68 +414,6 @@ def check_tiles(s):
         tiles.shutdown()
 
 
-def check_scale(s, count):
-    """Imports `count` circles (50–500 m, seeded) over 2° × 2° around Shanghai, then measures the
-    first paint of a city-sized view and a pan."""
-    import random
-    rnd = random.Random(7)
-    started = time.monotonic()
-    for chunk in range(0, count, 10_000):  # maxBatchSize: the features of one import
-        feats = []
-        for i in range(chunk, min(count, chunk + 10_000)):
-            feats.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [
-                round(120.5 + rnd.random() * 2, 6), round(30.2 + rnd.random() * 2, 6)]},
-                "properties": {"id": f"r{i:06d}", "radius": round(50 + rnd.random() * 450)}})
-        status, _, answer = s.server.api("POST", "/v1/regions/import", {"type": "FeatureCollection", "features": feats})
-        assert status == 200, answer
-    print(f"    imported {count:,} regions in {time.monotonic() - started:.1f} s")
-    # First paint: a fresh page at zoom 13 (about 25 km × 15 km on this window: a city).
-    s.d.get("about:blank")
-    s.d.execute_cdp_cmd("Network.clearBrowserCache", {})     # a cold load, for the transfer size
-    s.open(121.47, 31.23, 13)
-    s.wait(lambda: s.loads() >= 1, timeout=20, what="the first viewport load")
-    first = s.js("const l = window.geofenceDashboard.loads; return l[l.length - 1];")
-    since_nav = s.js("return window.geofenceDashboard.lastPaintedAt")
-    assert first["regions"] > 100, first
-    # A pan by keyboard (12 % of the width) and one by dragging 300 px.
-    n = s.loads()
-    s.d.find_element(By.ID, "map").send_keys(Keys.ARROW_RIGHT)
-    pan_key = s.wait_for_load(n)
-    n = s.loads()
-    canvas = s.d.find_element(By.ID, "map")
-    ActionChains(s.d).move_to_element(canvas).click_and_hold().move_by_offset(-150, 0).move_by_offset(-150, 40).release().perform()
-    pan_drag = s.wait_for_load(n)
-    for name, load in (("first paint", first), ("pan (key)", pan_key), ("pan (drag)", pan_drag)):
-        print(f"    {name}: {load['paintMs']:.0f} ms from request to painted "
-              f"(fetch {load['fetchMs']:.0f} ms, draw {load['drawMs']:.1f} ms), {load['regions']:,} of {load['matched']:,} regions in view")
-    print(f"    first paint since navigation (page, modules, sign-in, events, regions): {since_nav:.0f} ms")
-    transfer = s.js("""
-      const n = performance.getEntriesByType('navigation')[0];
-      const r = performance.getEntriesByType('resource').filter((e) => e.name.includes('/dashboard/'));
-      return [n.transferSize, n.decodedBodySize, r.reduce((a, e) => a + e.transferSize, 0), r.reduce((a, e) => a + e.decodedBodySize, 0), r.length];""")
-    print(f"    page transfer, cold cache: {transfer[0] + transfer[2]:,} bytes over the wire for {transfer[4] + 1} files "
-          f"({transfer[1] + transfer[3]:,} bytes of HTML, CSS, JS, icon, config; later loads revalidate with 304s)")
-    shot = os.path.join(s.server.dir, "city-100k.png")
-    s.d.save_screenshot(shot)
-    print(f"    screenshot of the city view: {shot}")
-    # The server's side alone: every region scanned, one returned.
-    t = time.monotonic()
-    status, _, answer = s.server.api("GET", "/v1/regions?bbox=-180,-90,180,90&limit=1")
-    scan = time.monotonic() - t
-    assert status == 200 and answer["matched"] >= count, answer
-    print(f"    GET /v1/regions?bbox=(the world)&limit=1 over {answer['matched']:,} regions: {scan * 1000:.0f} ms")
-    # Zoomed out to the whole 2° × 2° box: capped at one page, and the map says so.
-    n = s.loads()
-    s.open(121.5, 31.2, 8)
-    more = s.wait_for_load(n)
-    coverage = s.text("coverage")
-    print(f"    zoomed out: {more['paintMs']:.0f} ms from request to painted, {more['regions']:,} of {more['matched']:,}; shown: “{coverage}”")
-    assert more["regions"] == 1000 and more["matched"] > 1000 and "zoom in" in coverage, (more, coverage)
-    for name, load in (("first paint", first), ("pan (key)", pan_key), ("pan (drag)", pan_drag), ("zoomed out", more)):
-        assert load["paintMs"] < 1000, f"{name} took {load['paintMs']:.0f} ms"
-    assert since_nav < 3000, f"the page took {since_nav:.0f} ms to its first paint"
-
-
 def make_screenshot(s, path):
     """A picture for the README: a few regions, devices with tracks, live events, details."""
     base = CENTRE
@@ -531,6 +454,7 @@ def main():
     ap.add_argument("--geofence", required=True, help="the geofence executable to serve with")
     ap.add_argument("--regions", type=int, default=100_000, help="regions for the scale check (0 skips it)")
     ap.add_argument("--screenshot", help="write the README screenshot here instead of testing")
+    ap.add_argument("--screenshots", help="also save a screenshot of each view at scale in this folder (docs/images)")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = ap.parse_args()
@@ -544,6 +468,7 @@ def main():
     driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
     driver.set_page_load_timeout(30)
     s = Session(server, driver)
+    s.shots = args.screenshots
     passed = failed = 0
     try:
         if args.screenshot:
@@ -555,8 +480,13 @@ def main():
                   check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
                   check_keyboard_polygon, check_keyboard_circle, check_stream_survives_restart, check_tiles]
         if args.regions:
-            checks.append(lambda s: check_scale(s, args.regions))
-            checks[-1].__name__ = f"check_scale_{args.regions}_regions"
+            # The dashboard at scale (fleet.py): 100,000 regions, 1,000 devices with a week of events.
+            setup = lambda s: fleet.setup(s, args.regions)  # noqa: E731
+            setup.__name__ = f"setup_{args.regions}_regions_{fleet.DEVICES}_devices"
+            checks += [setup, fleet.check_map_at_scale, fleet.check_ingest_while_panning, fleet.check_devices_panel,
+                       fleet.check_history_panel, fleet.check_regions_panel, fleet.check_replay, fleet.check_import_export,
+                       fleet.check_move_and_reshape, fleet.check_antimeridian, fleet.check_long_device_id,
+                       fleet.check_offline_state]
         for check in checks:
             started = time.monotonic()
             try:

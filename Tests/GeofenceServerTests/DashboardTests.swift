@@ -36,6 +36,8 @@ struct DashboardTests {
                 "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
                 "map.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
                 "geo.js": "text/javascript; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
+                "dom.js": "text/javascript; charset=utf-8", "panels.js": "text/javascript; charset=utf-8",
+                "replay.js": "text/javascript; charset=utf-8",
                 "favicon.svg": "image/svg+xml", "config.json": "application/json",
             ]
             for (file, type) in expected {
@@ -45,8 +47,10 @@ struct DashboardTests {
                 #expect(r.header("Content-Security-Policy") != nil, "\(file)")
             }
             // The modules import only each other, by relative path.
-            let app = try await h.call(.GET, "/dashboard/app.js", key: nil).text
-            for m in app.matches(of: /from '\.\/([a-z]+\.js)'/) { #expect(expected[String(m.output.1)] != nil) }
+            for module in expected.keys where module.hasSuffix(".js") {
+                let text = try await h.call(.GET, "/dashboard/\(module)", key: nil).text
+                for m in text.matches(of: /from '\.\/([a-z]+\.js)'/) { #expect(expected[String(m.output.1)] != nil) }
+            }
         }
     }
 

@@ -193,15 +193,21 @@ struct BoundedMaxHeap {
 extension TenantRuntime {
     /// Every region of the tenant whose bounding box overlaps `box`, in no particular order.
     ///
-    /// Cost: one pass over the tenant's regions in memory (no store query) under the tenant's
-    /// lock, O(regions in the tenant): 0.1–0.2 s per 100,000 circles in a debug build
-    /// (docs/server.md, "Dashboard"). The caller pages the result after the lock is released.
-    func regions(overlapping box: BoundingBox) async throws -> [Region] {
-        try await enter()
-        defer { release() }
-        var found: [Region] = []
-        for region in engine.regions where box.overlaps(RegionBounds(region)) { found.append(region) }
-        return found
+    /// Answered from the tenant's ``RegionCatalog``, never under the tenant's lock: a small box
+    /// costs O(regions near it); the whole world visits every populated cell of the catalog.
+    /// Boxes are ``RegionMapIndex/bounds(of:)``: a circle's conservative box, a polygon's
+    /// vertex extent read the short way round across the antimeridian.
+    nonisolated func regions(overlapping box: BoundingBox) async throws -> [Region] {
+        try await loadedCatalog().read { $0.regions(overlapping: box) ?? [] }
+    }
+
+    /// The tenant's catalog, once its engine has been loaded (a first read loads it).
+    nonisolated func loadedCatalog() async throws -> RegionCatalog {
+        if !catalog.isPopulated {
+            try await enter()
+            await release()
+        }
+        return catalog
     }
 }
 

@@ -70,8 +70,11 @@ extension GeofenceServer {
                 after = try Identifier.check(String(a), field: "after")
             }
             if let bbox = request.uri.queryParameters.get("bbox") { // BoundingBox.swift
-                return try await GeofenceServer.regionsPage(
-                    bbox: String(bbox), after: after, limit: limit, runtime: hub.runtime(tenant))
+                let runtime = await hub.runtime(tenant)
+                return try await limiter.run(tenant: tenant) {
+                    try await GeofenceServer.regionsPage(
+                        bbox: String(bbox), after: after, limit: limit, runtime: runtime)
+                }
             }
             let page = try await store.listRegions(tenant: tenant, after: after, limit: limit)
             var o: [String: ServerJSON] = ["regions": .array(page.map(\.feature))]

@@ -36,6 +36,9 @@ actor TenantRuntime {
     /// The regions arranged for `nearby` queries; `nil` until the first one (and after a
     /// rebuild), then kept in step with `engine`'s regions.
     var nearbyIndex: NearbyIndex? = nil
+    /// The regions arranged for the map and list reads, read without this runtime's lock
+    /// (``RegionCatalog``); every region change below is applied to it too.
+    let catalog = RegionCatalog()
 
     let metrics: ServerMetrics
     let logger: Logger
@@ -136,6 +139,7 @@ actor TenantRuntime {
         loaded = false
         nearbyIndex = nil
         engine = try await loadEngine()
+        catalog.replace(with: engine.regions)
         loaded = true
     }
 
@@ -216,6 +220,7 @@ actor TenantRuntime {
             throw error
         }
         for r in regions { nearbyIndex?.insert(r) }
+        catalog.upsert(regions)
         return existed
     }
 
@@ -226,6 +231,7 @@ actor TenantRuntime {
             guard try await self.store.deleteRegion(tenant: self.tenant, id: id, now: now) else { return false }
             self.engine.remove(identifier: id)
             self.nearbyIndex?.remove(id)
+            self.catalog.delete(id)
             return true
         }
     }

@@ -182,6 +182,8 @@ public final class PostgresStore: ServerStore {
         snapshotMigration,
         // Key scopes (issue 33, KeyScope): the keys made before are admin keys.
         ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
+        // Indexes of the dashboard's event history and device list (issue 34): PostgresStore+Browse.
+        browseMigration,
     ]
 
     public func migrate() async throws {

@@ -107,6 +107,8 @@ public final class SQLiteStore: ServerStore {
         SQLiteStore.snapshotMigration,
         // Key scopes (issue 33, KeyScope): the keys made before are admin keys.
         ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
+        // Indexes of the dashboard's event history and device list (issue 34): SQLiteStore+Browse.
+        SQLiteStore.browseMigration,
     ]
 
     public func migrate() async throws {

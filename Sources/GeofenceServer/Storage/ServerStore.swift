@@ -65,6 +65,16 @@ public protocol ServerStore: Sendable {
     var commitsBatchesAtomically: Bool { get }
     /// The tenant's events after `cursor`, in cursor order.
     func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON]
+    /// The tenant's events matching `filter` with a cursor below `before` (`nil`: any), newest
+    /// first, at most `limit` (ServerStore+Browse).
+    func eventHistory(tenant: String, filter: EventFilter, before: Int64?, limit: Int) async throws -> [ServerJSON]
+    /// The tenant's devices whose id starts with `prefix` (`nil`: all), last seen first (ties by
+    /// id), after `after`, at most `limit` (ServerStore+Browse).
+    func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow]
+    /// The device's fix batches still in the journal, newest first, each with its position for
+    /// paging (`before`: only batches older than that position), at most `limit` batches
+    /// (ServerStore+Browse).
+    func fixBatches(tenant: String, device: String, before: Int64?, limit: Int) async throws -> [JournalBatch]
     /// The tenant's journal in order, for rebuilding its engine.
     func journal(tenant: String) async throws -> [JournalEntry]
     /// The device's fix batches committed by other processes since this process's engine last

@@ -78,6 +78,15 @@ final class FailingStore: ServerStore {
     func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
         try await base.events(tenant: tenant, after: cursor, limit: limit)
     }
+    func eventHistory(tenant: String, filter: EventFilter, before: Int64?, limit: Int) async throws -> [ServerJSON] {
+        try await base.eventHistory(tenant: tenant, filter: filter, before: before, limit: limit)
+    }
+    func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow] {
+        try await base.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit)
+    }
+    func fixBatches(tenant: String, device: String, before: Int64?, limit: Int) async throws -> [JournalBatch] {
+        try await base.fixBatches(tenant: tenant, device: device, before: before, limit: limit)
+    }
     func journal(tenant: String) async throws -> [JournalEntry] { try await base.journal(tenant: tenant) }
     func snapshotPosition(tenant: String) async throws -> Int64? { try await base.snapshotPosition(tenant: tenant) }
     func saveSnapshot(tenant: String, position: Int64, data: Data, now: Date) async throws -> Bool {

@@ -79,10 +79,10 @@ export class Api {
   }
 
   // Reads `/v1/events/stream` from `after` on, calling `onEvent(json)` per event and
-  // `onStatus(text, live)` on (re)connection; reconnects from the last id seen (no gap, no
-  // duplicate) with back-off until `stop()` is called.
+  // `onStatus(text, live, retryAt)` on (re)connection; reconnects from the last id seen (no
+  // gap, no duplicate) with back-off until `stop()` is called; `retryNow()` cuts a wait short.
   stream(after, onEvent, onStatus) {
-    let cursor = after, stopped = false, controller = null, delay = 500;
+    let cursor = after, stopped = false, controller = null, delay = 500, wake = null;
     const run = async () => {
       while (!stopped) {
         controller = new AbortController();
@@ -118,14 +118,18 @@ export class Api {
         } catch (e) {
           if (stopped) return;
           if (e instanceof ApiProblem && e.status === 401) { onStatus('Key rejected', false); return; }
-          onStatus('Reconnecting…', false);
-          await new Promise((r) => setTimeout(r, delay));
+          onStatus('Offline — reconnecting…', false, Date.now() + delay);
+          await new Promise((r) => { wake = r; setTimeout(r, delay); });
+          wake = null;
           delay = Math.min(delay * 2, 10000);
         }
       }
     };
     run();
-    return { stop: () => { stopped = true; if (controller) controller.abort(); } };
+    return {
+      stop: () => { stopped = true; if (controller) controller.abort(); },
+      retryNow: () => { delay = 500; if (wake) wake(); },
+    };
   }
 }
 

@@ -3,27 +3,18 @@
 // lives in sessionStorage and travels only in the Authorization header.
 import { Api, ApiProblem } from './api.js';
 import { MapView, COLORS } from './map.js';
-import { project, circleRing, projectRing, ringsBounds, formatDistance } from './geo.js';
+import { project, circleRing, projectRing, ringsBounds, formatDistance, metresPerUnit } from './geo.js';
 import { Editor } from './edit.js';
+import { $, el, formatTime, formatDuration } from './dom.js';
+import { Panels } from './panels.js';
+import { Replay } from './replay.js';
 
 const KEY = 'geofence.apiKey';
-const REGION_PAGE = 1000;   // regions per viewport request (the server's largest page)
+const REGION_PAGE = 1000;   // regions per viewport request (the server's largest page); more: clusters
 const EVENTS_KEPT = 200;
 const TRACK_POINTS = 100;
-const POLLED_DEVICES = 20;  // devices whose last fix is re-read every POLL_MS (most recent first)
+const POLLED_DEVICES = 100; // devices whose last fix is re-read every POLL_MS (last seen first)
 const POLL_MS = 5000;
-
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-};
 
 const state = {
   api: null, map: null, editor: null, stream: null,
@@ -35,7 +26,11 @@ const state = {
   stats: { loads: [] },
 };
 window.geofenceDashboard = state.stats;   // read by the browser test and by curious operators
-state.stats.screenOf = (lon, lat) => state.map.toScreen(...project(lon, lat));   // map → canvas pixels
+state.stats.screenOf = (lon, lat) => { const [u, v] = project(lon, lat); return state.map.toScreen(state.map.near(u), v); };
+state.stats.frames = () => state.map.frameTimes.slice();
+state.stats.view = () => ({ u: state.map.u, v: state.map.v, zoom: state.map.zoom, bbox: state.map.bbox() });
+state.stats.setView = (lon, lat, zoom) => state.map.setView(lon, lat, zoom);
+state.stats.replay = () => (state.map.replay ? { points: state.map.replay.points.length, events: state.map.replay.events.length, at: state.map.replay.at } : null);
 
 // MARK: Sign-in
 
@@ -90,24 +85,61 @@ async function startDashboard() {
   state.map = new MapView($('map'), {
     tileURL: config.tileURL || null,
     onViewChange: scheduleViewLoad,
-    onClick: (u, v, x, y, e) => (state.editor.active ? state.editor.click(u, v, x, y) : select(state.map.hitTest(x, y))),
+    onClick: (u, v, x, y) => (state.editor.active ? state.editor.click(u, v, x, y) : clicked(state.map.hitTest(x, y))),
     onPointerMove: (x, y) => state.editor.pointer(x, y),
   });
   state.editor = new Editor(state.map, { api: state.api, onSaved: regionSaved, showProblem: toast });
-  bindControls();
-  // The view in the address (#map=zoom/lat/lon) wins; otherwise fit the content once the
-  // recent events have placed the devices. The address follows the view only from then on.
-  const fromHash = restoreViewFromHash();
-  const recent = await loadRecentEvents().catch((e) => { toast(e); return 0; });
-  if (!fromHash) await fitToContent();
-  state.viewReady = true;
-  scheduleViewLoad();
-  setInterval(pollDevices, POLL_MS);
-  state.stream = state.api.stream(recent, handleEvent, (text, live) => {
-    $('live').textContent = text;
-    $('live').classList.toggle('on', live);
-    if (text === 'Key rejected') showSignIn('The API key was revoked or is no longer valid (401).');
+  state.panels = new Panels({
+    api: state.api, map: state.map, select, centreOn, flyTo, toast, toastInfo, eventRow,
+    onImported: () => { state.built.clear(); loadViewport(); },
   });
+  state.replay = new Replay({ api: state.api, map: state.map, toast });
+  bindControls();
+  // The view in the address (#map=zoom/lat/lon) wins and loads at once, beside the recent
+  // events; otherwise the view is fitted to the content once the recent events have placed
+  // the devices. The address follows the view only from then on.
+  const fromHash = restoreViewFromHash();
+  if (fromHash) { state.viewReady = true; loadViewport(); }
+  const recent = await loadRecentEvents().catch((e) => { toast(e); return 0; });
+  if (!fromHash) {
+    await fitToContent();
+    state.viewReady = true;
+    scheduleViewLoad();
+  }
+  pollDevices();
+  setInterval(pollDevices, POLL_MS);
+  state.stream = state.api.stream(recent, handleEvent, streamStatus);
+}
+
+// The stream's state, shown in the top bar; when the server stops answering, a banner across
+// the page says so (with the time of the last data) until it answers again.
+function streamStatus(text, live, retryAt) {
+  $('live').textContent = text;
+  $('live').classList.toggle('on', live);
+  $('live').classList.toggle('off', !live);
+  if (text === 'Key rejected') { showSignIn('The API key was revoked or is no longer valid (401).'); return; }
+  document.body.classList.toggle('is-offline', !live);
+  $('offline').hidden = live;
+  if (live) { state.lastLive = new Date(); return; }
+  const since = state.lastLive ? ` Data shown is from ${formatTime(state.lastLive)}.` : '';
+  const next = retryAt ? ` Retrying in ${Math.max(1, Math.round((retryAt - Date.now()) / 1000))} s.` : '';
+  $('offline-text').textContent = `The server is not answering.${since}${next}`;
+}
+
+function clicked(target) {
+  if (target && target.type === 'cluster') {
+    state.map.fit(target.bounds);
+    return;
+  }
+  select(target);
+}
+
+// Fits the view to [west, south, east, north] in degrees (west > east: across 180°).
+function flyTo(b) {
+  let [u0, v1] = project(b[0], b[1]);
+  let [u1, v0] = project(b[2], b[3]);
+  if (u1 < u0) u1 += 1;
+  state.map.fit([u0, v0, u1, v1], 17);
 }
 
 function bindControls() {
@@ -117,6 +149,7 @@ function bindControls() {
   $('draw-circle').addEventListener('click', () => state.editor.start('circle'));
   $('draw-polygon').addEventListener('click', () => state.editor.start('polygon'));
   $('sign-out').addEventListener('click', signOut);
+  $('offline-retry').addEventListener('click', () => state.stream && state.stream.retryNow());
   $('details-close').addEventListener('click', () => select(null));
   window.addEventListener('hashchange', restoreViewFromHash);   // a pasted link, back / forward
   document.addEventListener('keydown', (e) => {
@@ -148,15 +181,18 @@ async function fitToContent() {
 }
 
 function scheduleViewLoad() {
+  state.stats.inputAt = performance.now();
   if (!state.viewReady) return;
+  // While a pointer drags or pinches, wait for the view to rest 120 ms; after a discrete step
+  // (a key, a button, a wheel notch, a link) 40 ms, enough to coalesce a burst of them.
   clearTimeout(state.viewTimer);
-  state.viewTimer = setTimeout(loadViewport, 120);
+  state.viewTimer = setTimeout(loadViewport, state.map.pointers.size ? 120 : 40);
   const [lon, lat] = state.map.center();
   history.replaceState(null, '', `#map=${state.map.zoom.toFixed(2)}/${lat.toFixed(5)}/${lon.toFixed(5)}`);
 }
 
-// Regions overlapping the view (plus a quarter of it on each side, so a short pan needs
-// nothing new), at most REGION_PAGE of them; the server says how many match in all.
+// What the view shows (plus a quarter of it on each side, so a short pan needs nothing new):
+// the regions when at most REGION_PAGE overlap it, otherwise the server's clusters.
 async function loadViewport() {
   if (state.viewLoad) state.viewLoad.abort();
   const controller = new AbortController();
@@ -164,7 +200,8 @@ async function loadViewport() {
   const started = performance.now();
   let page;
   try {
-    page = await state.api.regionsIn(state.map.bbox(0.25), REGION_PAGE, controller.signal);
+    const bbox = state.map.bbox(0.25).map((x) => x.toFixed(6)).join(',');
+    page = await state.api.get(`/v1/regions/map?bbox=${bbox}&zoom=${state.map.zoom.toFixed(2)}&limit=${REGION_PAGE}`, controller.signal);
   } catch (e) {
     if (e.name !== 'AbortError') toast(e);
     return;
@@ -172,18 +209,26 @@ async function loadViewport() {
   const received = performance.now();
   const regions = [];
   for (const f of page.regions) { const r = drawable(f); if (r) regions.push(r); }
-  state.map.regions = regions;
-  markOccupied();
+  const clusters = page.clusters.map((c) => {
+    const [u, v] = project(c.longitude, c.latitude);
+    const [u0, v1] = project(c.bbox[0], c.bbox[1]), [u1, v0] = project(c.bbox[2], c.bbox[3]);
+    return { u, v, count: c.count, bounds: [u0, v0, u1, v1] };
+  });
+  markOccupied(regions);
+  state.map.setRegions(regions, clusters);
   const shown = regions.length, matched = page.matched ?? shown;
-  $('coverage').textContent = matched > shown
-    ? `${shown.toLocaleString()} of ${matched.toLocaleString()} regions in view shown — zoom in to see all`
+  $('coverage').textContent = clusters.length
+    ? `${matched.toLocaleString()} regions in ${clusters.length.toLocaleString()} cluster${clusters.length === 1 ? '' : 's'} — zoom in or click a cluster for outlines`
     : `${shown.toLocaleString()} region${shown === 1 ? '' : 's'} in view`;
-  $('coverage').classList.toggle('more', matched > shown);
+  $('coverage').classList.toggle('more', clusters.length > 0);
   requestAnimationFrame(() => {
     state.map.render();
     const painted = performance.now();
-    state.stats.loads.push({ regions: shown, matched, fetchMs: received - started, paintMs: painted - started, drawMs: state.map.lastPaint });
+    const layerMs = state.map.lastLayerMs;
+    state.stats.loads.push({ regions: shown, clusters: clusters.length, matched, fetchMs: received - started, paintMs: painted - started,
+      drawMs: state.map.lastPaint, layerMs, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt });
     if (state.stats.loads.length > 50) state.stats.loads.shift();
+    state.stats.loadCount = (state.stats.loadCount || 0) + 1;
     state.stats.lastPaintedAt = painted;
   });
 }
@@ -205,25 +250,38 @@ function drawable(f) {
     rings = g.coordinates.flatMap((p) => p.map(projectRing));
   } else return null;
   const r = { id, key, feature: f, rings, bounds: ringsBounds(rings), occupied: false };
+  if (g.type === 'Point') {
+    const [cu, cv] = project(g.coordinates[0], g.coordinates[1]);
+    r.circle = [cu, cv, f.properties.radius / metresPerUnit(g.coordinates[1])];
+  }
   if (state.built.size > 50000) state.built.clear();
   state.built.set(id, r);
   return r;
 }
 
-function markOccupied() {
+// Marks the regions a known device is inside (drawn green); redraws the map's layer when
+// that changed.
+function markOccupied(regions = null) {
   const occupied = new Set();
   for (const d of state.devices.values()) for (const id of d.inside) occupied.add(id);
-  for (const r of state.map.regions) r.occupied = occupied.has(r.id);
-  state.map.requestRender();
+  let changed = false;
+  for (const r of regions || state.map.regions) {
+    const o = occupied.has(r.id);
+    if (r.occupied !== o) { r.occupied = o; changed = true; }
+  }
+  if (changed && !regions) state.map.invalidate();
 }
 
 // MARK: Events and devices
 
+// The newest EVENTS_KEPT events (one request, newest first); the stream continues after the
+// newest one's cursor.
 async function loadRecentEvents() {
-  const { items, last } = await state.api.tail('/v1/events', 'events', (e) => e.cursor, EVENTS_KEPT);
-  for (const e of items) handleEvent(e, { quiet: true });
+  const { events } = await state.api.get(`/v1/events/history?limit=${EVENTS_KEPT}`);
+  for (const e of events.slice().reverse()) handleEvent(e, { quiet: true });
   renderEventList();
-  return last;
+  markOccupied();
+  return events.length ? Number(events[0].cursor) : 0;
 }
 
 function device(id) {
@@ -245,21 +303,22 @@ function moveDevice(d, lon, lat, time) {
   if (d.track.length > TRACK_POINTS) d.track.shift();
 }
 
-// The stream tells where devices crossed a boundary; between events their last fixes come
-// from /v1/devices/{id}/state, read for the most recently active devices (there is no
-// endpoint listing every device, so devices appear on the map with their first event).
+// The stream tells where devices crossed a boundary; between events, and for devices with no
+// event yet, the most recently seen devices' last fixes and regions come from one
+// GET /v1/devices every POLL_MS (last seen first).
 async function pollDevices() {
   if (document.hidden || !state.api || state.polling) return;
   state.polling = true;
   try {
-    const recent = [...state.devices.values()].sort((a, b) => (a.time < b.time ? 1 : -1)).slice(0, POLLED_DEVICES);
-    for (const d of recent) {
-      const s = await state.api.get(`/v1/devices/${encodeURIComponent(d.id)}/state`).catch(() => null);
-      if (!s || !s.lastFix) continue;
+    const page = await state.api.get(`/v1/devices?limit=${POLLED_DEVICES}`).catch(() => null);
+    if (!page) return;
+    for (const s of page.devices) {
+      const d = device(s.id);
       moveDevice(d, s.lastFix.longitude, s.lastFix.latitude, s.lastFix.timestamp);
       d.inside = new Set(s.inside);
     }
     markOccupied();
+    state.map.requestRender();
   } finally {
     state.polling = false;
   }
@@ -297,27 +356,35 @@ const VERB = { enter: 'entered', exit: 'left', dwell: 'dwells in' };
 
 function renderEventList(fresh = new Set()) {
   const list = $('event-list');
-  list.replaceChildren(...state.events.slice(0, EVENTS_KEPT).map((e) => el('li', { class: fresh.has(e.id) ? 'fresh' : '' },
-    el('button', { type: 'button', class: 'event', 'data-event': e.event, 'data-device': e.device, 'data-region': e.region,
-      onclick: () => { select({ type: 'device', id: e.device }); centreOn(e.longitude, e.latitude); } },
-    el('span', { class: `badge ${e.event}` }, e.event),
-    el('span', { class: 'what' }, el('strong', {}, e.device), ` ${VERB[e.event] || e.event} `, el('strong', {}, e.region)),
-    el('time', { datetime: e.time }, formatTime(e.time))))));
+  list.replaceChildren(...state.events.slice(0, EVENTS_KEPT).map((e) => {
+    const li = eventRow(e);
+    if (fresh.has(e.id)) li.className = 'fresh';
+    return li;
+  }));
   $('event-count').textContent = state.events.length ? `${state.events.length} recent` : 'none yet';
   $('events-empty').hidden = state.events.length > 0;
 }
 
-function formatTime(t) {
-  const d = new Date(t);
-  if (Number.isNaN(d.getTime())) return t;
-  return d.toISOString().replace('T', ' ').slice(0, 19) + 'Z';
+// One event as a list row: the badge, the device and the region each in a box of its own (a
+// long device id is cut short with an ellipsis and never pushes the region out), the time.
+function eventRow(e) {
+  return el('li', {}, el('button', {
+    type: 'button', class: 'event', 'data-event': e.event, 'data-device': e.device, 'data-region': e.region,
+    onclick: () => { select({ type: 'device', id: e.device }); centreOn(e.longitude, e.latitude); },
+  },
+  el('span', { class: `badge ${e.event}` }, e.event),
+  el('span', { class: 'what' },
+    el('strong', { class: 'who', title: e.device }, e.device),
+    el('span', { class: 'verb' }, VERB[e.event] || e.event),
+    el('strong', { class: 'where', title: e.region }, e.region)),
+  el('time', { datetime: e.time }, formatTime(e.time))));
 }
 
 function centreOn(lon, lat) {
   const [u, v] = project(lon, lat);
-  const [x, y] = state.map.toScreen(u, v);
+  const [x, y] = state.map.toScreen(state.map.near(u), v);
   if (x < 40 || y < 40 || x > state.map.width - 40 || y > state.map.height - 40) {
-    state.map.u = u; state.map.v = v; state.map.changed();
+    state.map.u = u; state.map.v = v; state.map.wrap(); state.map.changed();
   }
 }
 
@@ -325,6 +392,8 @@ function centreOn(lon, lat) {
 
 function select(target) {
   state.selected = target;
+  state.map.selectedRegion = null;
+  if (!target || target.type !== 'device') state.replay.close();
   state.map.selected = target;
   state.map.requestRender();
   if (!target) { $('details').hidden = true; return; }
@@ -358,12 +427,16 @@ async function regionDetails(id, box) {
       ? `Polygon, ${g.coordinates[0].length - 1} vertices${g.coordinates.length > 1 ? `, ${g.coordinates.length - 1} hole(s)` : ''}`
       : `MultiPolygon, ${g.coordinates.length} parts`;
   const meta = Object.entries(p).filter(([k]) => !['id', 'radius', 'notifyOnEntry', 'notifyOnExit', 'dwell'].includes(k));
-  // State per device: the devices seen recently, asked of the server (at most 25).
-  const known = [...state.devices.values()].sort((a, b) => (a.time < b.time ? 1 : -1)).slice(0, 25);
-  const states = await Promise.all(known.map((d) => state.api
-    .get(`/v1/devices/${encodeURIComponent(d.id)}/state?regions=${encodeURIComponent(id)}`)
-    .then((s) => [d.id, s.regions ? s.regions[id] : null]).catch(() => [d.id, null])));
-  const events = state.events.filter((e) => e.region === id).slice(0, 10);
+  state.map.selectedRegion = drawable(f);
+  state.map.requestRender();
+  const enc = encodeURIComponent(id);
+  const [figures, inside, history] = await Promise.all([
+    state.api.get(`/v1/regions/${enc}/figures`).catch(() => null),
+    state.api.get(`/v1/devices?inside=${enc}&limit=25`).catch(() => ({ devices: [], next: null })),
+    state.api.get(`/v1/events/history?region=${enc}&limit=10`).catch(() => ({ events: [] })),
+  ]);
+  if (!state.selected || state.selected.id !== id) return;
+  const events = history.events;
   const editBtn = el('button', { type: 'button', onclick: () => state.editor.edit(f) }, 'Edit');
   const delBtn = el('button', { type: 'button', class: 'danger', id: 'delete-region' }, 'Delete');
   delBtn.addEventListener('click', async () => {
@@ -374,7 +447,7 @@ async function regionDetails(id, box) {
     try {
       await state.api.delete(`/v1/regions/${encodeURIComponent(id)}`);
       state.built.delete(id);
-      state.map.regions = state.map.regions.filter((r) => r.id !== id);
+      state.map.setRegions(state.map.regions.filter((r) => r.id !== id), state.map.clusters);
       select(null);
       toastInfo(`Region “${id}” deleted.`);
       loadViewport();
@@ -385,11 +458,18 @@ async function regionDetails(id, box) {
       row('Notifies on', [p.notifyOnEntry === false ? null : 'entry', p.notifyOnExit === false ? null : 'exit'].filter(Boolean).join(', ') || 'nothing'),
       p.dwell !== undefined ? row('Dwell', `${p.dwell} s`) : null,
       ...meta.map(([k, v]) => row(k, String(v)))),
-    el('div', { class: 'actions' }, editBtn, delBtn,
-      el('button', { type: 'button', onclick: () => zoomToRegion(id) }, 'Zoom to')),
-    el('h3', {}, 'Devices'),
-    states.length ? el('ul', { class: 'states' }, states.map(([d, s]) => el('li', {},
-      el('span', { class: `state ${s || 'unknown'}` }, s || 'unknown'), ' ', d))) : el('p', { class: 'muted' }, 'No device has reported yet.'),
+    el('div', { class: 'actions' }, editBtn,
+      el('button', { type: 'button', onclick: () => state.editor.move(f) }, 'Move'),
+      el('button', { type: 'button', onclick: () => state.editor.reshape(f) }, 'Reshape'),
+      delBtn, el('button', { type: 'button', onclick: () => zoomToRegion(id) }, 'Zoom to')),
+    figures ? el('div', { class: 'figures', id: 'region-figures' },
+      figure(figures.entriesToday, 'entries today'), figure(figures.entriesThisWeek, 'entries, 7 days'),
+      figure(figures.insideNow, 'inside now'), figure(formatDuration(figures.medianDwellSeconds), 'median visit')) : null,
+    el('h3', {}, 'Devices inside now'),
+    inside.devices.length ? el('ul', { class: 'states' }, inside.devices.map((d) => el('li', {},
+      el('span', { class: 'state inside' }, 'inside'), ' ', el('span', { class: 'clip', title: d.id }, d.id))),
+      inside.next ? el('li', { class: 'muted' }, 'and more (Devices panel, “Inside region”)') : null)
+      : el('p', { class: 'muted' }, 'No device is inside now.'),
     el('h3', {}, 'Last events'), eventTable(events),
     el('h3', {}, 'Webhook deliveries'), await deliveriesFor(events));
 }
@@ -404,7 +484,9 @@ async function deviceDetails(id, box) {
   markOccupied();
   $('details-title').textContent = id;
   $('details-kind').textContent = 'Device';
-  const events = state.events.filter((e) => e.device === id).slice(0, 10);
+  const events = (await state.api.get(`/v1/events/history?device=${encodeURIComponent(id)}&limit=10`)
+    .catch(() => ({ events: [] }))).events;
+  if (!state.selected || state.selected.id !== id) return;
   box.replaceChildren(
     el('dl', {},
       row('Last fix', formatTime(fix.timestamp)),
@@ -413,14 +495,20 @@ async function deviceDetails(id, box) {
       row('Inside', s.inside.length ? s.inside.join(', ') : 'no region'),
       s.pending.length ? row('Pending', s.pending.join(', ')) : null),
     el('div', { class: 'actions' }, el('button', { type: 'button', onclick: () => centreOn(fix.longitude, fix.latitude) }, 'Show on map')),
+    el('h3', {}, 'Replay'), state.replay.controls(id, fix.timestamp),
     el('h3', {}, 'Last events'), eventTable(events),
     el('h3', {}, 'Webhook deliveries'), await deliveriesFor(events));
 }
 
+function figure(value, label) {
+  return el('div', { class: 'figure' }, el('strong', {}, String(value)), el('span', {}, label));
+}
+
 function eventTable(events) {
-  if (!events.length) return el('p', { class: 'muted' }, 'None among the recent events.');
+  if (!events.length) return el('p', { class: 'muted' }, 'No events.');
   return el('ul', { class: 'mini-events' }, events.map((e) => el('li', {},
-    el('span', { class: `badge ${e.event}` }, e.event), ' ', `${e.device} · ${e.region} · `, el('time', {}, formatTime(e.time)))));
+    el('span', { class: `badge ${e.event}` }, e.event), ' ', el('span', { class: 'clip', title: e.device }, e.device), ' · ',
+    el('span', { class: 'clip', title: e.region }, e.region), ' · ', el('time', {}, formatTime(e.time)))));
 }
 
 // The deliveries of `events` to each of the tenant's webhooks (the last 500 per webhook).
@@ -450,9 +538,8 @@ function zoomToRegion(id) {
 function regionSaved(feature) {
   state.built.delete(String(feature.properties.id));
   const r = drawable(feature);
-  if (r && !state.map.regions.some((x) => x.id === r.id)) state.map.regions.push(r);
-  else if (r) state.map.regions = state.map.regions.map((x) => (x.id === r.id ? r : x));
-  state.map.requestRender();
+  const others = state.map.regions.filter((x) => x.id !== String(feature.properties.id));
+  state.map.setRegions(r ? others.concat([r]) : others, state.map.clusters);
   select({ type: 'region', id: r.id });
   toastInfo(`Region “${r.id}” saved.`);
   loadViewport();
@@ -464,8 +551,8 @@ let toastTimer = 0;
 function toast(e) {
   const t = $('toast');
   const title = e instanceof ApiProblem ? `${e.title}${e.status ? ` (${e.status})` : ''}` : 'Error';
-  t.replaceChildren(el('strong', {}, title), el('span', {}, ` ${e.detail || e.message}`),
-    e.field ? el('code', {}, e.field) : null);
+  t.replaceChildren(...[el('strong', {}, title), el('span', {}, ` ${e.detail || e.message}`),
+    e.field ? el('code', {}, e.field) : null].filter(Boolean));
   t.className = 'toast error';
   t.hidden = false;
   clearTimeout(toastTimer);

@@ -49,6 +49,8 @@ export class Editor {
     for (const m of ['circle', 'polygon']) $(`draw-${m}`).setAttribute('aria-pressed', 'false');
     this.mode = null;
     this.points = [];
+    this.changing = null;
+    this.picked = null;
     document.body.classList.remove('drawing');
     $('hint').hidden = true;
     this.clearDraft();
@@ -67,7 +69,10 @@ export class Editor {
   }
 
   click(u, v) {
-    const [lon, lat] = unproject(u, v);
+    const [lon, lat] = unproject(u - Math.floor(u), v);   // the view wraps; longitudes stay in [-180, 180)
+    if (this.mode === 'move') { this.moveTo(lon, lat); return; }
+    if (this.mode === 'radius') { this.setRadius(lon, lat); return; }
+    if (this.mode === 'vertices') { this.pickOrPlace(u, v, lon, lat); return; }
     if (this.mode === 'circle') {
       this.points.push([lon, lat]);
       if (this.points.length === 2) { this.finish(); return; }
@@ -89,7 +94,7 @@ export class Editor {
   }
 
   pointer(x, y) {
-    if (!this.mode || !this.points.length) return;
+    if ((this.mode !== 'circle' && this.mode !== 'polygon') || !this.points.length) return;
     this.cursor = unproject(...this.map.fromScreen(x, y));
     this.redraw();
   }
@@ -110,6 +115,7 @@ export class Editor {
 
   // Turns the points into a geometry and opens the form.
   finish() {
+    if (this.mode === 'vertices') { this.finishVertices(); return; }
     if (this.mode === 'circle') {
       if (!this.points.length) return;
       const [lon, lat] = this.points[0];
@@ -133,6 +139,106 @@ export class Editor {
     this.cancel();
     this.map.draft = keep;
     this.map.requestRender();
+  }
+
+  // MARK: Move and reshape an existing region (then the form, to save it with PUT)
+
+  // Move: the next click is the region's new centre (a polygon's box centre); the shape keeps
+  // its size in degrees.
+  move(feature) {
+    this.beginChange('move', feature, 'Click the new centre of the region (Escape cancels).');
+  }
+
+  // Reshape: a circle's next click sets its edge; a polygon's vertices get handles — click one,
+  // then click where it goes; “Finish” opens the form.
+  reshape(feature) {
+    if (feature.geometry.type === 'Point') {
+      this.beginChange('radius', feature, 'Click the new edge of the circle (Escape cancels).');
+    } else if (feature.geometry.type === 'Polygon') {
+      this.beginChange('vertices', feature, 'Click a vertex, then click where it goes; “Finish” when done.');
+      this.points = feature.geometry.coordinates[0].slice(0, -1).map((p) => [p[0], p[1]]);
+      this.picked = null;
+      this.redrawVertices();
+    } else {
+      this.showProblem(new Error('A MultiPolygon is reshaped by importing it again (Regions panel, Import GeoJSON).'));
+    }
+  }
+
+  beginChange(mode, feature, text) {
+    this.cancel();
+    this.mode = mode;
+    this.changing = feature;
+    document.body.classList.add('drawing');
+    $('hint-text').textContent = text;
+    $('hint-finish').hidden = mode !== 'vertices';
+    $('hint').hidden = false;
+    this.map.canvas.focus();
+  }
+
+  moveTo(lon, lat) {
+    const f = this.changing, g = f.geometry;
+    let geometry;
+    if (g.type === 'Point') {
+      geometry = { type: 'Point', coordinates: [round(lon), round(lat)] };
+    } else {
+      const all = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates).flat(2);
+      const lons = all.map((p) => p[0]), lats = all.map((p) => p[1]);
+      const dLon = lon - (Math.min(...lons) + Math.max(...lons)) / 2, dLat = lat - (Math.min(...lats) + Math.max(...lats)) / 2;
+      const shift = (p) => [round(wrapLon(p[0] + dLon)), round(Math.max(-90, Math.min(90, p[1] + dLat)))];
+      geometry = g.type === 'Polygon' ? { type: 'Polygon', coordinates: g.coordinates.map((r) => r.map(shift)) }
+        : { type: 'MultiPolygon', coordinates: g.coordinates.map((poly) => poly.map((r) => r.map(shift))) };
+    }
+    this.changed(f, geometry, f.properties.radius);
+  }
+
+  setRadius(lon, lat) {
+    const f = this.changing, [cLon, cLat] = f.geometry.coordinates;
+    this.changed(f, f.geometry, Math.max(1, Math.round(distance(cLon, cLat, lon, lat))));
+  }
+
+  pickOrPlace(u, v, lon, lat) {
+    if (this.picked === null) {
+      const [x, y] = this.map.toScreen(this.map.near(u), v);
+      let best = null, bestD = 12;
+      this.points.forEach((p, i) => {
+        const [pu, pv] = projectPoint(p);
+        const [px, py] = this.map.toScreen(this.map.near(pu), pv);
+        const d = Math.hypot(px - x, py - y);
+        if (d < bestD) { bestD = d; best = i; }
+      });
+      this.picked = best;
+      $('hint-text').textContent = best === null ? 'No vertex there: click on a square handle.' : `Vertex ${best + 1} picked: click where it goes.`;
+    } else {
+      this.points[this.picked] = [lon, lat];
+      this.picked = null;
+      $('hint-text').textContent = 'Click a vertex, then click where it goes; “Finish” when done.';
+    }
+    this.redrawVertices();
+  }
+
+  redrawVertices() {
+    const ring = this.points.concat([this.points[0]]);
+    this.map.draft = { rings: [projectRing(ring)], open: false, points: this.points.map(projectPoint) };
+    this.map.requestRender();
+  }
+
+  finishVertices() {
+    const f = this.changing;
+    const ring = this.points.map(([lon, lat]) => [round(lon), round(lat)]);
+    ring.push(ring[0]);
+    this.changed(f, { type: 'Polygon', coordinates: [ring, ...f.geometry.coordinates.slice(1)] });
+  }
+
+  // Shows the changed shape as a draft and opens the form to save it.
+  changed(feature, geometry, radius) {
+    const rings = geometry.type === 'Point'
+      ? [projectRing(circleRing(geometry.coordinates[0], geometry.coordinates[1], radius))]
+      : (geometry.type === 'Polygon' ? geometry.coordinates : geometry.coordinates.flat()).map(projectRing);
+    this.cancel();
+    this.geometry = geometry;
+    this.map.draft = { rings, open: false, points: [] };
+    this.map.requestRender();
+    this.openForm(feature, radius);
   }
 
   // Opens the form for an existing region's properties.
@@ -207,3 +313,4 @@ export class Editor {
 
 function projectPoint([lon, lat]) { return projectRing([[lon, lat]]); }
 function round(x) { return Math.round(x * 1e7) / 1e7; }
+function wrapLon(lon) { return ((lon + 540) % 360 + 360) % 360 - 180; }

@@ -1,9 +1,22 @@
 // The map: a canvas in Web Mercator with pan (drag, arrow keys), zoom (wheel, pinch, + / −
-// keys and buttons), a scale bar, regions, devices with their recent tracks, and event
-// flashes. It draws what it is given; app.js decides what that is.
+// keys and buttons), a scale bar, regions or clusters of them, devices with their recent
+// tracks, a replayed track, and event flashes. It draws what it is given; app.js decides what
+// that is.
+//
+// The world wraps: the view pans past 180° without end and every copy of the world in view is
+// drawn, so a region across the antimeridian is whole from either side.
+//
+// Speed: regions and clusters are drawn once per load into an off-screen layer covering the
+// view and a quarter of it on each side (what app.js loads); a pan frame only copies that
+// layer, and a zoom frame scales it until the zoom settles (LAYER_SETTLE_MS) and the layer is
+// redrawn.
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
 
 const TILE = 256;
+const LAYER_PAD = 0.25;          // the layer's margin, a fraction of the view per side
+const LAYER_SETTLE_MS = 90;      // redraw the layer this long after the last zoom step
+const CROWDED = 150;             // more regions in view than this: lighter fills, thinner lines
+const LABELLED = 40;             // device names are drawn while at most this many devices are in view
 
 // The hemisphere letter of a graticule line; none on the equator or the prime meridian.
 function hemisphere(x, negative, positive, step) {
@@ -17,6 +30,7 @@ export const COLORS = {
   selectedStroke: '#0f172a', device: '#e11d48', track: 'rgba(225, 29, 72, 0.55)',
   draft: 'rgba(245, 158, 11, 0.22)', draftStroke: '#d97706',
   enter: '#16a34a', exit: '#d97706', dwell: '#7c3aed',
+  cluster: 'rgba(37, 99, 235, 0.82)', replay: '#0891b2',
 };
 
 export class MapView {
@@ -24,7 +38,13 @@ export class MapView {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
     this.u = 0.5; this.v = 0.5; this.zoom = 2;
-    this.regions = [];          // {id, rings: [Float64Array], bounds, occupied, holes}
+    this.regions = [];          // {id, rings: [Float64Array], bounds, occupied, circle?: [u, v, r]}
+    this.clusters = [];         // {u, v, count, bounds: [u0, v0, u1, v1]}
+    this.replay = null;         // {points: [[u, v]], at: [u, v] | null, events: [{u, v, kind}]}
+    this.dataVersion = 0;       // bumped by setRegions(); the layer is redrawn when it changes
+    this.layer = null;          // {canvas, ctx, u, v, zoom, width, height, version}
+    this.layerTimer = 0;
+    this.frameTimes = [];       // the last 240 frames' drawing times (ms), for the browser test
     this.devices = new Map();   // id -> {id, u, v, track: [[u, v]], selected}
     this.flashes = [];          // {u, v, color, start}
     this.selected = null;       // {type: 'region'|'device', id}
@@ -56,18 +76,38 @@ export class MapView {
     return [this.u + (x - this.width / 2) / W, this.v + (y - this.height / 2) / W];
   }
 
-  // The view's [west, south, east, north] in degrees, grown by `pad` of its size per side.
+  // The view's [west, south, east, north] in degrees, grown by `pad` of its size per side. A
+  // view across the antimeridian has west > east (as the server's bbox expects); a view wider
+  // than the world is every longitude.
   bbox(pad = 0) {
     const [u0, v0] = this.fromScreen(-pad * this.width, -pad * this.height);
     const [u1, v1] = this.fromScreen((1 + pad) * this.width, (1 + pad) * this.height);
-    const [w, n] = unproject(Math.max(0, u0), Math.max(0, v0));
-    const [e, s] = unproject(Math.min(1, u1), Math.min(1, v1));
-    return [Math.max(-180, w), Math.max(-90, s), Math.min(180, e), Math.min(90, n)];
+    const [, n] = unproject(0, Math.max(0, v0));
+    const [, s] = unproject(0, Math.min(1, v1));
+    if (u1 - u0 >= 1) return [-180, Math.max(-90, s), 180, Math.min(90, n)];
+    const w = (u0 - Math.floor(u0)) * 360 - 180;
+    let e = (u1 - Math.floor(u1)) * 360 - 180;
+    if (e === -180 && u1 > u0) e = 180;
+    return [w, Math.max(-90, s), e, Math.min(90, n)];
   }
+
+  // The whole-world offsets (…, -1, 0, 1, …) whose copy of [from, to] in u reaches the view.
+  copies(from = 0, to = 1) {
+    const [u0] = this.fromScreen(0, 0), [u1] = this.fromScreen(this.width, 0);
+    const out = [];
+    for (let k = Math.floor(u0 - to); k <= Math.ceil(u1 - from); k++) {
+      if (to + k >= u0 && from + k <= u1) out.push(k);
+    }
+    return out;
+  }
+
+  // u moved into [0, 1): the view wraps around the world.
+  wrap() { this.u -= Math.floor(this.u); }
 
   setView(lon, lat, zoom) {
     [this.u, this.v] = project(lon, lat);
     this.zoom = Math.max(1, Math.min(20, zoom));
+    this.wrap();
     this.changed();
   }
 
@@ -77,6 +117,7 @@ export class MapView {
     const z = Math.log2(Math.min(this.width / (w * TILE), this.height / (h * TILE)) * 0.8);
     this.u = (b[0] + b[2]) / 2; this.v = (b[1] + b[3]) / 2;
     this.zoom = Math.max(1, Math.min(maxZoom, z));
+    this.wrap();
     this.changed();
   }
 
@@ -84,8 +125,9 @@ export class MapView {
 
   panBy(dx, dy) {
     const W = this.worldSize;
-    this.u = Math.min(1, Math.max(0, this.u - dx / W));
+    this.u -= dx / W;
     this.v = Math.min(1, Math.max(0, this.v - dy / W));
+    this.wrap();
     this.changed();
   }
 
@@ -94,7 +136,8 @@ export class MapView {
     this.zoom = Math.max(1, Math.min(20, this.zoom + delta));
     const W = this.worldSize;
     this.u = u - (x - this.width / 2) / W;
-    this.v = v - (y - this.height / 2) / W;
+    this.v = Math.min(1, Math.max(0, v - (y - this.height / 2) / W));
+    this.wrap();
     this.changed();
   }
 
@@ -175,24 +218,46 @@ export class MapView {
     });
   }
 
+  // MARK: Data
+
+  // Replaces the regions and clusters drawn (the layer is redrawn on the next frame).
+  setRegions(regions, clusters = []) {
+    this.regions = regions;
+    this.clusters = clusters;
+    this.dataVersion++;
+    this.requestRender();
+  }
+
+  // Redraws the layer on the next frame (a region's state or selection changed).
+  invalidate() { this.dataVersion++; this.requestRender(); }
+
+  // The copy of unit coordinate u nearest the view's centre.
+  near(u) { return u - Math.round(u - this.u); }
+
   // MARK: Hit testing
 
-  // The device within 12 px of (x, y), else the smallest region containing it.
+  // The device within 12 px of (x, y), else a cluster under it, else the smallest region
+  // containing it.
   hitTest(x, y) {
     let best = null, bestD = 12;
     for (const d of this.devices.values()) {
-      const [dx, dy] = this.toScreen(d.u, d.v);
+      const [dx, dy] = this.toScreen(this.near(d.u), d.v);
       const dist = Math.hypot(dx - x, dy - y);
       if (dist < bestD) { bestD = dist; best = { type: 'device', id: d.id }; }
     }
     if (best) return best;
-    const [u, v] = this.fromScreen(x, y);
+    for (const c of this.clusters) {
+      const [cx, cy] = this.toScreen(this.near(c.u), c.v);
+      if (Math.hypot(cx - x, cy - y) <= clusterRadius(c.count)) return { type: 'cluster', bounds: c.bounds, count: c.count };
+    }
+    const [pu, v] = this.fromScreen(x, y);
     let area = Infinity;
+    const W = this.worldSize;
     for (const r of this.regions) {
       const b = r.bounds;
+      const u = pu - Math.floor(pu - b[0]);   // the copy of the point at or east of the region's west edge
       if (u < b[0] || u > b[2] || v < b[1] || v > b[3]) continue;
       const a = (b[2] - b[0]) * (b[3] - b[1]);
-      const W = this.worldSize;
       // Regions drawn as dots are hit within a few pixels of the dot.
       const tiny = (b[2] - b[0]) * W < 4 && (b[3] - b[1]) * W < 4;
       if (a < area && (tiny || insideRings(u, v, r.rings))) { area = a; best = { type: 'region', id: r.id }; }
@@ -215,17 +280,23 @@ export class MapView {
     ctx.fillRect(0, 0, this.width, this.height);
     if (this.tileURL) this.drawTiles(ctx);
     this.drawGrid(ctx);
-    this.drawRegions(ctx);
+    this.drawLayer(ctx);
+    this.drawSelected(ctx);
     this.drawDraft(ctx);
+    this.drawReplay(ctx);
     this.drawDevices(ctx);
     this.drawFlashes(ctx);
     this.updateScaleBar();
     this.lastPaint = performance.now() - t0;
+    this.frameTimes.push(this.lastPaint);
+    if (this.frameTimes.length > 240) this.frameTimes.shift();
     if (this.flashes.length) this.requestRender();
   }
 
   drawGrid(ctx) {
-    const [w, s, e, n] = this.bbox();
+    const [u0, v0] = this.fromScreen(0, 0), [u1, v1] = this.fromScreen(this.width, this.height);
+    const w = u0 * 360 - 180, e = u1 * 360 - 180;
+    const [, n] = unproject(0, Math.max(0, v0)), [, s] = unproject(0, Math.min(1, v1));
     const span = Math.max(e - w, 1e-6);
     const step = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 45]
       .find((x) => span / x <= 8) || 90;
@@ -234,9 +305,10 @@ export class MapView {
     ctx.fillStyle = COLORS.gridLabel; ctx.font = '11px system-ui, sans-serif';
     ctx.beginPath();
     for (let lon = Math.ceil(w / step) * step; lon <= e; lon += step) {
-      const [x] = this.toScreen(project(lon, 0)[0], 0);
+      const [x] = this.toScreen((lon + 180) / 360, 0);
+      const shown = ((lon + 540) % 360 + 360) % 360 - 180;   // the longitude of this copy of the world
       ctx.moveTo(Math.round(x) + 0.5, 0); ctx.lineTo(Math.round(x) + 0.5, this.height);
-      ctx.fillText(`${Math.abs(lon).toFixed(digits)}°${hemisphere(lon, 'W', 'E', step)}`, x + 3, this.height - 6);
+      ctx.fillText(`${Math.abs(shown).toFixed(digits)}°${hemisphere(shown, 'W', 'E', step)}`, x + 3, this.height - 6);
     }
     for (let lat = Math.ceil(s / step) * step; lat <= n; lat += step) {
       const [, y] = this.toScreen(0, project(0, lat)[1]);
@@ -246,99 +318,247 @@ export class MapView {
     ctx.stroke();
   }
 
-  // Traces `rings` into the current path, dropping vertices closer than half a pixel to the
-  // last one kept (a zoomed-out polygon of 10,000 vertices becomes a few dozen segments).
-  tracePath(ctx, rings) {
-    const W = this.worldSize, ox = this.width / 2 - this.u * W, oy = this.height / 2 - this.v * W;
+  // The regions layer: redrawn when the data changed or once the zoom settles (until then the
+  // layer drawn at another zoom is scaled). A pan never redraws it: the layer covers what
+  // app.js loaded (the view and a quarter of it on each side), so past its edge there is
+  // nothing to draw until the next load, which brings new data and a new layer.
+  drawLayer(ctx) {
+    const L = this.layer;
+    const W = this.worldSize;
+    if (!L || L.version !== this.dataVersion || L.width !== this.width || L.height !== this.height) {
+      this.buildLayer();
+    } else if (L.zoom !== this.zoom) {
+      clearTimeout(this.layerTimer);
+      this.layerTimer = setTimeout(() => { if (this.layer) this.layer.version = -1; this.requestRender(); }, LAYER_SETTLE_MS);
+    }
+    const l = this.layer;
+    const scale = Math.pow(2, this.zoom - l.zoom);
+    const lw = l.canvas.width / this.dpr, lh = l.canvas.height / this.dpr;
+    const cx = this.width / 2 + (this.near(l.u) - this.u) * W, cy = this.height / 2 + (l.v - this.v) * W;
+    ctx.drawImage(l.canvas, cx - (lw * scale) / 2, cy - (lh * scale) / 2, lw * scale, lh * scale);
+  }
+
+  buildLayer() {
+    const t0 = performance.now();
+    const pw = this.width * (1 + 2 * LAYER_PAD), ph = this.height * (1 + 2 * LAYER_PAD);
+    let l = this.layer;
+    if (!l) {
+      const canvas = document.createElement('canvas');
+      l = { canvas, ctx: canvas.getContext('2d') };
+    }
+    const w = Math.round(pw * this.dpr), h = Math.round(ph * this.dpr);
+    if (l.canvas.width !== w || l.canvas.height !== h) { l.canvas.width = w; l.canvas.height = h; }
+    Object.assign(l, { u: this.u, v: this.v, zoom: this.zoom, width: this.width, height: this.height, version: this.dataVersion });
+    this.layer = l;
+    const ctx = l.ctx;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.clearRect(0, 0, pw, ph);
+    const view = { u: this.u, v: this.v, W: this.worldSize, ox: pw / 2, oy: ph / 2, width: pw, height: ph };
+    this.drawRegions(ctx, view);
+    this.drawClusters(ctx, view);
+    this.lastLayerMs = performance.now() - t0;
+  }
+
+  // Traces `rings` into `path`, shifted by `k` worlds, dropping vertices closer than half a
+  // pixel to the last one kept (a zoomed-out polygon of 10,000 vertices becomes a few dozen
+  // segments).
+  tracePath(path, rings, view, k = 0) {
+    const W = view.W, ox = view.ox - (view.u - k) * W, oy = view.oy - view.v * W;
     for (const r of rings) {
       let lx = ox + r[0] * W, ly = oy + r[1] * W;
-      ctx.moveTo(lx, ly);
+      path.moveTo(lx, ly);
       for (let i = 2; i < r.length; i += 2) {
         const x = ox + r[i] * W, y = oy + r[i + 1] * W;
         if (Math.abs(x - lx) < 0.5 && Math.abs(y - ly) < 0.5) continue;
-        ctx.lineTo(x, y); lx = x; ly = y;
+        path.lineTo(x, y); lx = x; ly = y;
       }
-      ctx.closePath();
+      path.closePath();
     }
   }
 
-  drawRegions(ctx) {
-    const W = this.worldSize;
-    const [u0, v0] = this.fromScreen(0, 0), [u1, v1] = this.fromScreen(this.width, this.height);
-    const dots = { plain: [], occupied: [] };
-    let selected = null;
-    ctx.lineWidth = 1.25;
+  // The main canvas's view, for drawing outside the layer.
+  screenView() {
+    return { u: this.u, v: this.v, W: this.worldSize, ox: this.width / 2, oy: this.height / 2, width: this.width, height: this.height };
+  }
+
+  // The world offsets at which bounds [u0, v0, u1, v1] reach `view`.
+  offsets(b, view) {
+    const half = view.width / 2 / view.W, vh = view.height / 2 / view.W;
+    if (b[3] < view.v - vh || b[1] > view.v + vh) return [];
+    const out = [];
+    for (let k = Math.floor(view.u - half - b[2]); k <= Math.ceil(view.u + half - b[0]); k++) {
+      if (b[2] + k >= view.u - half && b[0] + k <= view.u + half) out.push(k);
+    }
+    return out;
+  }
+
+  // Every region in one path per colour (non-zero fill: overlapping regions do not darken into
+  // a block, their outlines stay visible); regions with holes on their own (even-odd); regions
+  // under 3 px as dots. Circles are arcs, not 96-gons.
+  drawRegions(ctx, view) {
+    const W = view.W;
+    const plain = new Path2D(), occupied = new Path2D(), dots = { plain: [], occupied: [] }, holed = [];
+    let shown = 0;
     for (const r of this.regions) {
       const b = r.bounds;
-      if (b[2] < u0 || b[0] > u1 || b[3] < v0 || b[1] > v1) continue;     // culled
-      if (this.selected && this.selected.type === 'region' && this.selected.id === r.id) selected = r;
-      if ((b[2] - b[0]) * W < 3 && (b[3] - b[1]) * W < 3) {               // a dot when tiny
-        (r.occupied ? dots.occupied : dots.plain).push(r);
-        continue;
+      for (const k of this.offsets(b, view)) {
+        shown++;
+        if ((b[2] - b[0]) * W < 3 && (b[3] - b[1]) * W < 3) {
+          (r.occupied ? dots.occupied : dots.plain).push([(b[0] + b[2]) / 2 + k, (b[1] + b[3]) / 2]);
+          continue;
+        }
+        if (r.rings.length > 1) { holed.push([r, k]); continue; }
+        const path = r.occupied ? occupied : plain;
+        if (r.circle) {
+          const [cu, cv, ru] = r.circle;
+          const x = view.ox + (cu + k - view.u) * W, y = view.oy + (cv - view.v) * W;
+          path.moveTo(x + ru * W, y);
+          path.arc(x, y, ru * W, 0, 2 * Math.PI);
+        } else {
+          this.tracePath(path, r.rings, view, k);
+        }
       }
-      ctx.beginPath();
-      this.tracePath(ctx, r.rings);
+    }
+    const crowded = shown > CROWDED;
+    ctx.lineWidth = crowded ? 0.9 : 1.25;
+    ctx.globalAlpha = crowded ? 0.6 : 1;
+    for (const [path, fill, stroke] of [[plain, COLORS.region, COLORS.regionStroke], [occupied, COLORS.occupied, COLORS.occupiedStroke]]) {
+      ctx.fillStyle = fill; ctx.strokeStyle = stroke;
+      ctx.fill(path, 'nonzero');
+      ctx.stroke(path);
+    }
+    for (const [r, k] of holed) {
+      const path = new Path2D();
+      this.tracePath(path, r.rings, view, k);
       ctx.fillStyle = r.occupied ? COLORS.occupied : COLORS.region;
       ctx.strokeStyle = r.occupied ? COLORS.occupiedStroke : COLORS.regionStroke;
-      ctx.fill('evenodd');
-      ctx.stroke();
+      ctx.fill(path, 'evenodd');
+      ctx.stroke(path);
     }
+    ctx.globalAlpha = 1;
     for (const [list, color] of [[dots.plain, COLORS.regionStroke], [dots.occupied, COLORS.occupiedStroke]]) {
       ctx.fillStyle = color;
-      for (const r of list) {
-        const [x, y] = this.toScreen((r.bounds[0] + r.bounds[2]) / 2, (r.bounds[1] + r.bounds[3]) / 2);
+      for (const [u, v] of list) {
+        const x = view.ox + (u - view.u) * W, y = view.oy + (v - view.v) * W;
         ctx.fillRect(x - 1, y - 1, 2.5, 2.5);
       }
     }
-    if (selected) {
-      ctx.beginPath();
-      this.tracePath(ctx, selected.rings);
-      ctx.setLineDash([6, 4]); ctx.lineWidth = 2.5; ctx.strokeStyle = COLORS.selectedStroke;
-      ctx.stroke(); ctx.setLineDash([]);
+  }
+
+  // Clusters: a disc sized by the count's logarithm, the count inside.
+  drawClusters(ctx, view) {
+    if (!this.clusters.length) return;
+    ctx.font = '600 11px system-ui, sans-serif';
+    ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    for (const c of this.clusters) {
+      for (const k of this.offsets([c.u, c.v, c.u, c.v], view)) {
+        const x = view.ox + (c.u + k - view.u) * view.W, y = view.oy + (c.v - view.v) * view.W;
+        const r = clusterRadius(c.count);
+        ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
+        ctx.fillStyle = COLORS.cluster; ctx.fill();
+        ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff'; ctx.stroke();
+        ctx.fillStyle = '#ffffff';
+        ctx.fillText(formatCount(c.count), x, y + 0.5);
+      }
     }
+    ctx.textAlign = 'start'; ctx.textBaseline = 'alphabetic';
+  }
+
+  drawSelected(ctx) {
+    const s = this.selected;
+    if (!s || s.type !== 'region') return;
+    const r = this.regions.find((x) => x.id === s.id) || this.selectedRegion;
+    if (!r) return;
+    const view = this.screenView();
+    const path = new Path2D();
+    for (const k of this.offsets(r.bounds, view)) this.tracePath(path, r.rings, view, k);
+    ctx.setLineDash([6, 4]); ctx.lineWidth = 2.5; ctx.strokeStyle = COLORS.selectedStroke;
+    ctx.stroke(path); ctx.setLineDash([]);
   }
 
   drawDraft(ctx) {
     const d = this.draft;
     if (!d) return;
-    ctx.beginPath();
-    if (d.rings) this.tracePath(ctx, d.rings);
+    const view = this.screenView();
+    const path = new Path2D();
+    if (d.rings) this.tracePath(path, d.rings, view, Math.round(this.u - (d.rings[0][0] || this.u)));
     ctx.fillStyle = COLORS.draft; ctx.strokeStyle = COLORS.draftStroke; ctx.lineWidth = 2;
-    if (d.rings && !d.open) ctx.fill('evenodd');
+    if (d.rings && !d.open) ctx.fill(path, 'evenodd');
+    if (!d.open) ctx.stroke(path);
     if (d.open && d.points.length) {
       ctx.beginPath();
-      d.points.forEach(([u, v], i) => { const [x, y] = this.toScreen(u, v); i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
-      if (d.cursor) { const [x, y] = this.toScreen(d.cursor[0], d.cursor[1]); ctx.lineTo(x, y); }
+      d.points.forEach(([u, v], i) => { const [x, y] = this.toScreen(this.near(u), v); i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
+      if (d.cursor) { const [x, y] = this.toScreen(this.near(d.cursor[0]), d.cursor[1]); ctx.lineTo(x, y); }
+      ctx.stroke();
     }
-    ctx.stroke();
     ctx.fillStyle = COLORS.draftStroke;
     for (const [u, v] of d.points || []) {
-      const [x, y] = this.toScreen(u, v);
-      ctx.fillRect(x - 3, y - 3, 6, 6);
+      const [x, y] = this.toScreen(this.near(u), v);
+      ctx.fillRect(x - 4, y - 4, 8, 8);
     }
   }
 
+  // A replayed track: the path, its events as coloured rings, the device where the slider is.
+  drawReplay(ctx) {
+    const r = this.replay;
+    if (!r || !r.points.length) return;
+    const shift = this.near(r.points[0][0]) - r.points[0][0];
+    ctx.beginPath();
+    r.points.forEach(([u, v], i) => { const [x, y] = this.toScreen(u + shift, v); i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
+    ctx.strokeStyle = COLORS.replay; ctx.lineWidth = 3; ctx.lineJoin = 'round'; ctx.stroke();
+    for (const e of r.events) {
+      const [x, y] = this.toScreen(e.u + shift, e.v);
+      ctx.beginPath(); ctx.arc(x, y, 6, 0, 2 * Math.PI);
+      ctx.lineWidth = 3; ctx.strokeStyle = COLORS[e.kind] || COLORS.device; ctx.stroke();
+    }
+    if (r.at) {
+      const [x, y] = this.toScreen(r.at[0] + shift, r.at[1]);
+      ctx.beginPath(); ctx.arc(x, y, 8, 0, 2 * Math.PI);
+      ctx.fillStyle = COLORS.replay; ctx.fill(); ctx.lineWidth = 3; ctx.strokeStyle = '#ffffff'; ctx.stroke();
+    }
+  }
+
+  // Devices: every track in one path (solid: dashed strokes cost far more per pixel), every
+  // dot in one path, names only while at most LABELLED devices are in view.
   drawDevices(ctx) {
     ctx.lineJoin = 'round';
+    const tracks = new Path2D();
+    const W = this.worldSize, ox = this.width / 2 - this.u * W, oy = this.height / 2 - this.v * W;
     for (const d of this.devices.values()) {
-      if (d.track.length < 2) continue;
-      ctx.beginPath();
-      d.track.forEach(([u, v], i) => { const [x, y] = this.toScreen(u, v); i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
-      ctx.strokeStyle = COLORS.track; ctx.lineWidth = 2; ctx.setLineDash([4, 3]);
-      ctx.stroke(); ctx.setLineDash([]);
+      const t = d.track;
+      if (t.length < 2) continue;
+      const sx = ox + (this.near(d.u) - d.u) * W;   // no per-point arrays: this runs every frame
+      tracks.moveTo(sx + t[0][0] * W, oy + t[0][1] * W);
+      for (let i = 1; i < t.length; i++) tracks.lineTo(sx + t[i][0] * W, oy + t[i][1] * W);
     }
+    ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1.5;
+    ctx.stroke(tracks);
+    const shown = [];
     for (const d of this.devices.values()) {
-      const [x, y] = this.toScreen(d.u, d.v);
+      const [x, y] = this.toScreen(this.near(d.u), d.v);
       if (x < -20 || y < -20 || x > this.width + 20 || y > this.height + 20) continue;
-      const sel = this.selected && this.selected.type === 'device' && this.selected.id === d.id;
-      ctx.beginPath(); ctx.arc(x, y, sel ? 10 : 7, 0, 2 * Math.PI);
-      ctx.fillStyle = COLORS.device; ctx.fill();
-      ctx.lineWidth = sel ? 3 : 2; ctx.strokeStyle = '#ffffff'; ctx.stroke();
-      if (this.zoom > 11) {
-        ctx.font = '600 12px system-ui, sans-serif';
+      shown.push([d, x, y]);
+    }
+    const dots = new Path2D();
+    let selected = null;
+    for (const [d, x, y] of shown) {
+      if (this.selected && this.selected.type === 'device' && this.selected.id === d.id) { selected = [x, y]; continue; }
+      dots.moveTo(x + 7, y);
+      dots.arc(x, y, 7, 0, 2 * Math.PI);
+    }
+    ctx.fillStyle = COLORS.device; ctx.fill(dots);
+    ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff'; ctx.stroke(dots);
+    if (selected) {
+      ctx.beginPath(); ctx.arc(selected[0], selected[1], 10, 0, 2 * Math.PI);
+      ctx.fill(); ctx.lineWidth = 3; ctx.stroke();
+    }
+    if (this.zoom > 11 && shown.length <= LABELLED) {
+      ctx.font = '600 12px system-ui, sans-serif';
+      for (const [d, x, y] of shown) {
+        const label = d.id.length > 24 ? `${d.id.slice(0, 23)}…` : d.id;
         ctx.lineWidth = 3; ctx.strokeStyle = 'rgba(255,255,255,0.9)';
-        ctx.strokeText(d.id, x + 11, y + 4);
-        ctx.fillStyle = '#0f172a'; ctx.fillText(d.id, x + 11, y + 4);
+        ctx.strokeText(label, x + 11, y + 4);
+        ctx.fillStyle = '#0f172a'; ctx.fillText(label, x + 11, y + 4);
       }
     }
   }
@@ -354,7 +574,7 @@ export class MapView {
     this.flashes = this.flashes.filter((f) => now - f.start < 1800);
     for (const f of this.flashes) {
       const t = (now - f.start) / 1800;
-      const [x, y] = this.toScreen(f.u, f.v);
+      const [x, y] = this.toScreen(this.near(f.u), f.v);
       ctx.beginPath(); ctx.arc(x, y, 10 + 34 * t, 0, 2 * Math.PI);
       ctx.globalAlpha = 1 - t; ctx.lineWidth = 3; ctx.strokeStyle = f.color; ctx.stroke();
       ctx.globalAlpha = 1;
@@ -366,7 +586,8 @@ export class MapView {
     const n = Math.pow(2, z), scale = this.worldSize / (TILE * n), size = TILE * scale;
     const [u0, v0] = this.fromScreen(0, 0), [u1, v1] = this.fromScreen(this.width, this.height);
     for (let ty = Math.max(0, Math.floor(v0 * n)); ty <= Math.min(n - 1, Math.floor(v1 * n)); ty++) {
-      for (let tx = Math.max(0, Math.floor(u0 * n)); tx <= Math.min(n - 1, Math.floor(u1 * n)); tx++) {
+      for (let col = Math.floor(u0 * n); col <= Math.floor(u1 * n); col++) {
+        const tx = ((col % n) + n) % n;                      // the world wraps: tile columns repeat
         const key = `${z}/${tx}/${ty}`;
         let img = this.tiles.get(key);
         if (!img) {
@@ -377,7 +598,7 @@ export class MapView {
           this.tiles.set(key, img);
         }
         if (img.complete && img.naturalWidth) {
-          const [x, y] = this.toScreen(tx / n, ty / n);
+          const [x, y] = this.toScreen(col / n, ty / n);
           ctx.drawImage(img, Math.round(x), Math.round(y), Math.ceil(size), Math.ceil(size));
         }
       }
@@ -393,4 +614,15 @@ export class MapView {
     bar.style.width = `${Math.round(m / metresPerPixel)}px`;
     label.textContent = formatDistance(m);
   }
+}
+
+// A cluster's radius in pixels: 11 for one region, about 30 for 100,000.
+export function clusterRadius(count) { return 11 + 4 * Math.log10(Math.max(1, count)); }
+
+// 950, 1.2k, 35k, 1.1M.
+export function formatCount(n) {
+  if (n < 1000) return String(n);
+  if (n < 10000) return `${(n / 1000).toFixed(1)}k`;
+  if (n < 1e6) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1e6).toFixed(1)}M`;
 }

@@ -1,0 +1,73 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// Migration step (issue 34): the indexes the dashboard's history and device list read
+    /// through — events by device and by region, newest first; devices by last fix.
+    static let browseMigration = [
+        "CREATE INDEX outbox_device ON outbox (tenant, device, cursor)",
+        "CREATE INDEX outbox_region ON outbox (tenant, ((body::jsonb) ->> 'region'), cursor)",
+        "CREATE INDEX devices_last_seen ON devices (tenant, last_time DESC, id)",
+    ]
+
+    /// One statement for every filter: an absent filter is bound as NULL, and PostgreSQL plans
+    /// the unnamed statement with the values bound (`NULL IS NULL` folds away), so a filter on
+    /// device or region still reads through its index.
+    public func eventHistory(
+        tenant: String, filter: EventFilter, before: Int64?, limit: Int
+    ) async throws -> [ServerJSON] {
+        let before = before.map { Int($0) } ?? Int.max
+        return try await query(
+            """
+            SELECT cursor, body FROM outbox WHERE tenant = \(tenant)
+              AND (\(filter.device)::text IS NULL OR device = \(filter.device))
+              AND (\(filter.region)::text IS NULL OR ((body::jsonb) ->> 'region') = \(filter.region))
+              AND (\(filter.kind)::text IS NULL OR ((body::jsonb) ->> 'event') = \(filter.kind))
+              AND (\(filter.fromSecond)::text IS NULL OR left((body::jsonb) ->> 'time', 19) >= \(filter.fromSecond))
+              AND (\(filter.toSecond)::text IS NULL OR left((body::jsonb) ->> 'time', 19) < \(filter.toSecond))
+              AND cursor < \(before)
+            ORDER BY cursor DESC LIMIT \(limit)
+            """
+        )
+        .map { row in
+            let (cur, body) = try row.decode((Int, String).self)
+            return SQLiteStore.withCursor(Self.parse(body), cur)
+        }
+    }
+
+    public func deviceList(
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int
+    ) async throws -> [DeviceRow] {
+        let time = after?.lastSeen
+        let id = after?.id
+        return try await query(
+            """
+            SELECT id, last_fix, last_time FROM devices WHERE tenant = \(tenant)
+              AND (\(prefix)::text IS NULL OR left(id, length(\(prefix))) = \(prefix))
+              AND (\(time)::float8 IS NULL OR last_time < \(time) OR (last_time = \(time) AND id > \(id)))
+            ORDER BY last_time DESC, id LIMIT \(limit)
+            """
+        )
+        .map { row in
+            let (id, fix, time) = try row.decode((String, String, Double).self)
+            return DeviceRow(id: id, lastFix: Self.parse(fix), lastSeen: time)
+        }
+    }
+
+    /// Through `journal_device` (tenant, device, device_version): a device's batches are
+    /// numbered in commit order.
+    public func fixBatches(tenant: String, device: String, before: Int64?, limit: Int) async throws -> [JournalBatch] {
+        let before = Int(before ?? Int64.max)
+        return try await query(
+            """
+            SELECT device_version, body FROM journal WHERE tenant = \(tenant) AND device = \(device) AND kind = 'fixes'
+              AND device_version < \(before) ORDER BY device_version DESC LIMIT \(limit)
+            """
+        )
+        .compactMap { row in
+            let (version, body) = try row.decode((Int, String).self)
+            guard let fixes = FixJSON.fixes(journal: Self.parse(body)) else { return nil }
+            return JournalBatch(position: Int64(version), fixes: fixes)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Geofencing
+
+/// What `GET /v1/events/history` filters on; `nil` fields match anything.
+///
+/// Times are compared to the second: an event matches when its `time`, with any fraction
+/// dropped, is at or after `from` and before `to` (both also read to the second). The stores
+/// compare the first 19 characters of the RFC 3339 text (`2026-11-27T10:15:00`), which order
+/// as the times do.
+public struct EventFilter: Sendable, Hashable {
+    public var device: String?
+    public var region: String?
+    /// `enter`, `exit` or `dwell`.
+    public var kind: String?
+    public var from: Date?
+    public var to: Date?
+
+    public init(
+        device: String? = nil, region: String? = nil, kind: String? = nil, from: Date? = nil, to: Date? = nil
+    ) {
+        self.device = device
+        self.region = region
+        self.kind = kind
+        self.from = from
+        self.to = to
+    }
+
+    /// `from` as the stores compare it (`YYYY-MM-DDTHH:MM:SS`, UTC).
+    var fromSecond: String? { from.map(EventFilter.second) }
+    /// `to` as the stores compare it.
+    var toSecond: String? { to.map(EventFilter.second) }
+
+    static func second(_ d: Date) -> String {
+        String(FixJSON.formatRFC3339(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))).prefix(19))
+    }
+}
+
+/// Where a page of ``ServerStore/deviceList(tenant:prefix:after:limit:)`` ends: the last
+/// device's last-seen time and id. As a query parameter: `SECONDS|ID` (``text``).
+public struct DeviceCursor: Sendable, Hashable {
+    public var lastSeen: Double
+    public var id: String
+
+    public init(lastSeen: Double, id: String) {
+        self.lastSeen = lastSeen
+        self.id = id
+    }
+
+    /// `SECONDS|ID`: the seconds as Swift prints a `Double` (it reads back exactly).
+    var text: String { "\(lastSeen)|\(id)" }
+
+    /// Reads ``text``; `nil` when it is not one.
+    init?(text: String) {
+        guard let bar = text.firstIndex(of: "|"), let t = Double(text[..<bar]), t.isFinite else { return nil }
+        let id = String(text[text.index(after: bar)...])
+        guard Identifier.flaw(id) == nil else { return nil }
+        self.init(lastSeen: t, id: id)
+    }
+}
+
+/// One device of ``ServerStore/deviceList(tenant:prefix:after:limit:)``.
+public struct DeviceRow: Sendable, Hashable {
+    public var id: String
+    /// The last accepted fix, as stored (FixJSON: `latitude`, `longitude`, `timestamp` in
+    /// seconds, `horizontalAccuracy` when known).
+    public var lastFix: ServerJSON
+    /// The last fix's time, in seconds since 1970.
+    public var lastSeen: Double
+
+    public init(id: String, lastFix: ServerJSON, lastSeen: Double) {
+        self.id = id
+        self.lastFix = lastFix
+        self.lastSeen = lastSeen
+    }
+}
+
+/// One fix batch of a device read back from the journal, with where it lies in the device's
+/// batches (pass it as `before` for older ones).
+public struct JournalBatch: Sendable {
+    public var position: Int64
+    public var fixes: [LocationFix]
+
+    public init(position: Int64, fixes: [LocationFix]) {
+        self.position = position
+        self.fixes = fixes
+    }
+}
