@@ -95,7 +95,10 @@ extension Scenarios {
     static func drive(count: Int, in box: Box, step: Double = 15, seed: UInt64) -> [LocationFix] {
         var rng = SplitMix64(seed: seed)
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        // Starts inside the part of the box it turns back at (95 %), or it would never move.
         var (lat, lon) = box.point(&rng)
+        lat = box.centerLat + 0.9 * (lat - box.centerLat)
+        lon = box.centerLon + 0.9 * (lon - box.centerLon)
         var heading = rng.uniform(0, 2 * .pi)
         var noise = (north: 0.0, east: 0.0)
         let keep = exp(-1.0 / 30)
