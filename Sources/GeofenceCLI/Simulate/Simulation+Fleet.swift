@@ -24,6 +24,7 @@ extension Simulation {
         summary.regionCount = engine.regionCount
         summary.subjects = tracks.map(\.subject)
         let lanes = TrackLanes(tracks: tracks, engine: engine, workers: workerThreads)
+        defer { lanes.stop() }
         // The heads' times (∞: no head) pick the next fix; the tracks' last accepted fix
         // times (∞: a track that is done) give the watermark. Only the chosen track changes
         // per fix, so each is one O(log n) update instead of a scan of every track.

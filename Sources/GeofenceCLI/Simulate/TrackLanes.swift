@@ -7,6 +7,7 @@ import Geofencing
 ///
 /// ```swift
 /// let lanes = TrackLanes(tracks: inputs, engine: engine, workers: 2)
+/// defer { lanes.stop() }
 /// while let record = try lanes.next(of: 3) { ... }   // track 3's records with their verdicts
 /// ```
 ///
@@ -21,7 +22,7 @@ import Geofencing
 /// - Memory is bounded: at most ``readyBatches`` batches of ``batchSize`` records per lane
 ///   wait for the merge. Workers take lanes round robin from a queue of lanes that have room,
 ///   so all tracks advance together, as the merge consumes them in time order.
-/// - The sources are used only by the worker holding their lane. Releasing this stops the
+/// - The sources are used only by the worker holding their lane. ``stop()`` stops the
 ///   workers and waits for them: no thread outlives its sources.
 final class TrackLanes: @unchecked Sendable {
     /// Records per batch: small enough that hundreds of lanes stay a few MB, large enough that
@@ -114,7 +115,9 @@ final class TrackLanes: @unchecked Sendable {
         }
     }
 
-    deinit {
+    /// Stops the workers (each after the batch it is filling) and waits for them; call it once
+    /// the lanes are no longer read (the workers keep this object alive until then).
+    func stop() {
         condition.lock()
         cancelled = true
         condition.broadcast()
@@ -122,7 +125,8 @@ final class TrackLanes: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The engine of track `t`'s lane, once its records have all been consumed.
+    /// The engine of track `t`'s lane, once its records have all been consumed (its worker
+    /// is done with it then).
     func engine(of t: Int) -> Engine { lanes[t].engine }
 
     /// Bytes of track `t` read by the time of its last consumed batch.
