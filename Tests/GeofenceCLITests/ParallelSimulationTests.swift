@@ -66,6 +66,12 @@ struct ParallelSimulationTests {
         for k in 0..<9 { paths.append(try write(walk(k, fixes: 900 + 350 * k), to: "v\(k).csv", in: dir)) }
         paths.append(try write("time,latitude,longitude,accuracy\n", to: "empty.csv", in: dir))
         paths.append(try write("time,latitude,longitude\nbad\nworse\n", to: "junk.csv", in: dir))
+        var probe = try Simulation(regions: regions, policy: .precise)
+        probe.workerThreads = 2
+        let fleet = paths.map { TrackInput(subject: $0, name: $0, source: ArrayTrackSource([])) }
+        #expect(probe.canRunInParallel(fleet))
+        probe.workerThreads = 1
+        #expect(!probe.canRunInParallel(fleet))
         let one = try run(paths, threads: 1)
         #expect(one.error == nil)
         #expect(try parseLines(one.text).count > 200)
@@ -99,6 +105,9 @@ struct ParallelSimulationTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let a = try write(walk(1, fixes: 1_500), to: "a.csv", in: dir)
         let b = try write(walk(2, fixes: 1_500), to: "b.csv", in: dir)
+        var probe = try Simulation(regions: regions, policy: .precise)
+        probe.workerThreads = 2
+        #expect(!probe.canRunInParallel([a, b].map { TrackInput(subject: "same", name: $0, source: ArrayTrackSource([])) }))
         let one = try run([a, b], threads: 1, subjects: ["same", "same"])
         let two = try run([a, b], threads: 2, subjects: ["same", "same"])
         #expect(one.engine.subjects == ["same"])
