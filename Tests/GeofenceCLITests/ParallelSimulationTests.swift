@@ -107,7 +107,8 @@ struct ParallelSimulationTests {
         let b = try write(walk(2, fixes: 1_500), to: "b.csv", in: dir)
         var probe = try Simulation(regions: regions, policy: .precise)
         probe.workerThreads = 2
-        #expect(!probe.canRunInParallel([a, b].map { TrackInput(subject: "same", name: $0, source: ArrayTrackSource([])) }))
+        let shared = [a, b].map { TrackInput(subject: "same", name: $0, source: ArrayTrackSource([])) }
+        #expect(!probe.canRunInParallel(shared))
         let one = try run([a, b], threads: 1, subjects: ["same", "same"])
         let two = try run([a, b], threads: 2, subjects: ["same", "same"])
         #expect(one.engine.subjects == ["same"])
