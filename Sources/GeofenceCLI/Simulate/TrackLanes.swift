@@ -102,12 +102,13 @@ final class TrackLanes: @unchecked Sendable {
     private var cancelled = false
     private var running = 0
 
-    /// Starts `workers` threads on `tracks`, each lane on its own copy of `engine`.
+    /// Starts `workers` threads (no more than there are tracks) on `tracks`, each lane on its
+    /// own copy of `engine`.
     init(tracks: [TrackInput], engine: Engine, workers: Int) {
         lanes = tracks.map { Lane($0, engine: engine) }
         queue = Array(lanes.indices)
         for lane in lanes { lane.scheduled = true }
-        running = max(1, workers)
+        running = max(1, min(workers, lanes.count)) // a worker per lane at most
         for k in 0..<running {
             let thread = Thread { [self] in work() }
             thread.name = "geofence.lane-\(k)"
