@@ -25,6 +25,16 @@ enum Scenario {
             regions: Scenarios.polygons(count: 100_000, in: polygonBox, seed: 5),
             fixes: Scenarios.fixes(subjects: 10_000, perSubject: 100, in: polygonBox, seed: 6))
     }
+    static func denseCity() -> Replay {
+        Replay(
+            regions: Scenarios.circles(count: 100_000, in: cityBox, seed: 3),
+            fixes: Scenarios.drive(count: 1_000_000, in: cityBox, seed: 7))
+    }
+    static func densePolygons() -> Replay {
+        Replay(
+            regions: Scenarios.polygons(count: 100_000, in: cityBox, radius: 60...600, seed: 8),
+            fixes: Scenarios.drive(count: 1_000_000, in: cityBox, seed: 9))
+    }
 }
 
 /// The running benchmark's scenario (set by its setup, cleared by its teardown; benchmarks
@@ -69,6 +79,31 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(r.events)
     } setup: {
         current = Scenario.polygons()
+    } teardown: {
+        current = nil
+    }
+
+    Benchmark("dense city: one car, 15 m per fix, 100k circles in 50 km x 50 km", configuration: throughput) {
+        benchmark in
+        let r = current!
+        benchmark.startMeasurement()
+        r.run(benchmark.scaledIterations.count)
+        benchmark.stopMeasurement()
+        blackHole(r.events)
+    } setup: {
+        current = Scenario.denseCity()
+    } teardown: {
+        current = nil
+    }
+
+    Benchmark("dense polygons: one car, 100k polygons in 50 km x 50 km", configuration: throughput) { benchmark in
+        let r = current!
+        benchmark.startMeasurement()
+        r.run(benchmark.scaledIterations.count)
+        benchmark.stopMeasurement()
+        blackHole(r.events)
+    } setup: {
+        current = Scenario.densePolygons()
     } teardown: {
         current = nil
     }

@@ -11,6 +11,11 @@ import Geofencing
 //   100 km × 100 km box; the same kind of fixes.
 // Subjects start uniformly in the box and move 1–30 m/s with a fix every 5 s
 // (±10 m accuracy), heading changing slowly.
+// - dense city (issue 35): the city's circles, and one car driving 15 m per fix, a fix a
+//   second, with correlated GPS noise: about ten regions over every fix, a boundary crossed
+//   every few fixes, no safe rectangle that lasts.
+// - dense polygons: 100,000 star-shaped polygons of 8–64 vertices, 120–1,200 m across, in
+//   50 km × 50 km (about ten over a point), and the same car.
 
 struct Box {
     var centerLat = 45.0, centerLon = 5.0, sizeKm: Double
@@ -32,12 +37,14 @@ enum Scenarios {
         }
     }
 
-    static func polygons(count: Int, in box: Box, seed: UInt64) -> [Region] {
+    static func polygons(
+        count: Int, in box: Box, radius: ClosedRange<Double> = 25...250, seed: UInt64
+    ) -> [Region] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let (lat, lon) = box.point(&rng)
             let n = 8 + Int(rng.nextUnit() * 57)
-            let r = rng.uniform(25, 250)
+            let r = rng.uniform(radius.lowerBound, radius.upperBound)
             let ring = (0..<n).map { k -> Coordinate in
                 let a = Double(k) / Double(n) * 2 * .pi
                 let rr = r * rng.uniform(0.5, 1)
@@ -76,6 +83,49 @@ enum Scenarios {
                         subject: names[s], coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
                         horizontalAccuracy: 10, timestamp: t0.addingTimeInterval(Double(k) * 5)))
             }
+        }
+        return out
+    }
+}
+
+extension Scenarios {
+    /// One car driving `count` fixes through `box`, `step` metres per fix a second apart:
+    /// heading a slow random walk, turned back at the box's edges, with correlated GPS noise
+    /// (about 4 m, 30 s time constant) and an accuracy of the noise's size + 3 m.
+    static func drive(count: Int, in box: Box, step: Double = 15, seed: UInt64) -> [LocationFix] {
+        var rng = SplitMix64(seed: seed)
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        // Starts inside the part of the box it turns back at (95 %), or it would never move.
+        var (lat, lon) = box.point(&rng)
+        lat = box.centerLat + 0.9 * (lat - box.centerLat)
+        lon = box.centerLon + 0.9 * (lon - box.centerLon)
+        var heading = rng.uniform(0, 2 * .pi)
+        var noise = (north: 0.0, east: 0.0)
+        let keep = exp(-1.0 / 30)
+        let kick = 4 * (1 - keep * keep).squareRoot()
+        var out: [LocationFix] = []
+        out.reserveCapacity(count)
+        for k in 0..<count {
+            heading += rng.uniform(-0.1, 0.1)
+            let next = (
+                lat + step * cos(heading) / 111_132,
+                lon + step * sin(heading) / (111_320 * cos(lat * .pi / 180))
+            )
+            if abs(next.0 - box.centerLat) > box.dLat * 0.95 || abs(next.1 - box.centerLon) > box.dLon * 0.95 {
+                heading += .pi // turn back into the box
+            } else {
+                (lat, lon) = next
+            }
+            noise.north = keep * noise.north + kick * rng.nextGaussian()
+            noise.east = keep * noise.east + kick * rng.nextGaussian()
+            out.append(
+                LocationFix(
+                    subject: "car",
+                    coordinate: Coordinate(
+                        uncheckedLatitude: lat + noise.north / 111_132,
+                        longitude: lon + noise.east / (111_320 * cos(lat * .pi / 180))),
+                    horizontalAccuracy: (noise.north * noise.north + noise.east * noise.east).squareRoot() + 3,
+                    timestamp: t0.addingTimeInterval(Double(k)), speed: step))
         }
         return out
     }

@@ -24,6 +24,7 @@ struct SimulateCommand: ParsableCommand {
               geofence simulate --regions bridges.geojson --track drive.gpx
               geofence simulate --regions shops.geojson --track a.csv --track b.nmea --format table
               geofence simulate --regions r.geojson --track t.csv --profile coreLocation --map run.svg
+              geofence simulate --regions city.geojson --track fleet/*.csv --threads 2
               geofence simulate --power      # energy of four strategies on the bundled drive and walk
             """
     )
@@ -57,6 +58,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the events to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Threads to use (default: one per core): several tracks are read and evaluated in parallel, a single track's events are written on a thread of their own; the output is the same for any number.",
+            valueName: "n"))
+    var threads: Int?
+
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
@@ -70,6 +77,7 @@ struct SimulateCommand: ParsableCommand {
         if power { return }
         if regions == nil { throw ValidationError("give a --regions file") }
         if tracks.isEmpty { throw ValidationError("give at least one --track file") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, not \(threads)") }
         if subjects.count > tracks.count {
             throw ValidationError("\(subjects.count) --subject names for \(tracks.count) --track files")
         }
@@ -89,6 +97,7 @@ struct SimulateCommand: ParsableCommand {
         var simulation = try Simulation(regions: regionList, policy: profile.policy)
         if map != nil { simulation.map = MapRecorder() }
         simulation.readsAhead = true
+        simulation.workerThreads = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var out = FileDescriptorOutput.standardOutput
         var isTerminal = Terminal.standardOutputIsTerminal
         if let output {

@@ -85,3 +85,24 @@ extension Engine {
             speed: speed.isNaN ? nil : speed, course: course.isNaN ? nil : course)
     }
 }
+
+extension Engine {
+    /// Takes `subject`'s whole state (tracks, last fix, shortcuts) from `other`, a copy of this
+    /// engine whose regions and policy have not changed since it was made: how a replay that
+    /// ran each subject on its own copy of the engine (one per thread, sharing the regions)
+    /// gathers the subjects back. Returns false, changing nothing, when `other` does not know
+    /// the subject or its regions or policy differ from this engine's.
+    package mutating func adoptSubject(_ subject: String, from other: Engine) -> Bool {
+        guard other.catalogueGeneration === catalogueGeneration, other.stampCounter == stampCounter,
+            other.epoch == epoch, let j = other.subjectIndex[subject]
+        else { return false }
+        let state = other.subjectStates[Int(j)]
+        if let i = subjectIndex[subject] {
+            subjectStates[Int(i)] = state
+        } else {
+            subjectIndex[subject] = Int32(subjectStates.count)
+            subjectStates.append(state)
+        }
+        return true
+    }
+}

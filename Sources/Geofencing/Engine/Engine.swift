@@ -64,7 +64,7 @@ public struct Engine: Sendable {
     /// (stamp, slot) of regions whose initial trigger includes `.exit`, in stamp order.
     var initialExitLog: [(stamp: UInt64, slot: Int32)] = []
     var subjectIndex: [String: Int32] = [:]
-    var subjectStates: [SubjectState] = []
+    var subjectStates = SubjectTable()
     /// Whether fixes inside a subject's ``SafeRect`` skip the index (always, except in tests
     /// that compare against the plain query).
     var useSafeRects = true

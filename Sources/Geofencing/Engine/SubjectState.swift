@@ -288,5 +288,7 @@ struct Track: Sendable {
     }
 
     /// Nothing worth remembering: outside, nothing pending, last fix not inside.
-    var isIdle: Bool { state == .outside && pendingCount == 0 && !(storedLastSD <= 0) }
+    var isIdle: Bool {
+        @inline(__always) get { state == .outside && pendingCount == 0 && !(storedLastSD <= 0) }
+    }
 }

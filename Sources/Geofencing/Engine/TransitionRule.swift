@@ -276,7 +276,7 @@ struct TransitionRule: Sendable {
     @inline(__always)
     static func median(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double) -> Double {
         var v = (a, b, c, d, e)
-        func order(_ x: inout Double, _ y: inout Double) { if x > y { swap(&x, &y) } }
+        @inline(__always) func order(_ x: inout Double, _ y: inout Double) { if x > y { swap(&x, &y) } }
         order(&v.0, &v.1)
         order(&v.3, &v.4)
         order(&v.2, &v.4)
