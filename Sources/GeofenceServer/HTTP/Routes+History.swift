@@ -59,27 +59,21 @@ extension EventFilter {
         (from, to) = try EventFilter.range(request)
     }
 
-    /// The `from` and `to` query parameters (RFC 3339, `from` ≤ `to`), each `nil` when absent.
+    /// The `from` and `to` query parameters (RFC 3339), each `nil` when absent; a `to` before
+    /// `from` is an empty range, not an error (a filter, like any other that matches nothing).
     static func range(_ request: Request) throws(Problem) -> (Date?, Date?) {
-        let from = try time(request, "from")
-        let to = try time(request, "to")
-        if let from, let to, from > to {
-            throw Problem.badRequest(field: "to", detail: "to must not be before from")
-        }
-        return (from, to)
+        (try time(request, "from"), try time(request, "to"))
     }
 
-    /// Times between 1970 and 9999 (four-digit years, so that their text orders as they do).
+    /// An RFC 3339 time, clamped to 1970 … 9999 (nothing is stored outside: a bound beyond them
+    /// selects what the nearer one would, and the stored text orders as the times do).
     private static func time(_ request: Request, _ name: String) throws(Problem) -> Date? {
         guard let s = request.uri.queryParameters.get(name) else { return nil }
-        guard let d = FixJSON.parseRFC3339(String(s)), (0..<253_402_300_800).contains(d.timeIntervalSince1970) else {
+        guard let d = QueryTime.parse(String(s)) else {
             throw Problem.badRequest(
-                field: name,
-                detail:
-                    "\(name) must be an RFC 3339 time between 1970 and 9999 (2026-11-27T10:00:00Z), not \"\(s.prefix(60))\""
-            )
+                field: name, detail: "\(name) must be an RFC 3339 time (2026-11-27T10:00:00Z), not \"\(s.prefix(60))\"")
         }
-        return d
+        return Date(timeIntervalSince1970: min(max(d.timeIntervalSince1970, 0), 253_402_300_799))
     }
 }
 
@@ -130,5 +124,44 @@ enum EventExport {
             ])
         }
         return .object(["type": .string("FeatureCollection"), "features": .array(features)])
+    }
+}
+
+/// RFC 3339 `date-time` text for query bounds, read by its grammar (section 5.6) into seconds
+/// since 1970 on the proleptic Gregorian calendar: any year 0000–9999, any offset, a leap
+/// second as the next second. Foundation's ISO 8601 reader refuses some of these (early years
+/// with odd offsets) that the OpenAPI document's `format: date-time` allows.
+enum QueryTime {
+    static func parse(_ text: String) -> Date? {
+        let pattern = /(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,20})?([Zz]|([+-])(\d{2}):(\d{2}))/
+        guard let m = text.wholeMatch(of: pattern) else { return nil }
+        let (year, month, day) = (Int(m.1)!, Int(m.2)!, Int(m.3)!)
+        let (hour, minute, second) = (Int(m.4)!, Int(m.5)!, Int(m.6)!)
+        guard (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60,
+            second <= 60
+        else { return nil }
+        var offset = 0
+        if let sign = m.9, let h = m.10.flatMap({ Int($0) }), let mm = m.11.flatMap({ Int($0) }) {
+            guard h < 24, mm < 60 else { return nil }
+            offset = (h * 3_600 + mm * 60) * (sign == "-" ? -1 : 1)
+        }
+        let fraction = m.7.flatMap { Double("0" + $0) } ?? 0
+        let seconds = daysSince1970(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    }
+
+    /// Days from 1970-01-01 to the date (H. Hinnant's days_from_civil).
+    private static func daysSince1970(_ y: Int, _ m: Int, _ d: Int) -> Int {
+        let year = m <= 2 ? y - 1 : y
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }

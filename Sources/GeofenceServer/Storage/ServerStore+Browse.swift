@@ -49,10 +49,19 @@ public struct DeviceCursor: Sendable, Hashable {
     /// `SECONDS|ID`: the seconds as Swift prints a `Double` (it reads back exactly).
     var text: String { "\(lastSeen)|\(id)" }
 
-    /// Reads ``text``; `nil` when it is not one.
+    /// Reads ``text``; `nil` when it is not one. The seconds must be written as JSON writes a
+    /// number, with at most 20 digits on each side of the point and a two-digit exponent (the
+    /// OpenAPI document's pattern for `after`), so that the schema and the server agree exactly.
     init?(text: String) {
-        guard let bar = text.firstIndex(of: "|"), let t = Double(text[..<bar]), t.isFinite else { return nil }
-        let id = String(text[text.index(after: bar)...])
+        // By scalar, not by Character: an id may begin with a combining mark or an emoji
+        // modifier, which would make one grapheme of the bar and itself.
+        guard let bar = text.unicodeScalars.firstIndex(of: "|") else { return nil }
+        let scalars = text.unicodeScalars
+        let seconds = Substring(scalars[..<bar])
+        guard seconds.wholeMatch(of: /-?[0-9]{1,20}(\.[0-9]{1,20})?(e[-+]?[0-9]{1,2})?/) != nil,
+            let t = Double(seconds), t.isFinite
+        else { return nil }
+        let id = String(scalars[scalars.index(after: bar)...])
         guard Identifier.flaw(id) == nil else { return nil }
         self.init(lastSeen: t, id: id)
     }
