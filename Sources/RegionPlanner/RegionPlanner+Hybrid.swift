@@ -129,13 +129,9 @@ extension RegionPlanner {
             radius >= 1.5 * sizing.minimumRadius
         else { return false }
         let toRegister = candidates.filter { keep.contains($0.id) && registered[$0.id] == nil }
-        // The monitor's first fix of a region registered now is `x` or the next one (the
-        // platform's order): both must decide it on the side the planner's engine has.
         for cand in toRegister {
-            let side = policy.decidedSide(of: cand.region, at: x)
             let needed: RegionState = soft.contains(cand.id) ? soft.state(of: cand.id, subject: subject) : .outside
-            let depth = cand.region.signedDistance(to: x.coordinate) * (needed == .inside ? -1 : 1)
-            guard needed != .unknown, side == needed, depth >= nextFixClearance(sizing),
+            guard needed != .unknown, startsAlike(cand.region, needed, at: x),
                 !soft.isPending(cand.id, subject: subject)
             else { return false }
         }

@@ -20,18 +20,31 @@ extension RegionPlanner {
     func slotPlanNeedsRefresh(at fix: LocationFix) -> Bool {
         guard let plan, plan.mode == .slots else { return true }
         let reach = plan.nearestUnregistered - distance(plan.center, fix.coordinate)
-        // One step early, so that the region is still a step clear at the re-plan's fix.
-        return reach < nextFixClearance(effectiveSizing) + effectiveSizing.step
+        let sizing = effectiveSizing
+        // Where the monitor may see the fix first: one step early, so that the region is still
+        // a step clear at the re-plan's fix.
+        let early = monitor.evaluatesFixesFirst ? sizing.step + 2 : 0
+        return reach < sizing.registrationClearance + early
     }
 
     /// How far a region must lie outside (or inside) the boundary at a fix `x` so that the
     /// fix after `x` decides it on the same side too: the largest margin, one step of
-    /// `v·Δ + J`, and 1 m of rounding for each. A region registered with the monitor at `x`
-    /// has `x` as its first fix when the app calls ``observe(_:)`` before the monitor sees the
-    /// position, and the next fix when the platform evaluated its regions first (a phone):
-    /// with this clearance both are decided alike, so the order does not matter.
+    /// `v·Δ + J`, and 1 m of rounding for each.
     func nextFixClearance(_ sizing: ReplanSizing) -> Double {
         sizing.registrationClearance + 2
+    }
+
+    /// Whether `region`, registered with the monitor at `x`, starts there on `side` as the
+    /// whole-catalogue engine has it. Its first fix at the monitor is `x` when the app calls
+    /// ``observe(_:)`` before the monitor sees the position, or the next fix when the monitor
+    /// may evaluate first (``SlotMonitor/evaluatesFixesFirst``, a phone; `nextFix`: known to
+    /// be so): then `x` and the next fix must both decide it, so it must lie
+    /// ``nextFixClearance(_:)`` clear of its boundary.
+    func startsAlike(_ region: Region, _ side: RegionState, at x: LocationFix, nextFix: Bool = false) -> Bool {
+        guard policy.decidedSide(of: region, at: x) == side else { return false }
+        guard nextFix || monitor.evaluatesFixesFirst else { return true }
+        let depth = region.signedDistance(to: x.coordinate) * (side == .inside ? -1 : 1)
+        return depth >= nextFixClearance(effectiveSizing)
     }
 
     /// After the monitor reported the re-plan region's exit (or a wake found the subject
@@ -74,7 +87,8 @@ extension RegionPlanner {
             if fresh.contains(id) { return true }
             switch path {
             case .initial: return true
-            case .beforeMonitor, .afterMonitor: return r.signedDistance(to: x.coordinate) >= nextFixClearance(sizing)
+            case .beforeMonitor: return startsAlike(r, .outside, at: x)
+            case .afterMonitor: return startsAlike(r, .outside, at: x, nextFix: true)
             }
         }
         var radius = sizing.radius(nearestUnregistered: nearestOther)

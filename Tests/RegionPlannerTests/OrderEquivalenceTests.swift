@@ -25,6 +25,19 @@ import Testing
         DriveEquivalenceTests.exact(r)
     }
 
+    @Test("clustered drive fed position first to a monitor that says it may see positions first: exact too")
+    func clusteredPhoneRuleFixFirst() async throws {
+        let route = DriveEquivalenceTests.route1s
+        var options = PlannerHarness.Options()
+        options.monitorMayEvaluateFirst = true
+        let r = try await PlannerHarness.run(
+            regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s, options: options)
+        print(DriveEquivalenceTests.summary("clustered, 1 s, positions first, phone rule", r))
+        DriveEquivalenceTests.exact(r)
+    }
+
     @Test("uniform drive with 5 km glitches, region events before their positions: exact")
     func uniformGlitchesEventsFirst() async throws {
         let base = DriveEquivalenceTests.route1s

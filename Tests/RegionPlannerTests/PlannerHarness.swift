@@ -36,6 +36,9 @@ struct PlannerHarness {
     struct Options {
         var delivery: Delivery = .eventsOnly
         var order: Order = .fixFirst
+        /// The monitor says it may see fixes first even though the harness feeds the planner
+        /// first (the phone's rule applied to the harness's order).
+        var monitorMayEvaluateFirst = false
         var edits: [Int: [Edit]] = [:]
         var relaunchBefore: Set<Int> = []
         /// Relaunch at the first of these fixes (or after) where the planner is in slot mode and
@@ -88,7 +91,9 @@ struct PlannerHarness {
         var reference = Engine(policy: policy)
         try reference.add(contentsOf: regions)
         let catalogue = try catalogue ?? Catalogue(regions.map { CatalogueEntry(region: $0) })
-        let monitor = EngineSlotMonitor(subject: fixes[0].subject, policy: policy, slotCapacity: options.slots)
+        let monitor = EngineSlotMonitor(
+            subject: fixes[0].subject, policy: policy, slotCapacity: options.slots,
+            evaluatesFixesFirst: options.order == .eventsFirst || options.monitorMayEvaluateFirst)
         let store = MemoryPlannerStore()
         // The source's catalogue is part of the app's data (it survives a relaunch, edits included).
         var appCatalogue = catalogue
