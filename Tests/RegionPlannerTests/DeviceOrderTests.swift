@@ -82,12 +82,13 @@ import Testing
         var planned: [EventKey] = []
         for fix in fixes {
             try await device.receive(.fix(fix))
-            for e in await slots.takeEvents() { planned += Self.keys(try await planner.handle(e)) }
+            // docs/ios.md's loop: the positions, then the events.
             for f in slots.takeLocations() { planned += Self.keys(try await planner.observe(f)) }
+            for e in await slots.takeEvents() { planned += Self.keys(try await planner.handle(e)) }
         }
         let expected = try Self.reference(fixes)
         print(
-            "[scenario] clustered, first 60 km, LocationManagerSlotMonitor, events before positions: \(expected.count) events, missed \(expected.subtracting(planned).count), extra \(Set(planned).subtracting(expected).count)"
+            "[scenario] clustered, first 60 km, LocationManagerSlotMonitor, positions then events: \(expected.count) events, missed \(expected.subtracting(planned).count), extra \(Set(planned).subtracting(expected).count)"
         )
         #expect(
             Set(planned) == expected, "missed \(expected.subtracting(planned).sorted { $0.time < $1.time }.prefix(3))")

@@ -25,6 +25,21 @@ import Testing
         DriveEquivalenceTests.exact(r)
     }
 
+    @Test(
+        "clustered drive, the monitor evaluates each position, the app takes it, then the region events (docs/ios.md's loop): exact"
+    )
+    func clusteredEvaluatedFixFirst() async throws {
+        let route = DriveEquivalenceTests.route1s
+        var options = PlannerHarness.Options()
+        options.order = .evaluatedFixFirst
+        let r = try await PlannerHarness.run(
+            regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
+            fixes: route.fixes, kilometres: route.kilometres,
+            policy: .coreLocation, sizing: Drive.sizing1s, options: options)
+        print(DriveEquivalenceTests.summary("clustered, 1 s, evaluated, position, then events", r))
+        DriveEquivalenceTests.exact(r)
+    }
+
     @Test("clustered drive fed position first to a monitor that says it may see positions first: exact too")
     func clusteredPhoneRuleFixFirst() async throws {
         let route = DriveEquivalenceTests.route1s

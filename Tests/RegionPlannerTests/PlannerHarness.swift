@@ -25,6 +25,9 @@ struct PlannerHarness {
     enum Order {
         case fixFirst
         case eventsFirst
+        /// The monitor evaluates the fix, the app takes the position, then the region events
+        /// (docs/ios.md's loop: `takeLocations()` before `takeEvents()`).
+        case evaluatedFixFirst
     }
 
     enum Edit {
@@ -93,7 +96,7 @@ struct PlannerHarness {
         let catalogue = try catalogue ?? Catalogue(regions.map { CatalogueEntry(region: $0) })
         let monitor = EngineSlotMonitor(
             subject: fixes[0].subject, policy: policy, slotCapacity: options.slots,
-            evaluatesFixesFirst: options.order == .eventsFirst || options.monitorMayEvaluateFirst)
+            evaluatesFixesFirst: options.order != .fixFirst || options.monitorMayEvaluateFirst)
         let store = MemoryPlannerStore()
         // The source's catalogue is part of the app's data (it survives a relaunch, edits included).
         var appCatalogue = catalogue
@@ -173,8 +176,8 @@ struct PlannerHarness {
                 }
                 take(events)
             }
-            func deliverEvents() async throws {
-                for e in try monitor.process(fix) {
+            func deliverEvents(_ events: [TransitionEvent]) async throws {
+                for e in events {
                     if !monitor.locationUpdatesEnabled { wakeUps += 1 }
                     if e.regionID == RegionPlanner<EngineSlotMonitor>.replanIdentifier { replanExits.append(i) }
                     take(try await planner.handle(e))
@@ -183,10 +186,14 @@ struct PlannerHarness {
             switch options.order {
             case .fixFirst:
                 try await deliverFix()
-                try await deliverEvents()
+                try await deliverEvents(try monitor.process(fix))
             case .eventsFirst:
-                try await deliverEvents()
+                try await deliverEvents(try monitor.process(fix))
                 try await deliverFix()
+            case .evaluatedFixFirst:
+                let events = try monitor.process(fix)
+                try await deliverFix()
+                try await deliverEvents(events)
             }
             for e in try reference.process(fix) where e.kind != .dwell {
                 let key = EventKey(kind: e.kind, region: e.regionID, time: e.time)
