@@ -45,7 +45,7 @@ struct PlannerHarness {
         var edits: [Int: [Edit]] = [:]
         var relaunchBefore: Set<Int> = []
         /// Relaunch at the first of these fixes (or after) where the planner is in slot mode and
-        /// waits for no fix (hybrid state is not restored exactly, docs/planner.md).
+        /// waits for no fix (a relaunch in any mode: `relaunchBefore`, `relaunchAfterHybridEvents`).
         var relaunchInSlotMode: [Int] = []
         /// Relaunch right after the n-th fix (0-based ordinals) whose ``RegionPlanner/observe(_:)``
         /// returned events: just after a confirmation by the planner's own engines.
