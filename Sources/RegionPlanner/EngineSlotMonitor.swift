@@ -29,7 +29,14 @@ public final class EngineSlotMonitor: SlotMonitor, @unchecked Sendable {
     private var _locationUpdates = false
     private var _updateSwitches = 0
 
-    public init(subject: String, policy: HysteresisPolicy, slotCapacity: Int = 20) {
+    /// Whether the owner may call ``process(_:)`` with a fix before the planner's `observe`
+    /// (the platform's order); `false`: the planner always sees a fix first.
+    public let evaluatesFixesFirst: Bool
+
+    public init(
+        subject: String, policy: HysteresisPolicy, slotCapacity: Int = 20, evaluatesFixesFirst: Bool = false
+    ) {
+        self.evaluatesFixesFirst = evaluatesFixesFirst
         self.subject = subject
         self.slotCapacity = slotCapacity
         self._engine = Engine(policy: policy)

@@ -23,6 +23,12 @@ public struct Registration: Sendable, Hashable, Codable {
     public var identifier: String
 }
 
+/// A region the planner unregistered at fix time `until`: events confirmed until then are still its.
+struct RetiredRegistration: Sendable, Hashable, Codable {
+    var registration: Registration
+    var until: Date
+}
+
 /// What the planner saves: enough to continue after a relaunch with the regions the system
 /// kept monitoring (docs/planner.md, "Restore after relaunch").
 public struct PlannerSnapshot: Sendable, Hashable, Codable {
@@ -44,9 +50,17 @@ public struct PlannerSnapshot: Sendable, Hashable, Codable {
     public var pendingFresh: Set<String>
     /// Whether continuous updates are requested.
     public var updatesRequested: Bool
-    /// Hybrid mode: the states the planner's engine had (restored by priming, see the docs).
+    /// Hybrid mode: the states the planner's engine had (a summary; ``soft`` restores them).
     public var softStates: [String: RegionState]
     public var statistics: PlannerStatistics
+    /// Hybrid mode: the planner's engines with their pending runs, restored exactly.
+    var soft: SoftEvaluatorState?
+    /// The track as the planner saw it (suspect and recent fix intervals included).
+    var track: TrackFilter?
+    /// When hybrid mode's clock last counted, and the reporting state of the conditions.
+    var hybridSince: Date?
+    var breachSincePlan: Bool?
+    var inCoarseRun: Bool?
 }
 
 /// A ``PlannerStateStore`` in memory (tests, or an app that keeps its own persistence).

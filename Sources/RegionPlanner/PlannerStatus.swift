@@ -29,6 +29,10 @@ public enum ConditionBreach: Sendable, Hashable {
     /// the policy to use): its noise margin is wider than the plan allowed for. Reported once
     /// per run of such fixes.
     case accuracyExceeded(metres: Double, stated: Double)
+    /// After a relaunch in hybrid mode the planner's engines could not be restored as saved
+    /// (an older saved state, or working-set regions changed meanwhile): they were rebuilt from
+    /// the last fix, so a transition pending at the relaunch started over.
+    case stateNotRestored
 }
 
 /// Something the app may want to know about the planner (``RegionPlanner/takeNotices()``).
@@ -55,6 +59,8 @@ public struct PlannerStatus: Sendable, Hashable {
     public var locationUpdatesRequested: Bool
     /// The fix interval the sizing uses now: the stated one, or the longer observed one.
     public var effectiveFixInterval: Double
+    /// The speed bound the sizing uses now: the stated one, or the faster speed the fixes show.
+    public var effectiveMaximumSpeed: Double
     /// The last broken condition, if any.
     public var lastBreach: ConditionBreach?
 }

@@ -25,7 +25,7 @@ extension RegionPlanner {
 
     var effectiveSizing: ReplanSizing {
         let observed = track.recentIntervals.filter { $0 < gapThreshold }.max() ?? 0
-        return sizing.adapted(toFixInterval: observed)
+        return sizing.adapted(toFixInterval: observed).adapted(toSpeed: track.observedSpeed ?? 0)
     }
 
     /// An interval this long is a gap, not a fix interval: four times the longer of the stated

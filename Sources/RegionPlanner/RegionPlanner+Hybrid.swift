@@ -82,9 +82,7 @@ extension RegionPlanner {
             guard let r = region(for: id) else { continue }
             let s = await monitor.state(of: id)
             guard s != .unknown, settled(r, s, at: x) else { continue }
-            await monitor.unregister(identifier: id)
-            registered[id] = nil
-            statistics.removals += 1
+            await unregisterHandingOver(id, at: x)
             if r.signedDistance(to: x.coordinate) <= workingRadius {
                 do { try soft.addUnprimed([r], initialEvents: false) } catch { throw .invalidFix(error) }
                 statistics.softLoads += 1
@@ -92,11 +90,13 @@ extension RegionPlanner {
         }
         updateSlotCount()
         guard let plan, plan.mode == .hybrid else { return }
+        // Back to slot mode at the first trusted fix where the slots can keep the guarantee:
+        // continuous GPS only where it is needed.
+        if trusted, try await leaveHybrid(at: x) { return }
         let reach = plan.nearestUnregistered - distance(plan.center, x.coordinate)
         // A glitch moves nothing unless it could itself be the first fix of an unloaded region.
         let limit = trusted ? plan.nearestUnregistered / 2 : sizing.catalogueMarginCeiling + 1
         guard reach < limit else { return }
-        if trusted, try await leaveHybrid(at: x) { return }
         try loadWorkingSet(at: x, path: .beforeMonitor, fresh: [])
         if trusted { dropFarRegions(at: x) }
         await save()
@@ -130,9 +130,10 @@ extension RegionPlanner {
         else { return false }
         let toRegister = candidates.filter { keep.contains($0.id) && registered[$0.id] == nil }
         for cand in toRegister {
-            let side = policy.decidedSide(of: cand.region, at: x)
             let needed: RegionState = soft.contains(cand.id) ? soft.state(of: cand.id, subject: subject) : .outside
-            guard needed != .unknown, side == needed, !soft.isPending(cand.id, subject: subject) else { return false }
+            guard needed != .unknown, startsAlike(cand.region, needed, at: x),
+                !soft.isPending(cand.id, subject: subject)
+            else { return false }
         }
         for id in soft.identifiers where !keep.contains(id) {
             guard let r = soft.region(id), soft.state(of: id, subject: subject) == .outside,
@@ -144,11 +145,7 @@ extension RegionPlanner {
             let state = await monitor.state(of: id)
             guard state == .outside, settled(r, .outside, at: x) else { return false }
         }
-        for id in registered.keys where !keep.contains(id) {
-            await monitor.unregister(identifier: id)
-            registered[id] = nil
-            statistics.removals += 1
-        }
+        for id in registered.keys where !keep.contains(id) { await unregisterHandingOver(id, at: x) }
         for cand in toRegister {
             // Already decided in the planner's engine: no initial event again.
             let r = soft.contains(cand.id) ? SoftEvaluator.quiet(cand.region) : cand.region

@@ -19,7 +19,6 @@ extension RegionPlanner {
         mode = snap.mode
         awaitingFix = snap.awaitingFix
         pendingFresh = snap.pendingFresh
-        track.restore(accepted: snap.lastFix, previous: snap.previousFix)
         odometerFix = snap.lastFix
         subject = snap.lastFix?.subject
         let held = Set(await monitor.registeredIdentifiers)
@@ -30,9 +29,19 @@ extension RegionPlanner {
         try await reconcile(keeping: Set(registered.keys).union(replanRegistered ? [Self.replanIdentifier] : []))
         updatesRequested = !snap.updatesRequested // so that setUpdates tells the monitor again
         await setUpdates(snap.updatesRequested)
+        // After setUpdates, which forgets the intervals when updates are off.
+        if let saved = snap.track {
+            track = saved
+            track.maximumSpeed = sizing.maximumSpeed
+            track.glitchAllowance = sizing.glitchAllowance
+        } else {
+            track.restore(accepted: snap.lastFix, previous: snap.previousFix)
+        }
+        breachSincePlan = snap.breachSincePlan ?? false
+        inCoarseRun = snap.inCoarseRun ?? false
         if mode == .hybrid {
-            hybridSince = snap.lastFix?.timestamp
-            if let fix = snap.lastFix { try restoreSoft(snap.softStates, at: fix) }
+            hybridSince = snap.hybridSince ?? snap.lastFix?.timestamp
+            try restoreSoft(snap)
         } else if plan?.radius.isFinite == true, !replanRegistered {
             await waitForFix() // the re-plan region is gone: plan again from the next fix
         }
@@ -40,13 +49,19 @@ extension RegionPlanner {
         return true
     }
 
-    /// Rebuilds the planner's engine after a relaunch in hybrid mode: each region joins a cohort
-    /// primed with the last fix, which restores every state that fix decides as saved; a
-    /// transition pending at the relaunch starts over (docs/planner.md).
-    func restoreSoft(_ states: [String: RegionState], at fix: LocationFix) throws(PlannerError) {
+    /// Rebuilds the planner's engines after a relaunch in hybrid mode: exactly as saved (every
+    /// state, pending run and last fix; the state is saved after every fix in hybrid mode).
+    /// When that is impossible — a state saved by an older version, or a region of the working
+    /// set changed in the catalogue meanwhile — each region joins a cohort primed with the last
+    /// fix, which restores every state that fix decides but not a pending run, and the planner
+    /// says so (``ConditionBreach/stateNotRestored``).
+    func restoreSoft(_ snap: PlannerSnapshot) throws(PlannerError) {
+        if let saved = snap.soft, (try? soft.restore(saved, region: region(for:))) != nil { return }
+        guard let fix = snap.lastFix else { return }
         var regions: [Region] = []
-        for id in states.keys.sorted() { if let r = region(for: id) { regions.append(r) } }
+        for id in snap.softStates.keys.sorted() { if let r = region(for: id) { regions.append(r) } }
         do { try soft.addPrimed(regions, prime: fix) } catch { throw .invalidFix(error) }
+        notice(.conditionBroken(.stateNotRestored, at: fix.timestamp))
     }
 
     /// Removes planner-owned regions the monitor holds that are not in `keeping`, and sizes the
@@ -72,7 +87,9 @@ extension RegionPlanner {
             mode: mode, registered: registered, replanRegistered: replanRegistered, plan: plan,
             lastFix: track.accepted, previousFix: track.previous, awaitingFix: awaitingFix,
             pendingFresh: pendingFresh, updatesRequested: updatesRequested,
-            softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics)
+            softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics,
+            soft: mode == .hybrid ? soft.saved() : nil, track: track, hybridSince: hybridSince,
+            breachSincePlan: breachSincePlan, inCoarseRun: inCoarseRun)
         do { try await store.save(snap) } catch { storeErrors.append(.storeFailed(UnderlyingError(error))) }
     }
 }

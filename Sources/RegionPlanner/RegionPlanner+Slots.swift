@@ -20,7 +20,31 @@ extension RegionPlanner {
     func slotPlanNeedsRefresh(at fix: LocationFix) -> Bool {
         guard let plan, plan.mode == .slots else { return true }
         let reach = plan.nearestUnregistered - distance(plan.center, fix.coordinate)
-        return reach < effectiveSizing.registrationClearance
+        let sizing = effectiveSizing
+        // Where the monitor may see the fix first: one step early, so that the region is still
+        // a step clear at the re-plan's fix.
+        let early = monitor.evaluatesFixesFirst ? sizing.step + 2 : 0
+        return reach < sizing.registrationClearance + early
+    }
+
+    /// How far a region must lie outside (or inside) the boundary at a fix `x` so that the
+    /// fix after `x` decides it on the same side too: the largest margin, one step of
+    /// `v·Δ + J`, and 1 m of rounding for each.
+    func nextFixClearance(_ sizing: ReplanSizing) -> Double {
+        sizing.registrationClearance + 2
+    }
+
+    /// Whether `region`, registered with the monitor at `x`, starts there on `side` as the
+    /// whole-catalogue engine has it. Its first fix at the monitor is `x` when the app calls
+    /// ``observe(_:)`` before the monitor sees the position, or the next fix when the monitor
+    /// may evaluate first (``SlotMonitor/evaluatesFixesFirst``, a phone; `nextFix`: known to
+    /// be so): then `x` and the next fix must both decide it, so it must lie
+    /// ``nextFixClearance(_:)`` clear of its boundary.
+    func startsAlike(_ region: Region, _ side: RegionState, at x: LocationFix, nextFix: Bool = false) -> Bool {
+        guard policy.decidedSide(of: region, at: x) == side else { return false }
+        guard nextFix || monitor.evaluatesFixesFirst else { return true }
+        let depth = region.signedDistance(to: x.coordinate) * (side == .inside ? -1 : 1)
+        return depth >= nextFixClearance(effectiveSizing)
     }
 
     /// After the monitor reported the re-plan region's exit (or a wake found the subject
@@ -63,8 +87,8 @@ extension RegionPlanner {
             if fresh.contains(id) { return true }
             switch path {
             case .initial: return true
-            case .beforeMonitor: return policy.decidedSide(of: r, at: x) == .outside
-            case .afterMonitor: return r.signedDistance(to: x.coordinate) >= c
+            case .beforeMonitor: return startsAlike(r, .outside, at: x)
+            case .afterMonitor: return startsAlike(r, .outside, at: x, nextFix: true)
             }
         }
         var radius = sizing.radius(nearestUnregistered: nearestOther)
@@ -78,11 +102,7 @@ extension RegionPlanner {
             radius = radius ?? sizing.minimumRadius
         }
         guard let radius else { return }
-        for id in registered.keys where !keep.contains(id) {
-            await monitor.unregister(identifier: id)
-            registered[id] = nil
-            statistics.removals += 1
-        }
+        for id in registered.keys where !keep.contains(id) { await unregisterHandingOver(id, at: x) }
         if replanRegistered {
             await monitor.unregister(identifier: Self.replanIdentifier)
             replanRegistered = false
@@ -158,6 +178,7 @@ extension RegionPlanner {
             throw .registrationFailed(identifier: id, underlying: error)
         }
         registered[id] = Registration(source: source, identifier: key)
+        retired[id] = nil
         statistics.registrations += 1
         updateSlotCount()
     }
@@ -174,6 +195,29 @@ extension RegionPlanner {
         }
         replanRegistered = true
         updateSlotCount()
+    }
+
+    /// Unregisters a catalogue region that leaves the monitor at `x` (dropped, or handed to the
+    /// planner's engines). An event the monitor confirmed at or before `x` may still be on its
+    /// way — a phone evaluates its regions before the app gets the position — and is the app's:
+    /// ``handle(_:)`` takes it until an hour of fix time has passed.
+    func unregisterHandingOver(_ id: String, at x: LocationFix) async {
+        await monitor.unregister(identifier: id)
+        statistics.removals += 1
+        guard let reg = registered.removeValue(forKey: id) else { return }
+        retired[id] = RetiredRegistration(registration: reg, until: x.timestamp)
+        let horizon = x.timestamp.addingTimeInterval(-Self.retiredHorizon)
+        retired = retired.filter { $0.value.until >= horizon }
+    }
+
+    /// How long (fix time) a late event of an unregistered region is still delivered.
+    static var retiredHorizon: TimeInterval { 3_600 }
+
+    /// The registration a late event belongs to: a region unregistered at or after the fix that
+    /// confirmed the event.
+    func retiredOwner(of event: TransitionEvent) -> Registration? {
+        guard let r = retired[event.regionID], event.time <= r.until else { return nil }
+        return r.registration
     }
 
     func updateSlotCount() {

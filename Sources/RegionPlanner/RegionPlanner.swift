@@ -76,6 +76,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     let store: (any PlannerStateStore)?
     /// Catalogue regions the monitor holds for the planner (prefixed id → source, id).
     var registered: [String: Registration] = [:]
+    /// Regions unregistered lately, whose events confirmed before may still arrive.
+    var retired: [String: RetiredRegistration] = [:]
     var replanRegistered = false
     var soft: SoftEvaluator
     var mode: PlannerMode = .slots
@@ -172,7 +174,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
         PlannerStatus(
             mode: mode, guaranteed: (plan?.guaranteed ?? false) && !breachSincePlan,
             locationUpdatesRequested: updatesRequested,
-            effectiveFixInterval: effectiveSizing.maximumFixInterval, lastBreach: lastBreach)
+            effectiveFixInterval: effectiveSizing.maximumFixInterval,
+            effectiveMaximumSpeed: effectiveSizing.maximumSpeed, lastBreach: lastBreach)
     }
 
     /// The notices since the last call, in order (mode changes, broken conditions).
@@ -223,10 +226,12 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     public func observe(_ fix: LocationFix) async throws(PlannerError) -> [PlannerEvent] {
         guard isEnabled else { return [] }
         try checkFix(fix)
+        // Already seen with a monitor event (the platform's order: region event, then position).
+        let seen = track.latest == fix
         let verdict = track.consider(fix, consecutive: updatesRequested)
         guard verdict != .stale else { return [] }
         subject = subject ?? fix.subject
-        noteConditions(after: verdict, fix: fix)
+        if !seen { noteConditions(after: verdict, fix: fix) }
         if mode == .hybrid, let since = hybridSince {
             statistics.hybridSeconds += max(0, fix.timestamp.timeIntervalSince(since))
             hybridSince = fix.timestamp
@@ -247,6 +252,9 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             for p in out { try await tierStep(for: p) }
         }
         if mode == .slots, !awaitingFix, updatesRequested { await setUpdates(false) }
+        // After every fix: a relaunch continues from exactly here (the engines' runs and the
+        // track change with each fix; docs/planner.md, "Restore after relaunch").
+        await save()
         return out
     }
 
@@ -255,17 +263,20 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     /// parent's entry and exit load and unload its children.
     public func handle(_ event: TransitionEvent) async throws(PlannerError) -> [PlannerEvent] {
         guard isEnabled else { return [] }
+        // The event's fix, when newer than any: the monitor may see a position before the app
+        // does (on a phone it always does); observe(_:) of the same fix later changes nothing.
         if track.latest.map({ event.fix.timestamp > $0.timestamp }) ?? true {
-            let verdict = track.consider(event.fix, consecutive: false)
+            let verdict = track.consider(event.fix, consecutive: updatesRequested)
             noteConditions(after: verdict, fix: event.fix)
         }
         if event.regionID == Self.replanIdentifier {
             if event.kind == .exit, mode == .slots, replanRegistered { try await replanAfterMonitor() }
             return []
         }
-        guard let reg = registered[event.regionID] else { return [] }
+        guard let reg = registered[event.regionID] ?? retiredOwner(of: event) else { return [] }
         let out = [PlannerEvent(source: reg.source, identifier: reg.identifier, event: event)]
         try await tierStep(for: out[0])
+        await save()
         return out
     }
 

@@ -78,13 +78,24 @@ public struct ReplanSizing: Sendable, Hashable {
 
     /// The bounds for an `Engine` with `policy`, for catalogue regions up to
     /// `largestRegionSize` metres (radius, or √(area/π) for polygons) and fixes of accuracy
-    /// at most `maximumAccuracy` (defaults to the policy's own limit).
+    /// at most `maximumAccuracy`.
+    ///
+    /// Every condition has a stated default, and the planner checks it on every fix:
+    /// - `maximumAccuracy`: the policy's ``Geofencing/HysteresisPolicy/assumedAccuracy``
+    ///   (±65 m with the presets: a phone's GPS in the open claims ±5–20 m, Wi-Fi ±30–65 m).
+    ///   A fix that claims more is reported (``ConditionBreach/accuracyExceeded(metres:stated:)``,
+    ///   `guaranteed` false); pass the policy's `maximumAccuracy` (±1 km) to size for every
+    ///   usable fix, at the price of a 2 km margin that keeps the planner in hybrid mode.
+    /// - `glitchAllowance`: twice the accuracy — two consecutive fixes that each err by what
+    ///   they claim are that far apart beyond the travel. A larger single-fix jump is set
+    ///   aside and reported (``ConditionBreach/glitchRejected(distance:)``).
     public init(
         policy: HysteresisPolicy, largestRegionSize: Double, maximumSpeed: Double,
         maximumFixInterval: TimeInterval, maximumAccuracy: Double? = nil,
-        glitchAllowance: Double = 0
+        glitchAllowance: Double? = nil
     ) {
-        let accuracy = min(maximumAccuracy ?? policy.maximumAccuracy, policy.maximumAccuracy)
+        let accuracy = min(maximumAccuracy ?? policy.assumedAccuracy, policy.maximumAccuracy)
+        let glitchAllowance = glitchAllowance ?? 2 * accuracy
         // The policy's margins for a fix of this accuracy: `noise` (20 m + 2a), and at unbounded
         // size `cap` = max(noise, fixed), the most any region gets. Against a region of size S the
         // margin is max(noise, min(fixed, fraction × S)): at most min(cap, max(noise, fraction ×
@@ -134,6 +145,19 @@ public struct ReplanSizing: Sendable, Hashable {
         return adapted
     }
 
+    /// The same bounds for a subject moving at `speed` m/s, when that is faster than
+    /// ``maximumSpeed`` (the planner's adaptation to a speed the fixes keep showing, a train).
+    public func adapted(toSpeed speed: Double) -> ReplanSizing {
+        guard speed > maximumSpeed, speed.isFinite else { return self }
+        var adapted = ReplanSizing(
+            exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
+            catalogueMarginCeiling: catalogueMarginCeiling, confirmationTime: confirmationTime,
+            maximumSpeed: speed, maximumFixInterval: maximumFixInterval, glitchAllowance: glitchAllowance,
+            minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
+        adapted.maximumAccuracy = maximumAccuracy
+        return adapted
+    }
+
     /// The bound on how far from the plan centre the fix that confirms the re-plan region's
     /// exit can lie when the assumptions hold: `r + exitMargin(r) + travelAllowance`.
     public func exitBound(radius r: Double) -> Double {
@@ -145,6 +169,9 @@ public struct ReplanSizing: Sendable, Hashable {
     public var registrationClearance: Double {
         catalogueMarginCeiling + maximumSpeed * maximumFixInterval + glitchAllowance
     }
+
+    /// The most two consecutive fixes may lie apart under the stated conditions: `v·Δ + J`.
+    public var step: Double { maximumSpeed * maximumFixInterval + glitchAllowance }
 
     /// The exit margin the monitor applies to a circle of radius `r`.
     public func exitMargin(radius r: Double) -> Double {

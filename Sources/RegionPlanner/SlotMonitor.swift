@@ -42,6 +42,19 @@ public protocol SlotMonitor: AnyObject, Sendable {
     var registeredIdentifiers: [String] { get async }
     /// Asks the location source for continuous updates (`true`) or lets it rest (`false`).
     func setLocationUpdates(_ enabled: Bool) async
+    /// Whether the monitor may evaluate a position before the app hands it to
+    /// ``RegionPlanner/observe(_:)`` — a phone's always does (Core Location reports a region
+    /// event before the position that caused it). Then a region the planner registers at a
+    /// fix must be decided alike by that fix and the next one (docs/planner.md, "What the app
+    /// calls, in the phone's order"). Defaults to `true`; a monitor whose owner always calls
+    /// `observe` first (``EngineSlotMonitor`` driven so) may say `false` and keep its plans
+    /// closer to the regions.
+    var evaluatesFixesFirst: Bool { get }
+}
+
+extension SlotMonitor {
+    /// The platform's order: the monitor sees a position before the app does.
+    public var evaluatesFixesFirst: Bool { true }
 }
 
 /// Why a ``SlotMonitor`` refused a registration.

@@ -104,6 +104,45 @@ struct SoftEvaluator: Sendable {
         return out
     }
 
+    /// Every cohort with its engine's per-subject state, for the planner's saved state:
+    /// ``restore(_:region:)`` rebuilds the same engines, pending runs included.
+    func saved() -> SoftEvaluatorState {
+        var out: [SoftCohortState] = []
+        for c in cohorts.keys.sorted() {
+            let cohort = cohorts[c]!
+            var triggers: [String: UInt8] = [:]
+            for id in cohort.ids { triggers[id] = cohort.engine.region(identifier: id)?.initialTrigger.rawValue ?? 0 }
+            out.append(SoftCohortState(key: c, triggers: triggers, engine: cohort.engine.subjectSnapshot()))
+        }
+        return SoftEvaluatorState(cohorts: out, nextCohort: nextCohort)
+    }
+
+    /// Rebuilds the cohorts of ``saved()``, each region from `region` (the catalogue's, under its
+    /// prefixed identifier) with its saved initial trigger. Throws, leaving the evaluator empty,
+    /// when a region is gone or differs from the one saved (the engine snapshot's fingerprint).
+    mutating func restore(
+        _ state: SoftEvaluatorState, region: (String) -> Region?
+    ) throws(EngineSnapshotError) {
+        removeAll()
+        do throws(EngineSnapshotError) {
+            for saved in state.cohorts {
+                var engine = Engine(policy: policy)
+                for (id, trigger) in saved.triggers.sorted(by: { $0.key < $1.key }) {
+                    guard var r = region(id) else { throw EngineSnapshotError.regionsDiffer }
+                    r.initialTrigger = InitialTrigger(rawValue: trigger)
+                    do { try engine.add(r) } catch { throw EngineSnapshotError.regionsDiffer }
+                }
+                try engine.restoreSubjects(from: saved.engine)
+                cohorts[saved.key] = Cohort(engine: engine, ids: Set(saved.triggers.keys))
+                for id in saved.triggers.keys { owner[id] = saved.key }
+            }
+            nextCohort = max(state.nextCohort, (cohorts.keys.max() ?? -1) + 1)
+        } catch {
+            removeAll()
+            throw error
+        }
+    }
+
     /// Processes a fix in every cohort; the events in time order (exits, entries, dwells at
     /// equal times, as one engine orders them).
     mutating func process(_ fix: LocationFix) throws(GeofencingError) -> [TransitionEvent] {
@@ -117,4 +156,18 @@ struct SoftEvaluator: Sendable {
         }
         return events
     }
+}
+
+/// One cohort of the planner's engines as saved: its regions (prefixed identifier → initial
+/// trigger bits) and the engine's ``Geofencing/Engine/subjectSnapshot()``.
+public struct SoftCohortState: Sendable, Hashable, Codable {
+    var key: Int
+    var triggers: [String: UInt8]
+    var engine: Data
+}
+
+/// The planner's own engines (hybrid mode) as saved, restored exactly after a relaunch.
+public struct SoftEvaluatorState: Sendable, Hashable, Codable {
+    var cohorts: [SoftCohortState]
+    var nextCohort: Int
 }

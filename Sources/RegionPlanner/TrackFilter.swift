@@ -11,8 +11,8 @@ import Geofencing
 /// accepted fix nor the suspect becomes the suspect; a fix that agrees with the last accepted
 /// fix clears the suspect (it was a glitch); a fix that agrees with the suspect but not the
 /// track accepts the jump (the subject really moved that far: a speed breach).
-struct TrackFilter: Sendable {
-    enum Verdict: Sendable, Equatable {
+struct TrackFilter: Sendable, Hashable, Codable {
+    enum Verdict: String, Sendable, Hashable, Codable {
         /// Agrees with the track (or is the first fix).
         case accepted
         /// Agrees with the suspect, not with the track: the track jumped.
@@ -35,6 +35,14 @@ struct TrackFilter: Sendable {
     private(set) var suspect: LocationFix?
     /// Spacing (seconds) of the last consecutive fixes seen through ``RegionPlanner/observe(_:)``.
     private(set) var recentIntervals: [Double] = []
+    /// A speed above ``maximumSpeed`` that the track has shown (a jump confirmed by a fix that
+    /// continued it), while the fixes keep it up; `nil` otherwise.
+    private(set) var observedSpeed: Double?
+    /// Accepted fixes within the stated speed since the last faster one.
+    private var slowFixes = 0
+    /// The verdict on ``latest``: the same fix handed in again (an event's fix, then the same
+    /// position as a location update) gets it again and changes nothing.
+    private(set) var latestVerdict: Verdict = .accepted
     static let intervalWindow = 16
 
     init(maximumSpeed: Double, glitchAllowance: Double) {
@@ -45,13 +53,54 @@ struct TrackFilter: Sendable {
     func agrees(_ a: LocationFix, _ b: LocationFix) -> Bool {
         let dt = abs(b.timestamp.timeIntervalSince(a.timestamp))
         let d = Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance
-        return d <= maximumSpeed * dt + glitchAllowance + 1
+        return d <= speedBound * dt + glitchAllowance + 1
+    }
+
+    /// The speed bound in force: the stated one, or the faster speed the track has shown.
+    var speedBound: Double { max(maximumSpeed, observedSpeed ?? 0) }
+
+    /// Whether `fix` continues the motion from `a` to `s` (constant velocity, within one step
+    /// of `v·Δt + J`): then `s` was no glitch but a subject faster than the bound — two
+    /// consecutive fixes off the track, on one line, are the track.
+    func continues(_ a: LocationFix, _ s: LocationFix, _ fix: LocationFix) -> Bool {
+        let span = s.timestamp.timeIntervalSince(a.timestamp)
+        let dt = fix.timestamp.timeIntervalSince(s.timestamp)
+        guard span > 0, dt > 0 else { return false }
+        let g = Geodesic.wgs84.inverse(a.coordinate, s.coordinate)
+        let predicted = Geodesic.wgs84.direct(from: s.coordinate, azimuth: g.azimuth2, distance: g.distance * dt / span)
+        let miss = Geodesic.wgs84.inverse(predicted.coordinate, fix.coordinate).distance
+        return miss <= maximumSpeed * dt + glitchAllowance + 1
+    }
+
+    static func speed(_ a: LocationFix, _ b: LocationFix) -> Double {
+        let dt = b.timestamp.timeIntervalSince(a.timestamp)
+        return dt > 0 ? Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance / dt : 0
+    }
+
+    /// Follows the speed the accepted track shows above the bound; forgets it after
+    /// ``intervalWindow`` accepted fixes within the bound.
+    private mutating func noteSpeed(from a: LocationFix, to fix: LocationFix, jumped: Bool) {
+        let v = Self.speed(a, fix)
+        if v > maximumSpeed, jumped || observedSpeed != nil {
+            observedSpeed = max(observedSpeed ?? 0, v)
+            slowFixes = 0
+        } else if observedSpeed != nil {
+            slowFixes += 1
+            if slowFixes >= Self.intervalWindow { observedSpeed = nil }
+        }
     }
 
     /// Takes a fix in. `consecutive`: the caller sees every fix of the source now (continuous
     /// updates), so the spacing to the previous one is a fix interval.
     mutating func consider(_ fix: LocationFix, consecutive: Bool) -> Verdict {
         if let l = latest, fix.timestamp < l.timestamp { return .stale }
+        if let l = latest, l == fix { return latestVerdict }
+        let verdict = judge(fix, consecutive: consecutive)
+        latestVerdict = verdict
+        return verdict
+    }
+
+    private mutating func judge(_ fix: LocationFix, consecutive: Bool) -> Verdict {
         if consecutive, let l = latest {
             recentIntervals.append(fix.timestamp.timeIntervalSince(l.timestamp))
             if recentIntervals.count > Self.intervalWindow { recentIntervals.removeFirst() }
@@ -64,11 +113,13 @@ struct TrackFilter: Sendable {
             return .accepted
         }
         if agrees(a, fix) {
+            noteSpeed(from: a, to: fix, jumped: false)
             accepted = fix
             suspect = nil
             return .accepted
         }
-        if let s = suspect, agrees(s, fix) {
+        if let s = suspect, agrees(s, fix) || continues(a, s, fix) {
+            noteSpeed(from: s, to: fix, jumped: true)
             accepted = fix
             suspect = nil
             return .jumped

@@ -58,7 +58,9 @@ enum Drive {
 
     /// The route through the city centres at ~28 m/s (±25 %, never above 36 m/s), one fix
     /// every `interval` s, AR(1) GPS noise σ 8 m, honest accuracies.
-    static func route(interval: Double, seed: UInt64 = 5, subject: String = "car") -> Route {
+    static func route(
+        interval: Double, seed: UInt64 = 5, subject: String = "car", sigma: Double = 8, claimedAccuracy: Double? = nil
+    ) -> Route {
         var rng = SplitMix64(seed: seed)
         let points = [(0.0, 300_000.0)] + cities
         var fixes: [LocationFix] = []
@@ -75,12 +77,13 @@ enum Drive {
                 let f = s / leg
                 let x = a.0 + (b.0 - a.0) * f
                 let y = a.1 + (b.1 - a.1) * f
-                ex = rho * ex + (1 - rho * rho).squareRoot() * 8 * rng.nextGaussian()
-                ey = rho * ey + (1 - rho * rho).squareRoot() * 8 * rng.nextGaussian()
+                ex = rho * ex + (1 - rho * rho).squareRoot() * sigma * rng.nextGaussian()
+                ey = rho * ey + (1 - rho * rho).squareRoot() * sigma * rng.nextGaussian()
                 fixes.append(
                     LocationFix(
                         subject: subject, coordinate: frame.coordinate(x + ex, y + ey),
-                        horizontalAccuracy: max(5, hypot(ex, ey) * 1.3), timestamp: start.addingTimeInterval(t)))
+                        horizontalAccuracy: claimedAccuracy ?? max(5, hypot(ex, ey) * 1.3),
+                        timestamp: start.addingTimeInterval(t)))
                 let v = min(36, 28 * rng.uniform(0.75, 1.25))
                 s += v * interval
                 travelled += v * interval
@@ -94,6 +97,19 @@ enum Drive {
                 points.dropFirst().indices.reduce(0) { acc, i in
                     acc + hypot(points[i].0 - points[i - 1].0, points[i].1 - points[i - 1].1)
                 }) / 1_000)
+    }
+
+    /// The share of the route's time spent within 6 km of a city centre (where each city's
+    /// 1,500 regions lie).
+    static func cityShare(_ r: Route) -> Double {
+        var inside = 0.0
+        for (a, b) in zip(r.fixes, r.fixes.dropFirst()) {
+            let p = frame.projection.project(a.coordinate)
+            let near = cities.contains { hypot(p.east - $0.0, p.north - $0.1) <= 6_000 }
+            if near { inside += b.timestamp.timeIntervalSince(a.timestamp) }
+        }
+        let total = r.fixes.last!.timestamp.timeIntervalSince(r.fixes[0].timestamp)
+        return inside / total
     }
 
     /// The route with a 10-minute gap (a tunnel) starting at `fraction` of the fixes.

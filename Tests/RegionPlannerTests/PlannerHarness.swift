@@ -20,6 +20,16 @@ struct PlannerHarness {
         case everyFix
     }
 
+    /// Which the app hears first about a position: the position itself, or the region events
+    /// it confirmed (a phone: Core Location evaluates its regions before the app gets the fix).
+    enum Order {
+        case fixFirst
+        case eventsFirst
+        /// The monitor evaluates the fix, the app takes the position, then the region events
+        /// (docs/ios.md's loop: `takeLocations()` before `takeEvents()`).
+        case evaluatedFixFirst
+    }
+
     enum Edit {
         case add([Region])
         case remove([String])
@@ -28,11 +38,18 @@ struct PlannerHarness {
 
     struct Options {
         var delivery: Delivery = .eventsOnly
+        var order: Order = .fixFirst
+        /// The monitor says it may see fixes first even though the harness feeds the planner
+        /// first (the phone's rule applied to the harness's order).
+        var monitorMayEvaluateFirst = false
         var edits: [Int: [Edit]] = [:]
         var relaunchBefore: Set<Int> = []
         /// Relaunch at the first of these fixes (or after) where the planner is in slot mode and
-        /// waits for no fix (hybrid state is not restored exactly, docs/planner.md).
+        /// waits for no fix (a relaunch in any mode: `relaunchBefore`, `relaunchAfterHybridEvents`).
         var relaunchInSlotMode: [Int] = []
+        /// Relaunch right after the n-th fix (0-based ordinals) whose ``RegionPlanner/observe(_:)``
+        /// returned events: just after a confirmation by the planner's own engines.
+        var relaunchAfterHybridEvents: Set<Int> = []
         var allowsHybrid = true
         var slots = 20
     }
@@ -53,6 +70,8 @@ struct PlannerHarness {
         var stalledAtEnd: Bool
         /// Fixes before which a slot-mode relaunch happened.
         var relaunchedBefore: [Int] = []
+        /// The planner's mode at each relaunch, in order.
+        var relaunchModes: [PlannerMode] = []
         /// Indices of the fixes at which the monitor confirmed the re-plan region's exit.
         var replanExitIndices: [Int]
 
@@ -75,7 +94,9 @@ struct PlannerHarness {
         var reference = Engine(policy: policy)
         try reference.add(contentsOf: regions)
         let catalogue = try catalogue ?? Catalogue(regions.map { CatalogueEntry(region: $0) })
-        let monitor = EngineSlotMonitor(subject: fixes[0].subject, policy: policy, slotCapacity: options.slots)
+        let monitor = EngineSlotMonitor(
+            subject: fixes[0].subject, policy: policy, slotCapacity: options.slots,
+            evaluatesFixesFirst: options.order != .fixFirst || options.monitorMayEvaluateFirst)
         let store = MemoryPlannerStore()
         // The source's catalogue is part of the app's data (it survives a relaunch, edits included).
         var appCatalogue = catalogue
@@ -96,6 +117,9 @@ struct PlannerHarness {
         var replanExits: [Int] = []
         var pendingSlotRelaunches = options.relaunchInSlotMode.sorted()
         var relaunched: [Int] = []
+        var relaunchModes: [PlannerMode] = []
+        var hybridEventFixes = 0
+        var relaunchNext = false
         func take(_ events: [PlannerEvent]) {
             for p in events where p.kind != .dwell {
                 let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
@@ -124,7 +148,8 @@ struct PlannerHarness {
                     try await planner.removeAll(from: "biz.", identifiersStartingWith: start)
                 }
             }
-            var relaunch = options.relaunchBefore.contains(i)
+            var relaunch = options.relaunchBefore.contains(i) || relaunchNext
+            relaunchNext = false
             if let next = pendingSlotRelaunches.first, i >= next {
                 let status = await planner.status
                 if status.mode == .slots && !status.locationUpdatesRequested {
@@ -134,21 +159,41 @@ struct PlannerHarness {
                 }
             }
             if relaunch {
+                relaunchModes.append(await planner.status.mode)
                 notices += await planner.takeNotices()
                 let statistics = await planner.statistics
                 planner = try makePlanner()
                 let restored = try await planner.restore()
                 precondition(restored && statistics.replans > 0)
             }
-            let listening = options.delivery == .everyFix || monitor.locationUpdatesEnabled
-            if listening {
+            func deliverFix() async throws {
+                guard options.delivery == .everyFix || monitor.locationUpdatesEnabled else { return }
                 if await planner.status.mode == .slots { probeFixes += 1 }
-                take(try await planner.observe(fix))
+                let events = try await planner.observe(fix)
+                if !events.isEmpty {
+                    relaunchNext = options.relaunchAfterHybridEvents.contains(hybridEventFixes)
+                    hybridEventFixes += 1
+                }
+                take(events)
             }
-            for e in try monitor.process(fix) {
-                if !monitor.locationUpdatesEnabled { wakeUps += 1 }
-                if e.regionID == RegionPlanner<EngineSlotMonitor>.replanIdentifier { replanExits.append(i) }
-                take(try await planner.handle(e))
+            func deliverEvents(_ events: [TransitionEvent]) async throws {
+                for e in events {
+                    if !monitor.locationUpdatesEnabled { wakeUps += 1 }
+                    if e.regionID == RegionPlanner<EngineSlotMonitor>.replanIdentifier { replanExits.append(i) }
+                    take(try await planner.handle(e))
+                }
+            }
+            switch options.order {
+            case .fixFirst:
+                try await deliverFix()
+                try await deliverEvents(try monitor.process(fix))
+            case .eventsFirst:
+                try await deliverEvents(try monitor.process(fix))
+                try await deliverFix()
+            case .evaluatedFixFirst:
+                let events = try monitor.process(fix)
+                try await deliverFix()
+                try await deliverEvents(events)
             }
             for e in try reference.process(fix) where e.kind != .dwell {
                 let key = EventKey(kind: e.kind, region: e.regionID, time: e.time)
@@ -172,6 +217,6 @@ struct PlannerHarness {
                 || (status.mode == .slots && !status.locationUpdatesRequested
                     && plan!.radius.isFinite
                     && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
-            relaunchedBefore: relaunched, replanExitIndices: replanExits)
+            relaunchedBefore: relaunched, relaunchModes: relaunchModes, replanExitIndices: replanExits)
     }
 }

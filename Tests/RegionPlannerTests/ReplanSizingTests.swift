@@ -5,9 +5,10 @@ import Testing
 @testable import RegionPlanner
 
 @Suite struct ReplanSizingTests {
+    // No glitch allowance, so that the numbers show the rest of the rule alone.
     let drive = ReplanSizing(
         policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
-        maximumFixInterval: 1, maximumAccuracy: 90)
+        maximumFixInterval: 1, maximumAccuracy: 90, glitchAllowance: 0)
 
     @Test(
         "Core Location numbers: fixes up to ±90 m keep the 200 m margin; 20 s, 40 m/s give 920 m of travel and 240 m of clearance"
@@ -25,7 +26,7 @@ import Testing
         // large enough (4,040 m) for the fix to decide it.
         let coarse = ReplanSizing(
             policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40,
-            maximumFixInterval: 1)
+            maximumFixInterval: 1, maximumAccuracy: 1_000, glitchAllowance: 0)
         #expect(coarse.exitMarginCap == 20 + 2 * 1_000)
         #expect(coarse.catalogueMarginCeiling == 20 + 2 * 1_000)
         #expect(coarse.minimumRadius == (20 + 2 * 1_000) / 0.5)
@@ -34,6 +35,13 @@ import Testing
             policy: .coreLocation, largestRegionSize: 100, maximumSpeed: 40,
             maximumFixInterval: 1, maximumAccuracy: 10)
         #expect(small.catalogueMarginCeiling == 50)
+        // Nothing stated: the policy's assumed ±65 m, and glitches of twice that — never the
+        // ±1 km limit that would keep every plan in hybrid mode.
+        let unstated = ReplanSizing(
+            policy: .coreLocation, largestRegionSize: 500, maximumSpeed: 40, maximumFixInterval: 1)
+        #expect(unstated.maximumAccuracy == 65)
+        #expect(unstated.glitchAllowance == 130)
+        #expect(unstated.catalogueMarginCeiling == 200)
     }
 
     @Test("the radius is the largest that keeps exit + margin + travel + clearance inside the distance")

@@ -125,6 +125,36 @@ struct ServerPlanSourceTests {
     }
 }
 
+@Suite("ServerPlanFollower: the fix a plan is fetched at")
+struct ServerPlanFollowerGlitchTests {
+    let here = Coordinate(uncheckedLatitude: 30.5, longitude: 120.5)
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("a re-plan asked for at a 5 km glitch waits for the next fix on the track, and is made there")
+    func glitchIsNoPlanPoint() async throws {
+        let transport = ScriptedTransport([ok(plan(regions: shop)), ok(plan(regions: shop), etag: "\"2\"")])
+        let source = ServerPlanSource(server: "http://h:1", key: "k", device: "p", transport: transport)
+        let monitor = EngineSlotMonitor(subject: "p", policy: .coreLocation, slotCapacity: 3)
+        let follower = ServerPlanFollower(monitor: monitor, source: source)
+        func fix(_ c: Coordinate, _ s: Double) -> LocationFix {
+            LocationFix(subject: "p", coordinate: c, horizontalAccuracy: 5, timestamp: t0.addingTimeInterval(s))
+        }
+        await follower.observe(fix(here, 0))
+        #expect(transport.asked.count == 1)
+        let exit = TransitionEvent(
+            kind: .exit, regionID: RegionPlanner<EngineSlotMonitor>.replanIdentifier, subject: "p",
+            fix: fix(here, 10), time: t0.addingTimeInterval(10), crossedAt: t0.addingTimeInterval(10))
+        _ = await follower.handle(exit)
+        let far = Geodesic.wgs84.direct(from: here, azimuth: 90, distance: 5_000).coordinate
+        await follower.observe(fix(far, 11))
+        #expect(transport.asked.count == 1, "no plan at the glitch")
+        #expect(await follower.statistics.glitchesRejected == 1)
+        await follower.observe(fix(here, 12))
+        #expect(transport.asked.count == 2, "the plan is made at the next fix on the track")
+        #expect(transport.asked[1].url.contains("lon=120.5&"), "at the track's position: \(transport.asked[1].url)")
+    }
+}
+
 @Suite("ServerPlanFollower when the server fails")
 struct ServerPlanFollowerFailureTests {
     let here = Coordinate(uncheckedLatitude: 30.5, longitude: 120.5)

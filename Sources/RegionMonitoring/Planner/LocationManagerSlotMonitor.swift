@@ -38,6 +38,8 @@ import RegionPlanner
 ///   `RegionPlanner.observe(_:)`.
 /// - **State**: ``state(of:)`` is the backend's ``LocationManagerBackend/determineState(of:)``:
 ///   on Core Location a `requestState` answered through a continuation.
+/// - **Unregistering** keeps the transitions already queued for the region: they were confirmed
+///   while it was monitored (see docs/planner.md, "What the app calls, in the phone's order").
 /// - **Relaunch**: ``registeredIdentifiers`` are the app's monitored regions, which the system
 ///   keeps; a planner's `restore()` reconciles with them. Events of regions this instance did
 ///   not register (an earlier launch's) pass through as crossings.
@@ -58,6 +60,8 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     /// Regions of `waitingInitial` whose state request was answered `unknown`: asked again.
     private var askAgain: Set<String> = []
     private var queued: [(kind: TransitionEvent.Kind, id: String, initial: Bool)] = []
+    /// Unregistered regions with events still queued (their flags filter those events).
+    private var retired: [String: Region] = [:]
     private var failures: [SlotMonitorError] = []
     private var locations: [LocationFix] = []
     private var updates = false
@@ -99,10 +103,14 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
 
     public func unregister(identifier: String) async {
         lock.withLock {
-            regions[identifier] = nil
+            // Events already queued stay: the system confirmed them while the region was
+            // monitored, so they are the app's (the planner hands a region over at the very
+            // position that confirmed its event). Their region's flags still filter them.
+            if let r = regions.removeValue(forKey: identifier), queued.contains(where: { $0.id == identifier }) {
+                retired[identifier] = r
+            }
             waitingInitial[identifier] = nil
             askAgain.remove(identifier)
-            queued.removeAll { $0.id == identifier }
         }
         await manager.stopMonitoring(
             for: MonitoredRegion.circle(
@@ -162,8 +170,11 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
         guard let fix = await manager.backend.currentLocation() else { return [] }
         let (batch, known) = lock.withLock {
             () -> ([(kind: TransitionEvent.Kind, id: String, initial: Bool)], [String: Region]) in
-            defer { queued = [] }
-            return (queued, regions)
+            defer {
+                queued = []
+                retired = [:]
+            }
+            return (queued, regions.merging(retired) { current, _ in current })
         }
         var out: [TransitionEvent] = []
         for q in batch {

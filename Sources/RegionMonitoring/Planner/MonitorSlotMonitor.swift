@@ -56,6 +56,9 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// to call ``takeEvents()`` and ``takeFailures()`` (transitions may come after the app's own
     /// event, once the backend has a position for them).
     public let arrivals: AsyncStream<Void>
+    /// Unregistered regions, until the next ``takeEvents()``: their events confirmed before the
+    /// removal still arrive, filtered by their flags.
+    private var _retired: [String: Region] = [:]
     private var regions: [String: Region] {
         get { lock.withLock { _regions } }
         set { lock.withLock { _regions = newValue } }
@@ -132,7 +135,9 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     }
 
     public func unregister(identifier: String) async {
-        regions[identifier] = nil
+        lock.withLock {
+            if let r = _regions.removeValue(forKey: identifier) { _retired[identifier] = r }
+        }
         await monitor.remove(identifier)
     }
 
@@ -157,10 +162,14 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     public var locationUpdatesRequested: Bool { lock.withLock { _updates } }
 
     /// The transitions delivered since the last call, in order, filtered by the `SlotMonitor`
-    /// contract (see the type's documentation). Events of regions unregistered since are dropped.
+    /// contract (see the type's documentation). Events of regions unregistered since they were
+    /// confirmed are kept: the planner takes those it unregistered at or after their fix.
     public func takeEvents() -> [TransitionEvent] {
         var out: [TransitionEvent] = []
-        let regions = self.regions
+        let regions = lock.withLock {
+            defer { _retired = [:] }
+            return _regions.merging(_retired) { current, _ in current }
+        }
         for e in inbox.drain() {
             // A region of an earlier launch (flags unknown): its crossings, not its first state.
             guard let region = regions[e.regionID] else {

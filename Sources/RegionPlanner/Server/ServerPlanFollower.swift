@@ -32,6 +32,10 @@ import Geofencing
 /// clock (1 s, doubling up to ``maximumRetryDelay``), so an unreachable server costs a phone a
 /// few requests, not one per fix; the last ``keptErrors`` failures are kept in ``errors``.
 ///
+/// **Glitches**: a fix far off the track (``TrackFilter``'s rule: further than
+/// `maximumSpeed × Δt + glitchAllowance` from the last accepted fix, and not continuing it)
+/// is set aside; the plan is fetched at the next fix that agrees with the track.
+///
 /// **Relaunch**: with a ``FollowerStateStore``, each plan applied is saved, and ``restore()``
 /// in the next launch takes back the regions the monitor still holds for it. The next plan
 /// then keeps the unchanged ones with their monitor state and removes the stale ones. Without
@@ -62,10 +66,21 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     /// Whether the plan in force has monitoring on.
     public private(set) var monitoring = false
 
-    public init(monitor: Monitor, source: ServerPlanSource, store: (any FollowerStateStore)? = nil) {
+    /// The newest fix that agrees with the track: a plan is fetched only at such a fix.
+    private var track: TrackFilter
+
+    /// - Parameters:
+    ///   - maximumSpeed, glitchAllowance: the track check of the fix a plan is fetched at
+    ///     (defaults: the server's plan assumptions, 40 m/s and 250 m, docs/server.md). A fix
+    ///     further off the track waits for the next one, as the planner's probe fix does.
+    public init(
+        monitor: Monitor, source: ServerPlanSource, store: (any FollowerStateStore)? = nil,
+        maximumSpeed: Double = 40, glitchAllowance: Double = 250
+    ) {
         self.monitor = monitor
         self.source = source
         self.store = store
+        self.track = TrackFilter(maximumSpeed: maximumSpeed, glitchAllowance: glitchAllowance)
     }
 
     /// Continues a follower of an earlier launch from its ``store``: takes back the plan's
@@ -103,6 +118,13 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     /// one is due (first fix, re-plan, tier change) or revalidates the one held after its
     /// max-age, and applies it.
     public func observe(_ fix: LocationFix) async {
+        let verdict = track.consider(fix, consecutive: false)
+        guard verdict != .stale else { return }
+        // A plan is made for where the subject is: never at a fix far off the track.
+        if verdict == .suspect {
+            statistics.glitchesRejected += 1
+            return
+        }
         if let retryAt, fix.timestamp < retryAt { return }
         let result: ServerPlanSource.Result
         let expired = await source.isExpired(at: fix.timestamp)
@@ -231,11 +253,17 @@ public struct FollowerStatistics: Sendable, Hashable {
     public var removals = 0
     /// Plan requests that failed (the plan in force was kept).
     public var failedRequests = 0
+    /// Fixes set aside as far off the track (no plan fetched there).
+    public var glitchesRejected = 0
 
-    public init(plansApplied: Int = 0, registrations: Int = 0, removals: Int = 0, failedRequests: Int = 0) {
+    public init(
+        plansApplied: Int = 0, registrations: Int = 0, removals: Int = 0, failedRequests: Int = 0,
+        glitchesRejected: Int = 0
+    ) {
         self.plansApplied = plansApplied
         self.registrations = registrations
         self.removals = removals
         self.failedRequests = failedRequests
+        self.glitchesRejected = glitchesRejected
     }
 }
