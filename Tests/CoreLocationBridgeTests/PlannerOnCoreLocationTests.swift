@@ -38,7 +38,7 @@ struct PlannerOnCoreLocationTests {
             for e in await slots.takeEvents() {
                 entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
             }
-            most = max(most, await app.system.monitoredRegions.count)
+            most = max(most, await app.system.systemTable.count)
         }
         return (entered, most)
     }
@@ -73,7 +73,7 @@ struct PlannerOnCoreLocationTests {
         await first.backend.settle()
         try await firstPlanner.start(at: fix(0, lyon))
         let (before, _) = try await walk(first, firstSlots, firstPlanner, seconds: 0...1_500)
-        let held = Set(await system.monitoredRegions.map(\.identifier))
+        let held = Set(await system.systemTable.map(\.identifier))
         #expect(held.count <= 20 && held.contains("home"))
         await system.terminateApp()
 
@@ -81,11 +81,11 @@ struct PlannerOnCoreLocationTests {
         let slots = await LocationManagerSlotMonitor(manager: second.manager)
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing, store: store)
         #expect(try await planner.restore())
-        #expect(Set(await system.monitoredRegions.map(\.identifier)) == held, "nothing registered twice, nothing lost")
+        #expect(Set(await system.systemTable.map(\.identifier)) == held, "nothing registered twice, nothing lost")
         let (after, most) = try await walk(second, slots, planner, seconds: 1_501...4_200)
         #expect(before + after == (0..<40).map { "shop-\($0)" })
         #expect(most <= 20)
-        #expect(await system.monitoredRegions.contains { $0.identifier == "home" }, "foreign regions are left alone")
+        #expect(await system.systemTable.contains { $0.identifier == "home" }, "foreign regions are left alone")
     }
 
     @Test(
@@ -107,7 +107,7 @@ struct PlannerOnCoreLocationTests {
         let planner = try RegionPlanner(monitor: slots, sources: [source], sizing: sizing)
         let here = fix(1_501, offset(15_010))
         try await planner.start(at: here)
-        let held = await system.monitoredRegions.map(\.identifier)
+        let held = await system.systemTable.map(\.identifier)
         #expect(held.count <= 20 && held.contains("home"))
         let planned = Set(held.filter { $0.hasPrefix("s.") })
         #expect(planned.contains("s.shop-14") && planned.contains("s.shop-15"), "the nearest shops at the new start")
