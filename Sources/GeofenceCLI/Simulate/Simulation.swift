@@ -108,10 +108,7 @@ public struct Simulation {
         var nextProgress = progressInterval
 
         func reject(_ track: Int, _ position: String, _ reason: String) {
-            summary.fixesRejected += 1
-            if summary.firstRejections.count < Simulation.keptRejections {
-                summary.firstRejections.append(.init(track: tracks[track].name, position: position, reason: reason))
-            }
+            summary.reject(track: tracks[track].name, position: position, reason: reason)
         }
 
         /// Reads track `t` until it has a position at its head, or is done.
@@ -231,10 +228,7 @@ public struct Simulation {
         var nextProgress = progressInterval
 
         func reject(_ position: String, _ reason: String) {
-            summary.fixesRejected += 1
-            if summary.firstRejections.count < Simulation.keptRejections {
-                summary.firstRejections.append(.init(track: track.name, position: position, reason: reason))
-            }
+            summary.reject(track: track.name, position: position, reason: reason)
         }
         func flush(upTo watermark: Double) {
             write(&pending, upTo: watermark, summary: &summary, emit: emit)

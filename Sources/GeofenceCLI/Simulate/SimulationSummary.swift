@@ -29,6 +29,14 @@ public struct SimulationSummary: Sendable, Hashable {
     /// Total events written.
     public var eventCount: Int { eventsByKind.values.reduce(0, +) }
 
+    /// Counts one rejected record, keeping the first ``Simulation/keptRejections`` of them.
+    mutating func reject(track: String, position: String, reason: String) {
+        fixesRejected += 1
+        if firstRejections.count < Simulation.keptRejections {
+            firstRejections.append(Rejection(track: track, position: position, reason: reason))
+        }
+    }
+
     public init() {}
 
     /// The stderr summary: counts, the first rejections, and `wallSeconds` when given.
