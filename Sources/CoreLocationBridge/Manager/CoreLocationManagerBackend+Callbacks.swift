@@ -27,10 +27,7 @@ extension CoreLocationManagerBackend {
             answerLocation(newest)
             for (m, d) in liveDelegates() { d.locationManager(m, didUpdateLocations: fixes) }
         }
-        handled += 1
-        let done = settleWaiters.filter { $0.target <= handled }
-        settleWaiters.removeAll { $0.target <= handled }
-        for w in done { w.continuation.resume() }
+        handled.finishOne()
     }
 
     /// Calls `didEnterRegion` / `didExitRegion` (the system applies the notify flags), or the

@@ -57,8 +57,7 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     var nextWaiter = 0
     let counter = CallbackCounter()
     var consumer: Task<Void, Never>?
-    var handled = 0
-    var settleWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var handled = CompletionCount()
 
     var managers: [ObjectIdentifier: ManagerSlot] = [:]
     var managerOrder: [ObjectIdentifier] = []
@@ -122,8 +121,8 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     /// Returns once every callback the system has sent so far has been handled.
     public func settle() async {
         let target = counter.value
-        guard handled < target else { return }
-        await withCheckedContinuation { settleWaiters.append((target, $0)) }
+        guard !handled.reached(target) else { return }
+        await withCheckedContinuation { handled.resume($0, at: target) }
     }
 
     /// State and location requests waiting for the system's answer.

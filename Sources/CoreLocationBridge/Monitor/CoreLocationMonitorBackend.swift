@@ -47,8 +47,7 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     let tapItems: AsyncStream<(monitor: String, event: SystemMonitorEvent, first: Bool)>
     var tapWorker: Task<Void, Never>?
     var tapsQueued = 0
-    var tapsGiven = 0
-    var tapWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var tapsGiven = CompletionCount()
     /// Events received from the system so far and fully handled (for diagnostics and tests).
     public private(set) var receivedCount = 0
 
@@ -243,7 +242,7 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
 
     /// Gives one event to the planner's tap as a transition with the location source's fix.
     func giveToTap(_ e: SystemMonitorEvent, monitor name: String, first: Bool) async {
-        defer { tapDone() }
+        defer { tapsGiven.finishOne() }
         guard let source = locationSource, let fix = await source() else { return }
         let kind: TransitionEvent.Kind = e.state == .satisfied ? .enter : .exit
         monitors[name]?.tap?(
@@ -252,18 +251,11 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
                 time: e.date, crossedAt: e.date, isInitial: first))
     }
 
-    func tapDone() {
-        tapsGiven += 1
-        let done = tapWaiters.filter { $0.target <= tapsGiven }
-        tapWaiters.removeAll { $0.target <= tapsGiven }
-        for waiter in done { waiter.continuation.resume() }
-    }
-
     /// Returns once every transition queued for a planner's tap so far has been given to it (or
     /// dropped for want of a fix).
     public func settleTaps() async {
         let target = tapsQueued
-        guard tapsGiven < target else { return }
-        await withCheckedContinuation { tapWaiters.append((target, $0)) }
+        guard !tapsGiven.reached(target) else { return }
+        await withCheckedContinuation { tapsGiven.resume($0, at: target) }
     }
 }
