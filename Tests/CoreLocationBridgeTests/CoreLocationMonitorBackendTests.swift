@@ -243,6 +243,28 @@ struct CoreLocationMonitorBackendTests {
         #expect(await again.state(of: "b") == .outside)
     }
 
+    @Test("after a relaunch, the first crossing of a condition an earlier launch added reaches the planner's tap")
+    func relaunchedCrossingIsNotInitial() async throws {
+        let system = FakeConditionMonitors()
+        let earlier = CoreLocationMonitorBackend(service: system, locationSource: { await system.lastFix })
+        var first: MonitorSlotMonitor? = await MonitorSlotMonitor(
+            monitor: try await Monitor("catalogue", backend: earlier))
+        try await first?.register(.circle(identifier: "a", center: lyon, radius: 500))
+        for f in stay(at: lyon, from: 0, through: 30) { try await system.move(to: f) }
+        await system.terminateApp()
+        first = nil
+        let backend = CoreLocationMonitorBackend(service: system, locationSource: { await system.lastFix })
+        let again = await MonitorSlotMonitor(monitor: try await Monitor("catalogue", backend: backend))
+        let sentBefore = await system.sentCount
+        for f in stay(at: offset(5_000), from: 35, through: 80) { try await system.move(to: f) }
+        while await backend.receivedCount < system.sentCount - sentBefore { await Task.yield() }
+        await backend.settleTaps()
+        let events = again.takeEvents()
+        #expect(events.map(\.regionID) == ["a"], "the exit of a region the earlier launch registered")
+        #expect(events.first?.kind == .exit)
+        #expect(events.first?.isInitial == false)
+    }
+
     @Test(
         "a RegionPlanner serves 40 shops through 20 CLMonitor conditions: every entry once, in order, never above the limit"
     )

@@ -29,7 +29,8 @@ import RegionMonitoring
 /// - **Planner**: with a `locationSource`, each satisfied / unsatisfied event is also given to
 ///   a ``MonitorSlotMonitor`` tap as a transition carrying that source's fix (`CLMonitor`
 ///   events carry no position), in order, by a queue of its own; the first determination of a
-///   condition is marked initial. A condition the system reports `.unmonitored` after it was
+///   condition is marked initial — for a condition an earlier launch added, measured from the
+///   state the system's record holds when the monitor is opened. A condition the system reports `.unmonitored` after it was
 ///   added (its limit, counted over every app monitor, answered late) goes to the refusal tap.
 public actor CoreLocationMonitorBackend: MonitorBackend {
     /// Where monitors are opened.
@@ -98,8 +99,10 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
             guard !opening.contains(name) else { throw .monitorAlreadyOpen(name: name) }
             opening.insert(name)
             let system = await service.openMonitor(named: name)
+            var slot = Slot(system: system)
+            slot.lastStates = await Self.lastStates(of: system)
             opening.remove(name)
-            monitors[name] = Slot(system: system)
+            monitors[name] = slot
             monitors[name]?.pump = Task { [weak self] in
                 for await event in system.events {
                     guard let self else { return }
@@ -114,6 +117,17 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
         for event in monitors[name]?.pending ?? [] { continuation.yield(event) }
         monitors[name]?.pending = []
         return nextToken
+    }
+
+    /// The states the system holds for the conditions an earlier launch added (each record's
+    /// last event), so that a relaunch's first event of such a condition is a crossing, as it
+    /// would have been in the launch that added it — not a first determination.
+    private static func lastStates(of system: any SystemConditionMonitor) async -> [String: MonitorState] {
+        var states: [String: MonitorState] = [:]
+        for id in await system.identifiers {
+            if let record = await system.record(for: id) { states[id] = record.lastEvent.state }
+        }
+        return states
     }
 
     public func addCondition(
