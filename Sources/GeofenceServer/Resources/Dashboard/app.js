@@ -183,10 +183,12 @@ async function fitToContent() {
 function scheduleViewLoad() {
   state.stats.inputAt = performance.now();
   if (!state.viewReady) return;
-  // While a pointer drags or pinches, wait for the view to rest 120 ms; after a discrete step
-  // (a key, a button, a wheel notch, a link) 40 ms, enough to coalesce a burst of them.
+  // While a pointer drags or pinches nothing is loaded (the map calls again on release: a
+  // load's parsing and its new layer would cost frames of the drag); after a discrete step (a
+  // key, a button, a wheel notch, a link, a release) 40 ms, enough to coalesce a burst.
   clearTimeout(state.viewTimer);
-  state.viewTimer = setTimeout(loadViewport, state.map.pointers.size ? 120 : 40);
+  if (state.map.interacting) return;
+  state.viewTimer = setTimeout(loadViewport, 40);
   const [lon, lat] = state.map.center();
   history.replaceState(null, '', `#map=${state.map.zoom.toFixed(2)}/${lat.toFixed(5)}/${lon.toFixed(5)}`);
 }
