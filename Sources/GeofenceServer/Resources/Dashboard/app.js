@@ -79,8 +79,11 @@ function signOut() {
 
 // MARK: Start
 
+// The page's configuration (tiles), asked for at once, beside the key's check.
+const configLoad = fetch('/dashboard/config.json').then((r) => r.json()).catch(() => ({}));
+
 async function startDashboard() {
-  const config = await fetch('/dashboard/config.json').then((r) => r.json()).catch(() => ({}));
+  const config = await configLoad;
   if (config.tileAttribution) { $('attribution').textContent = config.tileAttribution; $('attribution').hidden = false; }
   state.map = new MapView($('map'), {
     tileURL: config.tileURL || null,

@@ -155,6 +155,9 @@ export class MapView {
   // the owner does not hold the map yet.
   resize(notify = true) {
     const r = this.canvas.getBoundingClientRect();
+    // The observer's first call (made on observe()) finds the size unchanged: no new load.
+    if (notify && Math.max(1, r.width) === this.width && Math.max(1, r.height) === this.height &&
+        (window.devicePixelRatio || 1) === this.dpr) return;
     this.dpr = window.devicePixelRatio || 1;
     this.width = Math.max(1, r.width); this.height = Math.max(1, r.height);
     this.canvas.width = Math.round(this.width * this.dpr);
