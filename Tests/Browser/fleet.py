@@ -281,11 +281,11 @@ ROUNDS, PER_WINDOW = 10, 100
 PANNED_EVERY_S = 0.1
 # Asserted, on the p99 of all the rounds' windows of each kind (1,000 batches, interleaved, so
 # that the machine's other load falls on all three alike): panned ≤ 1.25 × alone + 2 ms
-# (unchanged, within this machine's noise); flooded ≤ 2 × alone + 2 ms (the server, this client
-# and the reading client share two cores, so a flood costs ingestion CPU time, never a wait
-# for the map). docs/server.md gives the figures behind both bounds.
+# (unchanged, within this machine's noise); flooded ≤ 2.5 × alone + 2 ms (the server, this
+# client and the reading client share two cores, so a flood costs ingestion CPU time — × 1.3–1.8
+# measured — never a wait for the map). docs/server.md gives the figures behind both bounds.
 PANNED_RATIO, PANNED_SLACK_MS = 1.25, 2.0
-FLOODED_RATIO, FLOODED_SLACK_MS = 2.0, 2.0
+FLOODED_RATIO, FLOODED_SLACK_MS = 2.5, 2.0
 
 
 def check_ingest_while_panning(s):
