@@ -119,27 +119,12 @@ def check_map_at_scale(s):
           f"{first['regions']:,} regions, fetched in {first['fetchMs']:.0f} ms, layer drawn in {first['layerMs']:.1f} ms")
     assert first["regions"] > 5 and not first["clusters"], first
     overlap = check_overlaps_stay_light(s)
-    # Pan frames: drags in small steps at zoom 15 (regions) and 13 (clusters, a city).
+    # Pan frames: drags in small steps at zoom 15 (regions) and 13 (a city: 900 regions).
     results = {}
     for zoom in (15, 13):
-        s.js("window.geofenceDashboard.setView(121.47, 31.23, arguments[0])", zoom)
-        n = s.loads()
-        s.wait_for_load(n)
-        time.sleep(0.3)
-        before = len(s.js("return window.geofenceDashboard.frames()"))
-        canvas = s.d.find_element(By.ID, "map")
-        chain = ActionChains(s.d).move_to_element(canvas).click_and_hold()
-        for i in range(24):
-            chain = chain.move_by_offset(-10, 4 if i % 2 else -4)
-        chain.release().perform()
-        frames = s.js("return window.geofenceDashboard.frames()")[before:]
-        results[zoom] = frames
+        results[zoom] = drag_frames(s, zoom)
         if zoom == 15:
             shoot(s, "city")
-        top = ", ".join(f"{f:.1f}" for f in sorted(frames)[-4:])
-        p95 = sorted(frames)[int(len(frames) * 0.95) - 1]
-        print(f"    pan at zoom {zoom}: {len(frames)} frames, drawing {statistics.median(frames):.1f} ms median, "
-              f"{p95:.1f} ms 95th percentile, the slowest {top} ms (frame {frames.index(max(frames)) + 1})")
     # Zoom: every level from 3 to 17, painted after the last input.
     worst = 0
     for zoom in (3, 5, 7, 9, 11, 12, 13, 14, 15, 16, 17):
@@ -176,14 +161,61 @@ def check_map_at_scale(s):
     print(f"    GET /v1/regions/map (the world, zoom 1): {statistics.median(timings):.0f} ms median, {max(timings):.0f} ms worst of 7; "
           f"GET /v1/regions?bbox=(the world)&limit=1 (every region matched, off the lock): {scan:.0f} ms")
     assert since_nav <= 500, f"first paint {since_nav:.0f} ms"
-    # The frames' drawing is timed by the wall clock, so a frame the OS paused counts whole: on
-    # a busy machine (load average 12–16 on 2 cores) one frame in 72 took 56–60 ms while the
-    # median was 0.3 ms. Asserted: 95 % of frames within the issue's 50 ms, none over 100 ms.
-    for zoom, frames in results.items():
-        p95 = sorted(frames)[int(len(frames) * 0.95) - 1]
-        assert p95 <= 50 and max(frames) <= 100, f"pan frames at zoom {zoom}: 95th percentile {p95:.1f} ms, slowest {max(frames):.1f} ms"
+    # Every frame of a drag: the page's main thread ran no task over 50 ms (a long task), no
+    # frame's drawing took over 50 ms, and no two frames were over 50 ms apart.
+    for zoom, r in results.items():
+        assert not r["long"] and max(r["draw"]) <= 50 and max(r["gaps"]) <= 50, \
+            f"pan at zoom {zoom}: long tasks {r['long']}, slowest drawing {max(r['draw']):.1f} ms, longest gap {max(r['gaps']):.1f} ms"
     assert worst <= 500, f"a zoom level painted {worst:.0f} ms after its input"
     assert statistics.median(timings) <= 50, f"the whole-world map answer took {statistics.median(timings):.0f} ms"
+
+
+PROBE = """
+const p = window.frameProbe = {gaps: [], long: [], on: true, last: 0, releasedAt: Infinity};
+p.obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) p.long.push([e.startTime, e.duration]); });
+p.obs.observe({type: 'longtask'});
+document.getElementById('map').addEventListener('pointerup', (e) => { p.releasedAt = Math.min(p.releasedAt, e.timeStamp); }, {once: true});
+const tick = (t) => {
+  if (!p.on) return;
+  if (p.last && t <= p.releasedAt) p.gaps.push(t - p.last);
+  p.last = t;
+  requestAnimationFrame(tick);
+};
+requestAnimationFrame(tick);
+"""
+
+
+def drag_frames(s, zoom):
+    """A 240 px drag in 24 steps over the city at `zoom`, measured in the page: the gaps between
+    animation frames (requestAnimationFrame's timestamps), the main thread's long tasks
+    (PerformanceObserver 'longtask': a task over 50 ms) and each frame's drawing time, from the
+    press to the release. Then the paint of the view after the release."""
+    s.js("window.geofenceDashboard.setView(121.47, 31.23, arguments[0])", zoom)
+    s.wait_for_load(s.loads())
+    time.sleep(0.3)
+    before = len(s.js("return window.geofenceDashboard.frames()"))
+    s.js(PROBE)
+    n = s.loads()
+    canvas = s.d.find_element(By.ID, "map")
+    chain = ActionChains(s.d, duration=30).move_to_element(canvas).click_and_hold()
+    for i in range(24):
+        chain = chain.move_by_offset(-10, 4 if i % 2 else -4)
+    chain.release().perform()
+    load = s.wait_for_load(n)
+    time.sleep(0.1)   # the observer reports long tasks after they end
+    probe = s.js("const p = window.frameProbe; p.on = false; p.obs.disconnect(); "
+                 "return {gaps: p.gaps, long: p.long.filter(([t]) => t <= p.releasedAt).map(([, d]) => d)};")
+    draw = s.js("return window.geofenceDashboard.frames()")[before:]
+    gaps = probe["gaps"]
+    assert len(gaps) >= 20 and draw, (len(gaps), len(draw))
+    def q(xs, f):
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(len(xs) * f))]
+    print(f"    pan at zoom {zoom}: {len(gaps)} frame gaps, median {statistics.median(gaps):.1f} ms, 95th percentile {q(gaps, 0.95):.1f}, "
+          f"longest {max(gaps):.1f} ms; drawing median {statistics.median(draw):.1f} ms, slowest {max(draw):.1f} ms; "
+          f"long tasks {probe['long']}; after the release: {load['regions'] or load['clusters']} "
+          f"{'regions' if load['regions'] else 'clusters'} painted {load['sinceInputMs']:.0f} ms after it (layer {load['layerMs']:.1f} ms)")
+    return {"gaps": gaps, "long": probe["long"], "draw": draw}
 
 
 def check_overlaps_stay_light(s):
@@ -222,52 +254,110 @@ def check_overlaps_stay_light(s):
     return a, b
 
 
+def pan_map(base, key, panning, stop, every):
+    """Another process (so that its reading does not hold this one's interpreter lock): while
+    `panning` is set, requests map views — the whole world at zoom 1, then two city views at
+    zoom 13 (clusters of 0.3° × 0.2°) — one every `every` seconds (0: back to back), reading each
+    answer whole."""
+    import urllib.request
+    rnd, n = random.Random(3), 0
+    while not stop.is_set():
+        if not panning.wait(0.05):
+            continue
+        started = time.monotonic()
+        w = WEST + rnd.random() * 1.7
+        box = "-180,-90,180,90&zoom=1" if n % 3 == 0 else f"{w:.4f},{SOUTH + 0.5:.4f},{w + 0.3:.4f},{SOUTH + 0.7:.4f}&zoom=13"
+        req = urllib.request.Request(f"{base}/v1/regions/map?bbox={box}", headers={"Authorization": f"Bearer {key}"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            r.read()
+        n += 1
+        time.sleep(max(0.0, every - (time.monotonic() - started)))
+
+
+ROUNDS, PER_WINDOW = 10, 100
+# The dashboard reads the map once per drag released (and once per zoom step settled): a user
+# panning hard makes 2–4 reads a second. "Panned" is 10 reads a second; "flooded" is one client
+# reading back to back (60–150 a second), which no dashboard does.
+PANNED_EVERY_S = 0.1
+# Asserted, on the p99 of all the rounds' windows of each kind (1,000 batches, interleaved, so
+# that the machine's other load falls on all three alike): panned ≤ 1.25 × alone + 2 ms
+# (unchanged, within this machine's noise); flooded ≤ 2.5 × alone + 2 ms (the server, this
+# client and the reading client share two cores, so a flood costs ingestion CPU time — × 1.3–1.8
+# measured — never a wait for the map). docs/server.md gives the figures behind both bounds.
+PANNED_RATIO, PANNED_SLACK_MS = 1.25, 2.0
+FLOODED_RATIO, FLOODED_SLACK_MS = 2.5, 2.0
+
+
 def check_ingest_while_panning(s):
-    """Ingestion latency, alone and while a client pans the map (whole-world and city views
-    requested back to back): the map reads never take the tenant's lock."""
-    def post(i, t0):
-        lon, lat = WEST + 1 + (i % 50) * 0.001, SOUTH + 1
-        fixes = [{"latitude": lat, "longitude": lon, "timestamp": iso(t0 + i), "horizontalAccuracy": 10}]
-        t = time.monotonic()
-        status, _, _ = s.server.api("POST", "/v1/devices/latency-probe/locations", {"fixes": fixes})
-        assert status == 200
-        return (time.monotonic() - t) * 1000
+    """Ingestion latency in alternating windows of 100 one-fix batches: alone, while another
+    process pans the map as a dashboard does (10 reads a second), and while it floods it (back
+    to back), ten rounds. The map reads never take the tenant's lock, and cost little CPU."""
+    import multiprocessing
     def p99(xs):
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(len(xs) * 0.99))]
     t0 = time.time() - 10_000
-    alone = [post(i, t0) for i in range(200)]
-    stop = [False]
-    def pan():
-        n, rnd = 0, random.Random(3)
-        while not stop[0]:
-            w = WEST + rnd.random() * 1.7
-            box = "-180,-90,180,90&zoom=1" if n % 3 == 0 else f"{w:.4f},{SOUTH + 0.5:.4f},{w + 0.3:.4f},{SOUTH + 0.7:.4f}&zoom=13"
-            s.server.api("GET", f"/v1/regions/map?bbox={box}")
-            n += 1
-        return n
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        panning = pool.submit(pan)
-        time.sleep(0.2)
-        busy = [post(200 + i, t0) for i in range(200)]
-        stop[0] = True
-        reads = panning.result()
-    print(f"    ingestion p50 / p99: {statistics.median(alone):.1f} / {p99(alone):.1f} ms alone, "
-          f"{statistics.median(busy):.1f} / {p99(busy):.1f} ms while {reads} map reads ran")
-    # Both share two cores, so some slowdown is CPU, not waiting: bounded generously.
-    assert p99(busy) <= 3 * p99(alone) + 25, (p99(alone), p99(busy))
+    counter = [0]
+    def window():
+        out = []
+        for _ in range(PER_WINDOW):
+            i = counter[0]
+            counter[0] += 1
+            lon, lat = WEST + 1 + (i % 50) * 0.001, SOUTH + 1
+            fixes = [{"latitude": lat, "longitude": lon, "timestamp": iso(t0 + i), "horizontalAccuracy": 10}]
+            t = time.monotonic()
+            status, _, _ = s.server.api("POST", "/v1/devices/latency-probe/locations", {"fixes": fixes})
+            out.append((time.monotonic() - t) * 1000)
+            assert status == 200
+        return out
+    ctx = multiprocessing.get_context("fork")
+    stop = ctx.Event()
+    clients = {}
+    for name, every in (("panned", PANNED_EVERY_S), ("flooded", 0.0)):
+        on = ctx.Event()
+        proc = ctx.Process(target=pan_map, args=(s.server.base, s.server.key, on, stop, every), daemon=True)
+        proc.start()
+        clients[name] = (on, proc)
+    windows = {"alone": [], "panned": [], "flooded": []}
+    try:
+        window()                                 # warm-up, not counted
+        for _ in range(ROUNDS):
+            for name in windows:
+                on = clients[name][0] if name in clients else None
+                if on:
+                    on.set()
+                    time.sleep(0.1)
+                windows[name].append(window())
+                if on:
+                    on.clear()
+                    time.sleep(0.1)
+    finally:
+        stop.set()
+        for on, proc in clients.values():
+            on.set()
+            proc.join(10)
+    pooled = {name: p99(sum(ws, [])) for name, ws in windows.items()}
+    for name, ws in windows.items():
+        print(f"    {name:>7}: p99 {pooled[name]:.1f} ms (× {pooled[name] / pooled['alone']:.2f}), p50 {statistics.median(sum(ws, [])):.1f} ms "
+              f"of {len(ws) * PER_WINDOW} batches; the windows' p99: {' '.join(f'{p99(w):.0f}' for w in ws)} ms")
+    assert pooled["panned"] <= PANNED_RATIO * pooled["alone"] + PANNED_SLACK_MS, pooled
+    assert pooled["flooded"] <= FLOODED_RATIO * pooled["alone"] + FLOODED_SLACK_MS, pooled
 
 
 # MARK: Panels
 
 def check_devices_panel(s):
+    # The newest device's app reports its battery (Traccar Client's heartbeat: id and batt).
+    newest = s.server.api("GET", "/v1/devices?limit=1")[2]["devices"][0]["id"]
+    assert s.server.raw(f"/v1/ingest/osmand?key={s.server.key}&id={newest}&batt=73")[0] == 200
     tab(s, "devices")
     rows = s.wait(lambda: s.d.find_elements(By.CSS_SELECTOR, "#device-list .device-row"), timeout=10, what="device rows")
     status, _, api = s.server.api("GET", "/v1/devices?limit=50")
     shown = [r.get_attribute("data-device") for r in rows]
     assert shown == [d["id"] for d in api["devices"]], (shown[:5], [d["id"] for d in api["devices"]][:5])
     first = rows[0].text
-    assert "ago" in first and "±" in first, first
+    assert "ago" in first and "±" in first and "battery 73 %" in first, first
+    assert api["devices"][0]["battery"]["percent"] == 73 and "battery" not in rows[1].text, (api["devices"][0], rows[1].text)
     assert s.d.find_element(By.ID, "devices-more").is_displayed()
     s.d.find_element(By.ID, "devices-more").click()
     s.wait(lambda: len(s.d.find_elements(By.CSS_SELECTOR, "#device-list .device-row")) == 100, what="the second page")

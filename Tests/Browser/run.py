@@ -457,6 +457,8 @@ def main():
     ap.add_argument("--screenshots", help="also save a screenshot of each view at scale in this folder (docs/images)")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    ap.add_argument("--only", help="run only the checks whose names hold one of these comma-separated words "
+                                   "(with sign-in and the scale set-up they need)")
     args = ap.parse_args()
 
     options = Options()
@@ -479,6 +481,7 @@ def main():
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
                   check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
                   check_keyboard_polygon, check_keyboard_circle, check_stream_survives_restart, check_tiles]
+        setup = None
         if args.regions:
             # The dashboard at scale (fleet.py): 100,000 regions, 1,000 devices with a week of events.
             setup = lambda s: fleet.setup(s, args.regions)  # noqa: E731
@@ -487,6 +490,9 @@ def main():
                        fleet.check_history_panel, fleet.check_regions_panel, fleet.check_replay, fleet.check_import_export,
                        fleet.check_move_and_reshape, fleet.check_antimeridian, fleet.check_long_device_id,
                        fleet.check_offline_state]
+        if args.only:
+            words = args.only.split(",")
+            checks = [c for c in checks if c in (check_sign_in, setup) or any(w in c.__name__ for w in words)]
         for check in checks:
             started = time.monotonic()
             try:

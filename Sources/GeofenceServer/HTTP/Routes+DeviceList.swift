@@ -4,12 +4,14 @@ import Hummingbird
 
 extension GeofenceServer {
     /// `GET /v1/devices?prefix=&inside=&after=&limit=`: the tenant's devices, last seen first
-    /// (ties by id), each with its last fix and the regions it is inside now.
+    /// (ties by id), each with its last fix, the regions it is inside now and its last reported
+    /// battery level (when its app reports one).
     ///
     /// The list is read from the store's device rows through their last-seen index
     /// (``ServerStore/deviceList(tenant:prefix:after:limit:)``), never under the tenant's lock;
-    /// only the page's devices are then looked up in the engine (O(page)). With `inside`, the
-    /// devices inside that region come from the engine (``TenantRuntime/devices(inside:)``).
+    /// only the page's devices are then looked up in the engine and the battery table (O(page)).
+    /// With `inside`, the devices inside that region come from the engine's inverse index
+    /// (``TenantRuntime/devices(inside:)``: O(devices inside the region)).
     func addDeviceListRoutes(to v1: RouterGroup<APIRequestContext>) {
         let hub = self.hub
         let store = self.store
@@ -46,16 +48,24 @@ extension GeofenceServer {
                 rows = try await store.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit)
             }
             let insideNow = try await runtime.regionsInside(devices: rows.map(\.id))
+            let batteries = try await store.batteries(tenant: tenant, devices: rows.map(\.id))
             let items: [ServerJSON] = rows.map { row in
                 var fix = row.lastFix
                 if case .object(var f) = fix, let t = f["timestamp"]?.doubleValue {
                     f["timestamp"] = .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: t)))
                     fix = .object(f)
                 }
-                return .object([
+                var item: [String: ServerJSON] = [
                     "id": .string(row.id), "lastFix": fix,
                     "inside": .array((insideNow[row.id] ?? []).map(ServerJSON.string)),
-                ])
+                ]
+                if let b = batteries[row.id] {
+                    item["battery"] = .object([
+                        "percent": .number(b.percent),
+                        "time": .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: b.time))),
+                    ])
+                }
+                return .object(item)
             }
             let next: ServerJSON =
                 rows.count == limit

@@ -51,6 +51,13 @@ extension GeofenceServer {
         return outcome
     }
 
+    /// Keeps a report's battery level for the device list (one write, only when the report
+    /// carries a level), stamped with the time the report arrived.
+    func keepBattery(_ percent: Double?, tenant: String, device: String, now: Date) async throws {
+        guard let percent else { return }
+        try await store.recordBattery(tenant: tenant, device: device, percent: percent, at: now.timeIntervalSince1970)
+    }
+
     /// Commits `fixes` (in time order, in the window), first setting aside those older than
     /// the device's last accepted fix. A concurrent report of the same device can move that
     /// fix between the check and the commit, so the commit is tried a few times; past that the

@@ -14,8 +14,9 @@ import Foundation
 ///   — `speed` in m/s, −1 for an unknown speed or heading; `location` may be an array.
 ///
 /// A report without a timestamp is stamped with the time it arrived (as Traccar does); one
-/// without a position is a heartbeat (no fixes); altitude, battery and the other attributes
-/// are accepted and not used (the engine is 2-D).
+/// without a position is a heartbeat (no fixes); the battery level (`batt` or `battery` in
+/// percent, JSON `battery.level` as a fraction) is kept per device (``BatteryLevel``); altitude
+/// and the other attributes are accepted and not used (the engine is 2-D).
 struct OsmAndReport {
     /// The reporting device (`id`, `deviceid` or `device_id`).
     let device: String
@@ -24,6 +25,8 @@ struct OsmAndReport {
     /// Whether the client marked its location invalid (`valid=false`): its fix is checked like
     /// any other but not used. `fixes` is empty for a heartbeat.
     let distrusted: Bool
+    /// The battery level in percent, when the report carries one (``BatteryLevel``).
+    let battery: Double?
 
     /// Metres of horizontal error per unit of HDOP, used only when a report gives `hdop` and
     /// no `accuracy`: the user-equivalent range error of a consumer GNSS receiver in open sky
@@ -35,7 +38,7 @@ struct OsmAndReport {
     /// The parameters that carry a report (all but the key).
     static let reportParameters: Set<String> = [
         "id", "deviceid", "valid", "timestamp", "lat", "lon", "location", "accuracy", "hdop", "speed", "bearing",
-        "heading",
+        "heading", "batt", "battery",
     ]
 
     /// How the server's field names map to the form's, for problem answers.
@@ -60,6 +63,9 @@ struct OsmAndReport {
         }
         let time = if let text = parameters["timestamp"], !text.isEmpty { try Self.parseTime(text) } else { receivedAt }
         let reader = ParameterReader(parameters)
+        let batt = try reader.optional("batt")
+        let alternative = try reader.optional("battery")
+        battery = BatteryLevel.percent(batt ?? alternative)
         // A heartbeat (Traccar Client 10 sends `id`, `timestamp` and `batt` when no fix is due);
         // the numbers it does carry are checked as in any report.
         guard ["lat", "lon", "location"].contains(where: { parameters[$0]?.isEmpty == false }) else {
@@ -107,6 +113,7 @@ struct OsmAndReport {
         let root = try JSONObjectReader(json, path: "")
         device = try root.string("device_id")
         distrusted = false
+        var battery: Double? = nil
         guard let location = root.fields["location"] else {
             throw Problem.badRequest(field: "location", detail: "location is required")
         }
@@ -118,12 +125,21 @@ struct OsmAndReport {
         }
         var fixes: [ProtocolFix] = []
         for (i, item) in items.enumerated() {
-            fixes.append(
-                try Self.fix(
-                    fromJSON: item, path: items.count == 1 && !location.isArray ? "location" : "location[\(i)]",
-                    receivedAt: receivedAt))
+            let path = items.count == 1 && !location.isArray ? "location" : "location[\(i)]"
+            fixes.append(try Self.fix(fromJSON: item, path: path, receivedAt: receivedAt))
+            // The last location's level that is one (they come oldest first).
+            battery = try Self.batteryPercent(item, path: path) ?? battery
         }
         self.fixes = fixes
+        self.battery = battery
+    }
+
+    /// `battery.level` of a JSON location (a fraction of 1, −1 for unknown), in percent.
+    private static func batteryPercent(_ value: ServerJSON, path: String) throws(Problem) -> Double? {
+        let location = try JSONObjectReader(value, path: path)
+        guard let battery = location.fields["battery"], battery != .null else { return nil }
+        return BatteryLevel.percent(
+            fraction: try JSONObjectReader(battery, path: location.name("battery")).optionalNumber("level"))
     }
 
     private static func fix(fromJSON value: ServerJSON, path: String, receivedAt: Date) throws(Problem) -> ProtocolFix {

@@ -9,8 +9,8 @@ import Foundation
 /// {"_type":"location","lat":48.85833,"lon":2.29513,"tst":1497476456,"acc":12,"vel":4,"cog":270,"tid":"JJ"}
 /// ```
 ///
-/// `lat`, `lon` (degrees) and `tst` (Unix seconds) are required; `acc` (metres), `vel` (km/h)
-/// and `cog` (degrees) are optional. Every other message type (`transition`, `waypoint`,
+/// `lat`, `lon` (degrees) and `tst` (Unix seconds) are required; `acc` (metres), `vel` (km/h),
+/// `cog` (degrees) and `batt` (battery, percent: ``BatteryLevel``) are optional. Every other message type (`transition`, `waypoint`,
 /// `lwt`, `status`, a zero-length body sent when a friend is removed, …) is acknowledged and
 /// ignored, as the apps expect. Encrypted payloads are refused: the server has no key for them.
 struct OwnTracksMessage {
@@ -20,6 +20,8 @@ struct OwnTracksMessage {
     let trackerID: String?
     /// The MQTT-style topic (`owntracks/USER/DEVICE`), when the app sends one.
     let topic: String?
+    /// The battery level in percent (`batt`), when the message carries one (``BatteryLevel``).
+    let battery: Double?
 
     /// How OwnTracks' field names map to the server's, for problem answers that name the
     /// field as the client sent it.
@@ -34,6 +36,7 @@ struct OwnTracksMessage {
             fix = nil
             trackerID = nil
             topic = nil
+            battery = nil
             return
         }
         let o = try JSONObjectReader(body, path: "")
@@ -58,6 +61,7 @@ struct OwnTracksMessage {
         let accuracy = try o.optionalNumber("acc")
         let kmh = try o.optionalNumber("vel")
         let course = try o.optionalNumber("cog")
+        battery = BatteryLevel.percent(try o.optionalNumber("batt"))
         guard kind == "location" else {
             fix = nil
             return

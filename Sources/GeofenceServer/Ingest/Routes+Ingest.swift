@@ -42,8 +42,10 @@ extension GeofenceServer {
             }
             let device = try Identifier.check(name, field: "device")
             let tenant = try context.tenant(reportingFor: device)
+            let now = clock()
             _ = try await self.ingestAppReport(
-                tenant: tenant, device: device, fixes: [fix], distrusted: false, now: clock())
+                tenant: tenant, device: device, fixes: [fix], distrusted: false, now: now)
+            try await self.keepBattery(message.battery, tenant: tenant, device: device, now: now)
             return answer
         }
 
@@ -72,8 +74,10 @@ extension GeofenceServer {
             }
             let device = try Identifier.check(report.device, field: "id")
             let tenant = try context.tenant(reportingFor: device)
+            let now = clock()
             _ = try await self.ingestAppReport(
-                tenant: tenant, device: device, fixes: report.fixes, distrusted: report.distrusted, now: clock())
+                tenant: tenant, device: device, fixes: report.fixes, distrusted: report.distrusted, now: now)
+            try await self.keepBattery(report.battery, tenant: tenant, device: device, now: now)
             return Response(status: .ok)
         }
         group.get("osmand", use: osmand)

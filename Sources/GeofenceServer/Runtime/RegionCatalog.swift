@@ -24,6 +24,8 @@ final class RegionCatalog: Sendable {
         var changes: [Change] = []
         /// Whether the engine was loaded at least once (before that, the catalog knows nothing).
         var populated = false
+        /// Each region's feature as the map answers it, encoded once (``FeatureText``).
+        var texts = FeatureText()
     }
 
     private let state = NIOLockedValueBox(State())
@@ -34,13 +36,14 @@ final class RegionCatalog: Sendable {
     /// Starts over from `regions` (the engine after a load); the index is rebuilt on next read.
     func replace(with regions: [Region]) {
         state.withLockedValue { s in
-            s = State(index: nil, base: regions, changes: [], populated: true)
+            s = State(index: nil, base: regions, changes: [], populated: true, texts: FeatureText())
         }
     }
 
     /// Adds or replaces `regions`.
     func upsert(_ regions: [Region]) {
         state.withLockedValue { s in
+            for r in regions { s.texts.forget(r.identifier) }
             if s.index == nil {
                 s.changes.append(.upsert(regions))
             } else {
@@ -52,12 +55,19 @@ final class RegionCatalog: Sendable {
     /// Removes the region `id`.
     func delete(_ id: String) {
         state.withLockedValue { s in
+            s.texts.forget(id)
             if s.index == nil { s.changes.append(.delete(id)) } else { s.index!.remove(id) }
         }
     }
 
     /// Runs `body` on the index (building it first if needed), under the catalog's lock.
     func read<T>(_ body: (RegionMapIndex) throws -> T) rethrows -> T {
+        try readWithText { index, _ in try body(index) }
+    }
+
+    /// Runs `body` on the index and the regions' encoded features (kept in step with the
+    /// index: every change above forgets the changed region's text), under the catalog's lock.
+    func readWithText<T>(_ body: (RegionMapIndex, inout FeatureText) throws -> T) rethrows -> T {
         try state.withLockedValue { s in
             if s.index == nil {
                 var index = RegionMapIndex(regions: s.base)
@@ -71,7 +81,7 @@ final class RegionCatalog: Sendable {
                 s.base = []
                 s.changes = []
             }
-            return try body(s.index!)
+            return try body(s.index!, &s.texts)
         }
     }
 }

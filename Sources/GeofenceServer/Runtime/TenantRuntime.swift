@@ -39,6 +39,9 @@ actor TenantRuntime {
     /// The regions arranged for the map and list reads, read without this runtime's lock
     /// (``RegionCatalog``); every region change below is applied to it too.
     let catalog = RegionCatalog()
+    /// The devices inside each region (``InsideIndex``): updated after every batch the engine
+    /// runs, rebuilt with the engine.
+    var insideIndex = InsideIndex()
 
     let metrics: ServerMetrics
     let logger: Logger
@@ -139,6 +142,7 @@ actor TenantRuntime {
         loaded = false
         nearbyIndex = nil
         engine = try await loadEngine()
+        insideIndex = InsideIndex.build(devices: engine.subjects) { engine.regionsContaining(subject: $0) }
         catalog.replace(with: engine.regions)
         loaded = true
     }
@@ -230,6 +234,7 @@ actor TenantRuntime {
         return try await retryingStale {
             guard try await self.store.deleteRegion(tenant: self.tenant, id: id, now: now) else { return false }
             self.engine.remove(identifier: id)
+            self.insideIndex.forget(region: id)
             self.nearbyIndex?.remove(id)
             self.catalog.delete(id)
             return true
@@ -298,6 +303,7 @@ actor TenantRuntime {
             loaded = false
             throw Problem.badRequest(field: fieldPrefix, detail: "\(error)")
         }
+        insideIndex.update(device: device, inside: engine.regionsContaining(subject: device))
         return events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
     }
 
@@ -362,6 +368,7 @@ actor TenantRuntime {
             return
         }
         for batch in batches { for f in batch { _ = try? engine.process(f) } }
+        insideIndex.update(device: device, inside: engine.regionsContaining(subject: device))
     }
 
     // MARK: Reads

@@ -184,6 +184,8 @@ public final class PostgresStore: ServerStore {
         ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
         // Indexes of the dashboard's event history and device list (issue 34): PostgresStore+Browse.
         browseMigration,
+        // Each device's last battery level (issue 34): PostgresStore+Battery.
+        batteryMigration,
     ]
 
     public func migrate() async throws {

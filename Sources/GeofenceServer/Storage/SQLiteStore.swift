@@ -109,6 +109,8 @@ public final class SQLiteStore: ServerStore {
         ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
         // Indexes of the dashboard's event history and device list (issue 34): SQLiteStore+Browse.
         SQLiteStore.browseMigration,
+        // Each device's last battery level (issue 34): SQLiteStore+Battery.
+        SQLiteStore.batteryMigration,
     ]
 
     public func migrate() async throws {

@@ -94,3 +94,16 @@ public struct JournalBatch: Sendable {
         self.fixes = fixes
     }
 }
+
+/// A device's last reported battery level (``ServerStore/recordBattery(tenant:device:percent:at:)``).
+public struct BatteryReport: Sendable, Hashable {
+    /// Percent, 0–100.
+    public var percent: Double
+    /// When the server received the report, in seconds since 1970.
+    public var time: Double
+
+    public init(percent: Double, time: Double) {
+        self.percent = percent
+        self.time = time
+    }
+}

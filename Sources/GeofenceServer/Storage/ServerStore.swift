@@ -71,6 +71,11 @@ public protocol ServerStore: Sendable {
     /// The tenant's devices whose id starts with `prefix` (`nil`: all), last seen first (ties by
     /// id), after `after`, at most `limit` (ServerStore+Browse).
     func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow]
+    /// Keeps `percent` as the device's battery level reported at `time` (seconds since 1970),
+    /// unless a later report is already kept (SQLiteStore+Battery, PostgresStore+Battery).
+    func recordBattery(tenant: String, device: String, percent: Double, at time: Double) async throws
+    /// The kept battery level of each of `devices` that reported one.
+    func batteries(tenant: String, devices: [String]) async throws -> [String: BatteryReport]
     /// The device's fix batches still in the journal, newest first, each with its position for
     /// paging (`before`: only batches older than that position), at most `limit` batches
     /// (ServerStore+Browse).

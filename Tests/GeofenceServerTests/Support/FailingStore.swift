@@ -84,6 +84,12 @@ final class FailingStore: ServerStore {
     func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow] {
         try await base.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit)
     }
+    func recordBattery(tenant: String, device: String, percent: Double, at time: Double) async throws {
+        try await base.recordBattery(tenant: tenant, device: device, percent: percent, at: time)
+    }
+    func batteries(tenant: String, devices: [String]) async throws -> [String: BatteryReport] {
+        try await base.batteries(tenant: tenant, devices: devices)
+    }
     func fixBatches(tenant: String, device: String, before: Int64?, limit: Int) async throws -> [JournalBatch] {
         try await base.fixBatches(tenant: tenant, device: device, before: before, limit: limit)
     }

@@ -79,8 +79,11 @@ function signOut() {
 
 // MARK: Start
 
+// The page's configuration (tiles), asked for at once, beside the key's check.
+const configLoad = fetch('/dashboard/config.json').then((r) => r.json()).catch(() => ({}));
+
 async function startDashboard() {
-  const config = await fetch('/dashboard/config.json').then((r) => r.json()).catch(() => ({}));
+  const config = await configLoad;
   if (config.tileAttribution) { $('attribution').textContent = config.tileAttribution; $('attribution').hidden = false; }
   state.map = new MapView($('map'), {
     tileURL: config.tileURL || null,
@@ -183,10 +186,12 @@ async function fitToContent() {
 function scheduleViewLoad() {
   state.stats.inputAt = performance.now();
   if (!state.viewReady) return;
-  // While a pointer drags or pinches, wait for the view to rest 120 ms; after a discrete step
-  // (a key, a button, a wheel notch, a link) 40 ms, enough to coalesce a burst of them.
+  // While a pointer drags or pinches nothing is loaded (the map calls again on release: a
+  // load's parsing and its new layer would cost frames of the drag); after a discrete step (a
+  // key, a button, a wheel notch, a link, a release) 40 ms, enough to coalesce a burst.
   clearTimeout(state.viewTimer);
-  state.viewTimer = setTimeout(loadViewport, state.map.pointers.size ? 120 : 40);
+  if (state.map.interacting) return;
+  state.viewTimer = setTimeout(loadViewport, 40);
   const [lon, lat] = state.map.center();
   history.replaceState(null, '', `#map=${state.map.zoom.toFixed(2)}/${lat.toFixed(5)}/${lon.toFixed(5)}`);
 }

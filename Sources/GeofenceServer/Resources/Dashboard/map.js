@@ -9,7 +9,9 @@
 // Speed: regions and clusters are drawn once per load into an off-screen layer covering the
 // view and a quarter of it on each side (what app.js loads); a pan frame only copies that
 // layer, and a zoom frame scales it until the zoom settles (LAYER_SETTLE_MS) and the layer is
-// redrawn.
+// redrawn. While a pointer is down (a drag or a pinch) the layer is never redrawn and nothing
+// is loaded (app.js waits for `interacting` to end): every frame of a drag is a copy of the
+// layer, whatever the data; the new view is loaded and drawn once the pointer is released.
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
 
 const TILE = 256;
@@ -146,10 +148,16 @@ export class MapView {
     if (this.onViewChange) this.onViewChange();
   }
 
+  // Whether a pointer is down on the map (a drag or a pinch under way).
+  get interacting() { return this.pointers.size > 0; }
+
   // Matches the canvas's pixels to its CSS size; `notify` is false during construction, when
   // the owner does not hold the map yet.
   resize(notify = true) {
     const r = this.canvas.getBoundingClientRect();
+    // The observer's first call (made on observe()) finds the size unchanged: no new load.
+    if (notify && Math.max(1, r.width) === this.width && Math.max(1, r.height) === this.height &&
+        (window.devicePixelRatio || 1) === this.dpr) return;
     this.dpr = window.devicePixelRatio || 1;
     this.width = Math.max(1, r.width); this.height = Math.max(1, r.height);
     this.canvas.width = Math.round(this.width * this.dpr);
@@ -198,7 +206,11 @@ export class MapView {
         const [u, v] = this.fromScreen(e.offsetX, e.offsetY);
         this.onClick(u, v, e.offsetX, e.offsetY, e);
       }
-      if (this.pointers.size === 0) down = null;
+      if (this.pointers.size === 0) {
+        // The drag is over: load its view and redraw the layer the drag only moved.
+        if (down && moved) this.changed();
+        down = null;
+      }
     };
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
@@ -325,7 +337,10 @@ export class MapView {
   drawLayer(ctx) {
     const L = this.layer;
     const W = this.worldSize;
-    if (!L || L.version !== this.dataVersion || L.width !== this.width || L.height !== this.height) {
+    const stale = !L || L.version !== this.dataVersion || L.width !== this.width || L.height !== this.height;
+    if (L && this.interacting) {
+      // During a drag or pinch the layer is only moved and scaled; release redraws it.
+    } else if (stale) {
       this.buildLayer();
     } else if (L.zoom !== this.zoom) {
       clearTimeout(this.layerTimer);

@@ -78,6 +78,8 @@ export class Panels {
     el('span', { class: 'row-meta' },
       el('time', { datetime: f.timestamp, title: formatTime(f.timestamp) }, formatAge(f.timestamp)),
       f.horizontalAccuracy !== undefined ? ` · ±${Math.round(f.horizontalAccuracy)} m` : '',
+      d.battery ? el('span', { class: 'battery', title: `battery reported ${formatTime(d.battery.time)}` },
+        ` · battery ${Math.round(d.battery.percent)} %`) : '',
       ` · ${f.latitude.toFixed(5)}, ${f.longitude.toFixed(5)}`),
     inside));
   }
