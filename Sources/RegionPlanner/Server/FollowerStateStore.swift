@@ -32,7 +32,6 @@ public struct FollowerState: Sendable, Hashable, Codable {
     /// Whether a plan is due at the next fix, and when hybrid mode's clock last counted.
     var awaitingPlan: Bool?
     var hybridSince: Date?
-    var statistics: FollowerStatistics?
 
     public init(plan: JSONValue, registered: [String], replanRegistered: Bool) {
         self.plan = plan

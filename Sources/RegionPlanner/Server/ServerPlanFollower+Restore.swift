@@ -41,7 +41,6 @@ extension ServerPlanFollower {
         if let saved = state.track {
             track = saved
         }
-        if let saved = state.statistics { statistics = saved }
         guard let workingSet, let saved = state.soft,
             (try? soft.restore(saved, region: { workingSet.regions[$0]?.region })) != nil
         else {
@@ -69,7 +68,6 @@ extension ServerPlanFollower {
         state.track = track
         state.awaitingPlan = awaitingPlan
         state.hybridSince = hybridSince
-        state.statistics = statistics
         if mode == .hybrid {
             state.working = working?.plan.document
             state.workingReach = working?.reach

@@ -323,7 +323,7 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
 typealias FollowerRegion = (source: String, id: String, region: Region, hasChildren: Bool)
 
 /// What a ``ServerPlanFollower`` has done: plans applied, and the churn they caused.
-public struct FollowerStatistics: Sendable, Hashable, Codable {
+public struct FollowerStatistics: Sendable, Hashable {
     /// Plans applied (each `200`).
     public var plansApplied = 0
     /// Regions registered.
