@@ -24,7 +24,11 @@ import Testing
     func denseTown() async throws {
         let server = try PlanServerStub(regions: DenseTown.regions, sizing: DenseTown.sizing)
         let r = try await FollowerHarness.run(server: server, fixes: Self.drive)
-        print("[scenario] follower, dense town, 1 s: \(r.summary)")
+        let town = DenseTown.townShare(Self.drive)
+        let near = DenseTown.townShare(Self.drive, radius: 4_000)
+        print(
+            "[scenario] follower, dense town, 1 s: \(r.summary); within 3 km of the town "
+                + "\(String(format: "%.1f", 100 * town)) %, within 4 km \(String(format: "%.1f", 100 * near)) %")
         Self.exact(r)
         #expect(r.statistics.hybridEntries >= 1, "the town needs hybrid mode")
         #expect(r.hybridShare < 0.75, "and the open road does not")
@@ -70,5 +74,53 @@ import Testing
         let atGlitch = r.requests.filter { q in glitchPoints.contains { $0 == q.point } }
         #expect(atGlitch.isEmpty, "asked at a glitch: \(atGlitch.count)")
         #expect(r.statistics.glitchesRejected > 0)
+    }
+
+    @Test("restored in hybrid mode, the follower evaluates the same regions with continuous updates on")
+    func restoredInHybridMode() async throws {
+        let server = try PlanServerStub(regions: DenseTown.regions, sizing: DenseTown.sizing)
+        let monitor = EngineSlotMonitor(subject: "car", policy: .coreLocation)
+        let store = MemoryFollowerStore()
+        func follower() -> ServerPlanFollower<EngineSlotMonitor> {
+            ServerPlanFollower(
+                monitor: monitor,
+                source: ServerPlanSource(server: "http://stub", key: "k", device: "p", transport: server),
+                store: store)
+        }
+        var f = follower()
+        var i = 0
+        while await f.mode != .hybrid || i < 1_500, i < Self.drive.count {
+            if i == 0 || monitor.locationUpdatesEnabled { await f.observe(Self.drive[i]) }
+            for e in try monitor.process(Self.drive[i]) { _ = await f.handle(e) }
+            i += 1
+        }
+        let soft = await f.softIdentifiers
+        #expect(!soft.isEmpty)
+        #expect(await store.state?.mode == .hybrid)
+        f = follower()
+        #expect(await f.restore())
+        #expect(await f.mode == .hybrid)
+        #expect(await f.updatesRequested)
+        #expect(await f.softIdentifiers == soft)
+        #expect(await f.errors.isEmpty)
+    }
+
+    @Test("a state saved before hybrid mode existed restores in slot mode and asks for a plan at the next fix")
+    func olderStateRestoresInSlotMode() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("follower-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = FileFollowerStore(directory: directory, name: "old")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"plan":null,"registered":[],"replanRegistered":false}"#.utf8).write(to: file.url)
+        let server = try PlanServerStub(regions: DenseTown.regions, sizing: DenseTown.sizing)
+        let monitor = EngineSlotMonitor(subject: "car", policy: .coreLocation)
+        let f = ServerPlanFollower(
+            monitor: monitor,
+            source: ServerPlanSource(server: "http://stub", key: "k", device: "p", transport: server), store: file)
+        #expect(await f.restore())
+        #expect(await f.mode == .slots)
+        #expect(monitor.locationUpdatesEnabled, "a plan is due: the next fix is asked for")
+        await f.observe(Self.drive[0])
+        #expect(server.requests.count == 1)
     }
 }

@@ -216,6 +216,18 @@ enum DenseTown {
         policy: .coreLocation, largestRegionSize: Region.maximumRadius, maximumSpeed: 40,
         maximumFixInterval: 1, maximumAccuracy: 100, glitchAllowance: 250)
 
+    /// The share of the drive's time within `radius` metres of the town centre.
+    static func townShare(_ fixes: [LocationFix], radius: Double = 3_000) -> Double {
+        var inside = 0.0
+        for (a, b) in zip(fixes, fixes.dropFirst()) {
+            let p = frame.projection.project(a.coordinate)
+            if hypot(p.east - town.east, p.north - town.north) <= radius {
+                inside += b.timestamp.timeIntervalSince(a.timestamp)
+            }
+        }
+        return inside / fixes.last!.timestamp.timeIntervalSince(fixes[0].timestamp)
+    }
+
     /// West to east with loops through the town, ~14 m/s (±30 %), one fix a second,
     /// AR(1) GPS noise σ 8 m, honest accuracies; single 5 km glitches at `glitches`.
     static func drive(seed: UInt64 = 11, glitches: [Int] = []) -> [LocationFix] {
