@@ -7,10 +7,11 @@ import Geofencing
 /// exit as initial trigger) around the plan's centre with the plan's radius.
 ///
 /// ```swift
-/// let follower = ServerPlanFollower(monitor: slots, source: source)
-/// for fix in fixes {
-///     try await follower.observe(fix)                 // before the monitor sees the fix
-///     for e in try monitor.process(fix) { notify(try await follower.handle(e)) }
+/// let follower = ServerPlanFollower(monitor: slots, source: source, store: FileFollowerStore(…))
+/// _ = await follower.restore()                          // after a relaunch
+/// for fix in fixes {                                    // continuous while `updatesRequested`
+///     notify(await follower.observe(fix))               // before the monitor sees the fix
+///     for e in try monitor.process(fix) { notify(await follower.handle(e)) }
 /// }
 /// ```
 ///
