@@ -35,6 +35,16 @@ import Testing
         #expect(r.hybridShare <= town + 0.10, "hybrid \(r.hybridShare), town \(town)")
     }
 
+    @Test("with a monitor that may evaluate a fix first (a phone), the handovers keep a fix's clearance: exact")
+    func monitorEvaluatesFirst() async throws {
+        let server = try PlanServerStub(regions: DenseTown.regions, sizing: DenseTown.sizing)
+        var options = FollowerHarness.Options()
+        options.monitorMayEvaluateFirst = true
+        let r = try await FollowerHarness.run(server: server, fixes: Self.drive, options: options)
+        print("[scenario] follower, dense town, 1 s, monitor may evaluate first: \(r.summary)")
+        Self.exact(r)
+    }
+
     @Test("without hybrid mode (the follower before it), the same drive misses events: the scenario is dense")
     func denseTownWithoutHybridMisses() async throws {
         let server = try PlanServerStub(regions: DenseTown.regions, sizing: DenseTown.sizing)

@@ -76,6 +76,9 @@ struct FollowerHarness {
         /// Relaunch right after the n-th fix (0-based ordinals) whose `observe` returned events.
         var relaunchAfterHybridEvents: Set<Int> = []
         var allowsHybrid = true
+        /// The monitor says it may see a fix before the app (a phone), so regions change hands
+        /// only a next fix's clearance inside their side.
+        var monitorMayEvaluateFirst = false
         var store: (any FollowerStateStore) = MemoryFollowerStore()
     }
 
@@ -109,7 +112,9 @@ struct FollowerHarness {
     ) async throws -> Result {
         var reference = Engine(policy: .coreLocation)
         for r in server.features.values { try reference.add(try PlanServerStub.region(r)) }
-        let monitor = EngineSlotMonitor(subject: fixes[0].subject, policy: .coreLocation, slotCapacity: 20)
+        let monitor = EngineSlotMonitor(
+            subject: fixes[0].subject, policy: .coreLocation, slotCapacity: 20,
+            evaluatesFixesFirst: options.monitorMayEvaluateFirst)
         func makeFollower() -> ServerPlanFollower<EngineSlotMonitor> {
             let source = ServerPlanSource(server: "http://stub", key: "k", device: "p", transport: server)
             return ServerPlanFollower(
