@@ -114,6 +114,17 @@ import Testing
         #expect(await f.updatesRequested)
         #expect(await f.softIdentifiers == soft)
         #expect(await f.errors.isEmpty)
+
+        // Engines that cannot be rebuilt (a region the saved set does not hold): said, not guessed.
+        var broken = try #require(await store.state)
+        broken.soft = SoftEvaluatorState(
+            cohorts: [SoftCohortState(key: 0, triggers: ["nowhere": 0], engine: Data())], nextCohort: 1)
+        await store.save(broken)
+        f = follower()
+        #expect(await f.restore())
+        #expect(await f.mode == .slots)
+        #expect(await f.softIdentifiers.isEmpty)
+        #expect(await f.errors.count == 1)
     }
 
     @Test("a state saved before hybrid mode existed restores in slot mode and asks for a plan at the next fix")

@@ -41,10 +41,15 @@ extension ServerPlanFollower {
         if let saved = state.track {
             track = saved
         }
-        guard let workingSet, let saved = state.soft,
-            (try? soft.restore(saved, region: { workingSet.regions[$0]?.region })) != nil
-        else {
-            // Slot mode (or engines that cannot be rebuilt): a plan at the next fix.
+        var rebuilt = false
+        if let workingSet, let saved = state.soft {
+            rebuilt = (try? soft.restore(saved, region: { id in workingSet.regions[id]?.region })) != nil
+        }
+        guard rebuilt else {
+            // Saved in hybrid mode, yet the engines cannot be rebuilt: their pending runs are
+            // lost, which the app must hear about (the planner's `stateNotRestored`).
+            if state.mode == .hybrid { note(.storage("the hybrid-mode engines could not be restored exactly")) }
+            // Slot mode: a plan at the next fix.
             awaitingPlan = true
             await setUpdates(true)
             return true
