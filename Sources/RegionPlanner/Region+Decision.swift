@@ -26,6 +26,29 @@ extension HysteresisPolicy {
     }
 }
 
+extension HysteresisPolicy {
+    /// Whether `x` and the fix before it (`previous`) both decide `region` on `side`: then
+    /// nothing is pending for it at `x` in any engine that saw both (the earlier fix cancelled
+    /// any run towards the other side, and `x` starts none), so it can change hands at `x`.
+    /// The one handover rule of ``RegionPlanner`` and ``ServerPlanFollower``.
+    func settled(_ region: Region, _ side: RegionState, at x: LocationFix, previous: LocationFix?) -> Bool {
+        guard decidedSide(of: region, at: x) == side else { return false }
+        guard let p = previous, p != x, p.timestamp <= x.timestamp else { return true }
+        return decidedSide(of: region, at: p) == side
+    }
+
+    /// Whether `region`, registered with a monitor at `x`, starts there on `side` as the
+    /// whole-catalogue engine has it. `nextFixClearance`: the monitor may evaluate the fix
+    /// after `x` first (a phone), so `x` and that fix must both decide it: it must lie this
+    /// far inside `side` (`nil`: `x` is its first fix).
+    func startsAlike(_ region: Region, _ side: RegionState, at x: LocationFix, nextFixClearance: Double?) -> Bool {
+        guard decidedSide(of: region, at: x) == side else { return false }
+        guard let clearance = nextFixClearance else { return true }
+        let depth = region.signedDistance(to: x.coordinate) * (side == .inside ? -1 : 1)
+        return depth >= clearance
+    }
+}
+
 extension Region {
     /// The engine's region size: the radius of a circle, √(area / π) for polygons (area in a
     /// local tangent plane at the first vertex; within a fraction of a per cent for regions up

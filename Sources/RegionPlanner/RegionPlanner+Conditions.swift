@@ -41,9 +41,7 @@ extension RegionPlanner {
     /// pending for it at `x` in any engine that saw both (the earlier fix cancelled any run
     /// towards the other side, and `x` starts none), so it can change hands at `x`.
     func settled(_ region: Region, _ side: RegionState, at x: LocationFix) -> Bool {
-        guard policy.decidedSide(of: region, at: x) == side else { return false }
-        guard let p = track.previous, p != x, p.timestamp <= x.timestamp else { return true }
-        return policy.decidedSide(of: region, at: p) == side
+        policy.settled(region, side, at: x, previous: track.previous)
     }
 
     func notice(_ n: PlannerNotice) {

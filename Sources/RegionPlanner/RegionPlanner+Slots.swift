@@ -41,10 +41,8 @@ extension RegionPlanner {
     /// be so): then `x` and the next fix must both decide it, so it must lie
     /// ``nextFixClearance(_:)`` clear of its boundary.
     func startsAlike(_ region: Region, _ side: RegionState, at x: LocationFix, nextFix: Bool = false) -> Bool {
-        guard policy.decidedSide(of: region, at: x) == side else { return false }
-        guard nextFix || monitor.evaluatesFixesFirst else { return true }
-        let depth = region.signedDistance(to: x.coordinate) * (side == .inside ? -1 : 1)
-        return depth >= nextFixClearance(effectiveSizing)
+        let clearance = nextFix || monitor.evaluatesFixesFirst ? nextFixClearance(effectiveSizing) : nil
+        return policy.startsAlike(region, side, at: x, nextFixClearance: clearance)
     }
 
     /// After the monitor reported the re-plan region's exit (or a wake found the subject

@@ -80,7 +80,11 @@ public struct DeviceRun: Sendable {
         var reporting = reportBatch > 0
         for (i, fix) in fixes.enumerated() {
             try await beforeFix(i, fix)
-            await follower.observe(fix)
+            // Hybrid mode (a dense area): the follower's own engines confirm events at the fix.
+            for p in await follower.observe(fix) {
+                summary.events.append(p)
+                onEvent(p)
+            }
             let applied = await follower.statistics.plansApplied
             if applied > summary.plansApplied.count {
                 summary.plansApplied.append(

@@ -11,14 +11,27 @@ public protocol FollowerStateStore: Sendable {
     func save(_ state: FollowerState) async throws
 }
 
-/// What a follower saves after each plan it applies.
+/// What a follower saves after each plan it applies, and after each fix in hybrid mode.
 public struct FollowerState: Sendable, Hashable, Codable {
-    /// The plan document applied last (``ServerPlan/document``).
+    /// The plan document applied last (``ServerPlan/document``; `null` when none is).
     public var plan: JSONValue
     /// The identifiers registered for it (prefixed), without the re-plan circle.
     public var registered: [String]
     /// Whether the re-plan circle is registered.
     public var replanRegistered: Bool
+    /// Slot or hybrid mode (`nil`: saved before hybrid mode existed, slot mode).
+    public var mode: PlannerMode?
+    /// Hybrid mode: the working set's plan document (regions kept from earlier sets appended),
+    /// and how far from its centre it holds every region (metres).
+    public var working: JSONValue?
+    public var workingReach: Double?
+    /// Hybrid mode: the follower's engines with their pending runs, restored exactly.
+    var soft: SoftEvaluatorState?
+    /// The track as the follower saw it (the fix before the next one primes new regions).
+    var track: TrackFilter?
+    /// Whether a plan is due at the next fix, and when hybrid mode's clock last counted.
+    var awaitingPlan: Bool?
+    var hybridSince: Date?
 
     public init(plan: JSONValue, registered: [String], replanRegistered: Bool) {
         self.plan = plan

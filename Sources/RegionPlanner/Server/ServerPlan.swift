@@ -99,3 +99,9 @@ extension ServerPlan {
             monitoringEnabled: enabled, maxAge: maxAge, guaranteed: guaranteed, document: json)
     }
 }
+
+extension Region {
+    /// The identifier a plan region is registered under: `source + "." + id` (the plain id
+    /// without a source), RegionPlanner's per-source prefix.
+    var prefixedIdentifier: String { (source.map { $0 + "." } ?? "") + identifier }
+}
