@@ -85,6 +85,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     var track: TrackFilter
     /// A re-plan waits for the next trusted fix (``observe(_:)``).
     var awaitingFix = false
+    /// When the re-plan region's exit that ``awaitingFix`` answers was confirmed.
+    var awaitedExitTime: Date?
     var updatesRequested = false
     /// Usable slots after the monitor's foreign regions.
     var usableSlots: Int
@@ -237,7 +239,10 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             hybridSince = fix.timestamp
         }
         let trusted = verdict == .accepted || verdict == .jumped
-        if mode == .slots, trusted, awaitingFix || slotPlanNeedsRefresh(at: fix) {
+        if mode == .slots, trusted, awaitingFix, let t = awaitedExitTime {
+            noteLatency(confirmedAt: t, seenAt: fix.timestamp)
+        }
+        if mode == .slots, trusted, exitOverdue(at: fix) || awaitingFix || slotPlanNeedsRefresh(at: fix) {
             let fresh = pendingFresh
             pendingFresh = []
             try await replan(at: fix, path: .beforeMonitor, fresh: fresh)
@@ -269,8 +274,12 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             let verdict = track.consider(event.fix, consecutive: updatesRequested)
             noteConditions(after: verdict, fix: event.fix)
         }
+        if let latest = track.latest { noteLatency(confirmedAt: event.time, seenAt: latest.timestamp) }
         if event.regionID == Self.replanIdentifier {
-            if event.kind == .exit, mode == .slots, replanRegistered { try await replanAfterMonitor() }
+            if event.kind == .exit, mode == .slots, replanRegistered {
+                awaitedExitTime = event.time
+                try await replanAfterMonitor()
+            }
             return []
         }
         guard let reg = registered[event.regionID] ?? retiredOwner(of: event) else { return [] }
