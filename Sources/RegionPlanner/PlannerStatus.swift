@@ -70,6 +70,8 @@ public struct PlannerStatus: Sendable, Hashable {
     public var effectiveFixInterval: Double
     /// The speed bound the sizing uses now: the stated one, or the faster speed the fixes show.
     public var effectiveMaximumSpeed: Double
+    /// The event latency the sizing covers now: the longer of the sizing's and the monitor's.
+    public var effectiveEventLatency: Double
     /// The last broken condition, if any.
     public var lastBreach: ConditionBreach?
 }

@@ -177,7 +177,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             mode: mode, guaranteed: (plan?.guaranteed ?? false) && !breachSincePlan,
             locationUpdatesRequested: updatesRequested,
             effectiveFixInterval: effectiveSizing.maximumFixInterval,
-            effectiveMaximumSpeed: effectiveSizing.maximumSpeed, lastBreach: lastBreach)
+            effectiveMaximumSpeed: effectiveSizing.maximumSpeed,
+            effectiveEventLatency: effectiveSizing.eventLatency, lastBreach: lastBreach)
     }
 
     /// The notices since the last call, in order (mode changes, broken conditions).

@@ -60,6 +60,24 @@ import Testing
         #expect(late.radius(nearestUnregistered: near) == nil, "12 km of travel: too close for slot mode")
     }
 
+    @Test("the planner sizes for the monitor's stated latency, the longer of it and the sizing's")
+    func monitorLatencyInForce() async throws {
+        // City 0's first 100 regions, about 20 km from the drive's first fix.
+        let catalogue = try Catalogue(Drive.clustered.prefix(100).map { CatalogueEntry(region: $0) })
+        func status(monitorLatency: Double) async throws -> PlannerStatus {
+            let monitor = EngineSlotMonitor(subject: "car", policy: .coreLocation, eventLatency: monitorLatency)
+            let planner = try RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: Self.sizing)
+            try await planner.start(at: Self.route.fixes[0])
+            return await planner.status
+        }
+        let prompt = try await status(monitorLatency: 0)
+        #expect(prompt.effectiveEventLatency == 0 && prompt.mode == .slots)
+        let late = try await status(monitorLatency: 600)
+        #expect(late.effectiveEventLatency == 600)
+        #expect(late.mode == .hybrid, "24 km of travel in 600 s at 40 m/s: the slots cannot cover it")
+    }
+
     @Test("events up to 5 minutes late, Core Location's stated 300 s: exact")
     func fiveMinutesWithinStatedLatency() async throws {
         let r = try await Self.run(stated: ReplanSizing.coreLocationEventLatency, delays: 0...300)
@@ -76,6 +94,19 @@ import Testing
         #expect(Self.latencyNotices(r).isEmpty)
         #expect(r.hybridShare < 0.95, "the latency term leaves room for slots: \(r.hybridShare)")
         #expect(r.replanExitIndices.count >= 5, "re-plans were driven by late exits")
+    }
+
+    /// The negative control: Core Location's late events with no latency stated (the sizing
+    /// before the latency term) miss events, and say so. (30 s of delay does not: the 40 m/s
+    /// bound leaves that much slack at the drive's 28 m/s.)
+    @Test("events up to 5 minutes late, none stated: misses, reported")
+    func fiveMinutesUnstated() async throws {
+        let r = try await Self.run(stated: 0, delays: 0...300)
+        print(
+            DriveEquivalenceTests.summary("clustered 110 km, ±10 m, events ≤ 300 s late, 0 s stated", r)
+                + "; latency notices \(Self.latencyNotices(r).count)")
+        #expect(!r.missed.isEmpty, "the latency term is what keeps the events exact")
+        #expect(!Self.latencyNotices(r).isEmpty)
     }
 
     /// Events beyond the stated latency, an app that gets region events and
