@@ -124,7 +124,9 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     ///   - allowsHybrid: `false` keeps slot mode even where it cannot keep the guarantee.
     ///   - store: where the planner's state is saved for ``restore()``.
     ///   - now: the clock for tier cache expiry and for refusing fixes stamped in the future.
-    /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``.
+    /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``
+    ///   (too few slots, a working radius within the largest margin, an event latency that is
+    ///   negative or not finite).
     public init(
         monitor: Monitor, sources: [PlannerSource], sizing: ReplanSizing,
         policy: HysteresisPolicy = .coreLocation, slots: Int? = nil,
@@ -147,6 +149,12 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             throw .invalidConfiguration(
                 field: "workingRadius",
                 reason: "must be finite and above the largest margin (\(sizing.catalogueMarginCeiling) m)")
+        }
+        for (field, latency) in [
+            ("sizing.eventLatency", sizing.eventLatency), ("monitor.eventLatency", monitor.eventLatency),
+        ]
+        where !(latency >= 0 && latency.isFinite) {
+            throw .invalidConfiguration(field: field, reason: "must be a finite number of seconds ≥ 0 (got \(latency))")
         }
         guard workingLimit >= n else {
             throw .invalidConfiguration(field: "workingLimit", reason: "must be at least the slot count \(n)")

@@ -78,6 +78,24 @@ import Testing
         #expect(late.mode == .hybrid, "24 km of travel in 600 s at 40 m/s: the slots cannot cover it")
     }
 
+    @Test("a negative or unbounded latency is refused, naming the field", arguments: [-1, .nan, .infinity])
+    func absurdLatency(_ latency: Double) throws {
+        let catalogue = try Catalogue([CatalogueEntry(region: Drive.clustered[0])])
+        func field(sizing: Double, monitor: Double) -> String? {
+            var stated = Self.sizing
+            stated.eventLatency = sizing
+            let error = #expect(throws: PlannerError.self) {
+                _ = try RegionPlanner(
+                    monitor: EngineSlotMonitor(subject: "car", policy: .coreLocation, eventLatency: monitor),
+                    sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: stated)
+            }
+            guard case .invalidConfiguration(let field, _) = error else { return nil }
+            return field
+        }
+        #expect(field(sizing: latency, monitor: 0) == "sizing.eventLatency")
+        #expect(field(sizing: 0, monitor: latency) == "monitor.eventLatency")
+    }
+
     @Test("events up to 5 minutes late, Core Location's stated 300 s: exact")
     func fiveMinutesWithinStatedLatency() async throws {
         let r = try await Self.run(stated: ReplanSizing.coreLocationEventLatency, delays: 0...300)
