@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "RegionPlanner", dependencies: ["Geodesy", "GeoFormats", "Geofencing"]),
         // Core Location behind the monitoring API; the files in Apple/ compile only where
         // Core Location exists (type-checked on Linux by Tests/AppleTypeCheck).
-        .target(name: "CoreLocationBridge", dependencies: ["Geodesy", "Geofencing", "RegionMonitoring"]),
+        .target(
+            name: "CoreLocationBridge", dependencies: ["Geodesy", "Geofencing", "RegionMonitoring", "RegionPlanner"]),
         .target(
             name: "GeofenceServer",
             dependencies: [

@@ -32,11 +32,16 @@ public final class EngineSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// Whether the owner may call ``process(_:)`` with a fix before the planner's `observe`
     /// (the platform's order); `false`: the planner always sees a fix first.
     public let evaluatesFixesFirst: Bool
+    /// The latency the owner promises for handing this monitor's events to the planner
+    /// (``process(_:)`` returns them at once; an owner that holds them back states how long).
+    public let eventLatency: TimeInterval
 
     public init(
-        subject: String, policy: HysteresisPolicy, slotCapacity: Int = 20, evaluatesFixesFirst: Bool = false
+        subject: String, policy: HysteresisPolicy, slotCapacity: Int = 20, evaluatesFixesFirst: Bool = false,
+        eventLatency: TimeInterval = 0
     ) {
         self.evaluatesFixesFirst = evaluatesFixesFirst
+        self.eventLatency = eventLatency
         self.subject = subject
         self.slotCapacity = slotCapacity
         self._engine = Engine(policy: policy)

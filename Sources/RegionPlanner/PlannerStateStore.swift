@@ -61,6 +61,8 @@ public struct PlannerSnapshot: Sendable, Hashable, Codable {
     var hybridSince: Date?
     var breachSincePlan: Bool?
     var inCoarseRun: Bool?
+    /// When the exit the awaited re-plan answers was confirmed (its lateness is checked then).
+    var awaitedExitTime: Date?
 }
 
 /// A ``PlannerStateStore`` in memory (tests, or an app that keeps its own persistence).

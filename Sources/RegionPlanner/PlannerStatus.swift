@@ -23,6 +23,15 @@ public enum ConditionBreach: Sendable, Hashable {
     /// (`distance` from the plan centre, `bound` = r + exit margin + travel allowance):
     /// a region may have been entered unregistered. The planner re-plans from fresh fixes.
     case planOvertaken(distance: Double, bound: Double)
+    /// A monitor event arrived after a position stamped `lateBy` seconds after the fix that
+    /// confirmed it: later than the stated event latency (`stated`, the longer of the sizing's
+    /// and the monitor's). Events of unregistered regions may have been missed meanwhile.
+    case eventLatencyExceeded(lateBy: Double, stated: Double)
+    /// A position lies `distance` from the plan centre, beyond where the re-plan region's exit
+    /// must have been reported within the stated latency (`bound` = r + exit margin + travel
+    /// allowance), and no exit has come: the monitor's events are late or lost. The planner
+    /// re-plans at that position.
+    case exitOverdue(distance: Double, bound: Double)
     /// A fix far off the track was set aside (it moves no plan until the next fixes agree).
     case glitchRejected(distance: Double)
     /// A fix claimed a coarser accuracy than the sizing's `maximumAccuracy` (yet fine enough for
@@ -61,6 +70,8 @@ public struct PlannerStatus: Sendable, Hashable {
     public var effectiveFixInterval: Double
     /// The speed bound the sizing uses now: the stated one, or the faster speed the fixes show.
     public var effectiveMaximumSpeed: Double
+    /// The event latency the sizing covers now: the longer of the sizing's and the monitor's.
+    public var effectiveEventLatency: Double
     /// The last broken condition, if any.
     public var lastBreach: ConditionBreach?
 }

@@ -26,6 +26,33 @@ extension RegionPlanner {
     var effectiveSizing: ReplanSizing {
         let observed = track.recentIntervals.filter { $0 < gapThreshold }.max() ?? 0
         return sizing.adapted(toFixInterval: observed).adapted(toSpeed: track.observedSpeed ?? 0)
+            .adapted(toEventLatency: monitor.eventLatency)
+    }
+
+    /// Reports a monitor event confirmed at `confirmed` that reached the planner later than the
+    /// stated latency: the planner holds a position stamped at `seen`, more than the latency
+    /// after it — and, for the re-plan region's exit, the first position asked for after it, so
+    /// one fix interval more (and a second of rounding) is allowed.
+    func noteLatency(confirmedAt confirmed: Date, seenAt seen: Date) {
+        let sizing = effectiveSizing
+        let late = seen.timeIntervalSince(confirmed)
+        guard late > sizing.eventLatency + sizing.maximumFixInterval + 1 else { return }
+        notice(.conditionBroken(.eventLatencyExceeded(lateBy: late, stated: sizing.eventLatency), at: seen))
+    }
+
+    /// Whether the trusted fix `x` (slot mode) lies beyond where the re-plan region's exit must
+    /// have been reported within the stated latency while none has come: then the exit is late
+    /// or lost, which is reported, and the planner re-plans at `x` (the cheap trigger: any
+    /// position the app has, a significant-location-change fix included, docs/planner.md).
+    func exitOverdue(at x: LocationFix) -> Bool {
+        guard let plan, plan.mode == .slots, plan.radius.isFinite, replanRegistered, !awaitingFix else {
+            return false
+        }
+        let bound = effectiveSizing.exitBound(radius: plan.radius)
+        let d = distance(plan.center, x.coordinate)
+        guard d > bound + 1 else { return false }
+        notice(.conditionBroken(.exitOverdue(distance: d, bound: bound), at: x.timestamp))
+        return true
     }
 
     /// An interval this long is a gap, not a fix interval: four times the longer of the stated

@@ -38,6 +38,7 @@ extension RegionPlanner {
             track.restore(accepted: snap.lastFix, previous: snap.previousFix)
         }
         breachSincePlan = snap.breachSincePlan ?? false
+        awaitedExitTime = snap.awaitedExitTime
         inCoarseRun = snap.inCoarseRun ?? false
         if mode == .hybrid {
             hybridSince = snap.hybridSince ?? snap.lastFix?.timestamp
@@ -89,7 +90,7 @@ extension RegionPlanner {
             pendingFresh: pendingFresh, updatesRequested: updatesRequested,
             softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics,
             soft: mode == .hybrid ? soft.saved() : nil, track: track, hybridSince: hybridSince,
-            breachSincePlan: breachSincePlan, inCoarseRun: inCoarseRun)
+            breachSincePlan: breachSincePlan, inCoarseRun: inCoarseRun, awaitedExitTime: awaitedExitTime)
         do { try await store.save(snap) } catch { storeErrors.append(.storeFailed(UnderlyingError(error))) }
     }
 }

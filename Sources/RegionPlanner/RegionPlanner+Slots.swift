@@ -74,6 +74,7 @@ extension RegionPlanner {
     func replan(at x: LocationFix, path: PlanPath, fresh: Set<String> = []) async throws(PlannerError) {
         statistics.replans += 1
         awaitingFix = false
+        awaitedExitTime = nil
         breachSincePlan = false
         let sizing = effectiveSizing
         let c = sizing.registrationClearance

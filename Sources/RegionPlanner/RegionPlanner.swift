@@ -85,6 +85,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     var track: TrackFilter
     /// A re-plan waits for the next trusted fix (``observe(_:)``).
     var awaitingFix = false
+    /// When the re-plan region's exit that ``awaitingFix`` answers was confirmed.
+    var awaitedExitTime: Date?
     var updatesRequested = false
     /// Usable slots after the monitor's foreign regions.
     var usableSlots: Int
@@ -122,7 +124,9 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     ///   - allowsHybrid: `false` keeps slot mode even where it cannot keep the guarantee.
     ///   - store: where the planner's state is saved for ``restore()``.
     ///   - now: the clock for tier cache expiry and for refusing fixes stamped in the future.
-    /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``.
+    /// - Throws: ``PlannerError/prefixClash(_:_:)`` or ``PlannerError/invalidConfiguration(field:reason:)``
+    ///   (too few slots, a working radius within the largest margin, an event latency that is
+    ///   negative or not finite).
     public init(
         monitor: Monitor, sources: [PlannerSource], sizing: ReplanSizing,
         policy: HysteresisPolicy = .coreLocation, slots: Int? = nil,
@@ -145,6 +149,12 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             throw .invalidConfiguration(
                 field: "workingRadius",
                 reason: "must be finite and above the largest margin (\(sizing.catalogueMarginCeiling) m)")
+        }
+        for (field, latency) in [
+            ("sizing.eventLatency", sizing.eventLatency), ("monitor.eventLatency", monitor.eventLatency),
+        ]
+        where !(latency >= 0 && latency.isFinite) {
+            throw .invalidConfiguration(field: field, reason: "must be a finite number of seconds ≥ 0 (got \(latency))")
         }
         guard workingLimit >= n else {
             throw .invalidConfiguration(field: "workingLimit", reason: "must be at least the slot count \(n)")
@@ -175,7 +185,8 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             mode: mode, guaranteed: (plan?.guaranteed ?? false) && !breachSincePlan,
             locationUpdatesRequested: updatesRequested,
             effectiveFixInterval: effectiveSizing.maximumFixInterval,
-            effectiveMaximumSpeed: effectiveSizing.maximumSpeed, lastBreach: lastBreach)
+            effectiveMaximumSpeed: effectiveSizing.maximumSpeed,
+            effectiveEventLatency: effectiveSizing.eventLatency, lastBreach: lastBreach)
     }
 
     /// The notices since the last call, in order (mode changes, broken conditions).
@@ -237,7 +248,10 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             hybridSince = fix.timestamp
         }
         let trusted = verdict == .accepted || verdict == .jumped
-        if mode == .slots, trusted, awaitingFix || slotPlanNeedsRefresh(at: fix) {
+        if mode == .slots, trusted, awaitingFix, let t = awaitedExitTime {
+            noteLatency(confirmedAt: t, seenAt: fix.timestamp)
+        }
+        if mode == .slots, trusted, exitOverdue(at: fix) || awaitingFix || slotPlanNeedsRefresh(at: fix) {
             let fresh = pendingFresh
             pendingFresh = []
             try await replan(at: fix, path: .beforeMonitor, fresh: fresh)
@@ -269,8 +283,12 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             let verdict = track.consider(event.fix, consecutive: updatesRequested)
             noteConditions(after: verdict, fix: event.fix)
         }
+        if let latest = track.latest { noteLatency(confirmedAt: event.time, seenAt: latest.timestamp) }
         if event.regionID == Self.replanIdentifier {
-            if event.kind == .exit, mode == .slots, replanRegistered { try await replanAfterMonitor() }
+            if event.kind == .exit, mode == .slots, replanRegistered {
+                awaitedExitTime = event.time
+                try await replanAfterMonitor()
+            }
             return []
         }
         guard let reg = registered[event.regionID] ?? retiredOwner(of: event) else { return [] }

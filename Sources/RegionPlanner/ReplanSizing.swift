@@ -9,12 +9,15 @@ import Geofencing
 /// `confirmationTime`; a catalogue region's state is first set (silently) by a fix at least
 /// `catalogueMarginCeiling` from its boundary. With apparent speed at most `maximumSpeed`,
 /// deciding fixes at least every `maximumFixInterval`, and single-fix glitches of at most
-/// `glitchAllowance`, the subject's fixes stay within
+/// `glitchAllowance`, and the exit reported at most `eventLatency` after its confirmation, the
+/// subject's fixes stay within
 ///
-///     travel = maximumSpeed × (confirmationTime + 3 × maximumFixInterval) + glitchAllowance
+///     travel = maximumSpeed × (confirmationTime + 3 × maximumFixInterval + eventLatency)
+///              + glitchAllowance
 ///
 /// of the point where the exit started to count (two fix intervals around the confirmation,
-/// one more for the fix a re-plan may wait for when the confirming fix is suspect). The radius is the largest `r` with
+/// one more for the fix a re-plan may wait for when the confirming fix is suspect, and the
+/// time the event may take to arrive). The radius is the largest `r` with
 ///
 ///     r + exitMargin(r) ≤ D − travel − clearance
 ///     clearance = catalogueMarginCeiling + maximumSpeed × maximumFixInterval + glitchAllowance
@@ -51,8 +54,16 @@ public struct ReplanSizing: Sendable, Hashable {
     /// claims more, yet is fine enough for the policy to use, breaks the guarantee (the planner
     /// reports ``ConditionBreach/accuracyExceeded(metres:stated:)``). `nil`: not checked.
     public var maximumAccuracy: Double?
+    /// The longest a monitor event may arrive after the fix that confirmed it (seconds). The
+    /// planner uses the longer of this and its monitor's ``SlotMonitor/eventLatency``; an
+    /// event later than that is reported (``ConditionBreach/eventLatencyExceeded(lateBy:stated:)``).
+    public var eventLatency: TimeInterval = 0
     /// The minimum radius asked for at construction (before the first-fix floor).
     var statedMinimumRadius: Double?
+
+    /// Core Location's stated event latency: entry and exit notifications "typically arrive
+    /// within 3–5 minutes" (docs/ios.md); the Core Location adapters' default.
+    public static let coreLocationEventLatency: TimeInterval = 300
 
     public init(
         exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
@@ -125,7 +136,7 @@ public struct ReplanSizing: Sendable, Hashable {
 
     /// Distance the fixes may cover while an exit is being confirmed (metres).
     public var travelAllowance: Double {
-        maximumSpeed * (confirmationTime + 3 * maximumFixInterval) + glitchAllowance
+        maximumSpeed * (confirmationTime + 3 * maximumFixInterval + eventLatency) + glitchAllowance
     }
 
     /// The same bounds for fixes `interval` seconds apart, when that is longer than
@@ -142,6 +153,7 @@ public struct ReplanSizing: Sendable, Hashable {
             maximumFixInterval: interval, glitchAllowance: glitchAllowance,
             minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
         adapted.maximumAccuracy = maximumAccuracy
+        adapted.eventLatency = eventLatency
         return adapted
     }
 
@@ -155,6 +167,16 @@ public struct ReplanSizing: Sendable, Hashable {
             maximumSpeed: speed, maximumFixInterval: maximumFixInterval, glitchAllowance: glitchAllowance,
             minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
         adapted.maximumAccuracy = maximumAccuracy
+        adapted.eventLatency = eventLatency
+        return adapted
+    }
+
+    /// The same bounds for a monitor whose events may arrive `latency` seconds late, when that
+    /// is longer than ``eventLatency``.
+    public func adapted(toEventLatency latency: TimeInterval) -> ReplanSizing {
+        guard latency > eventLatency, latency.isFinite else { return self }
+        var adapted = self
+        adapted.eventLatency = latency
         return adapted
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Geofencing
 
 /// A region monitor with a fixed number of slots, as an app sees Core Location: register a
@@ -50,11 +51,19 @@ public protocol SlotMonitor: AnyObject, Sendable {
     /// `observe` first (``EngineSlotMonitor`` driven so) may say `false` and keep its plans
     /// closer to the regions.
     var evaluatesFixesFirst: Bool { get }
+    /// The longest the monitor may take (seconds) to hand over an event after the fix that
+    /// confirmed it: part of the guarantee (the planner sizes the re-plan region for the travel
+    /// in that time and reports a later event, docs/planner.md, "Event latency"). Core Location
+    /// states 3–5 minutes: the adapters in `RegionMonitoring` say 300 s. Defaults to 0 (an
+    /// event as soon as it is confirmed).
+    var eventLatency: TimeInterval { get }
 }
 
 extension SlotMonitor {
     /// The platform's order: the monitor sees a position before the app does.
     public var evaluatesFixesFirst: Bool { true }
+    /// Events as soon as they are confirmed.
+    public var eventLatency: TimeInterval { 0 }
 }
 
 /// Why a ``SlotMonitor`` refused a registration.

@@ -117,6 +117,15 @@ struct PlannerOnCoreLocationTests {
         #expect(most <= 20)
     }
 
+    @Test("both adapters take Core Location's stated event latency from its backends; an app may state its own")
+    func eventLatencyFromTheBackend() async throws {
+        let app = await CoreLocationApp.launch(on: FakeCoreLocation(authorization: .authorizedAlways))
+        #expect(await LocationManagerSlotMonitor(manager: app.manager).eventLatency == 300)
+        #expect(await LocationManagerSlotMonitor(manager: app.manager, eventLatency: 45).eventLatency == 45)
+        let monitor = try await Monitor("shops", backend: CoreLocationMonitorBackend(service: FakeConditionMonitors()))
+        #expect(await MonitorSlotMonitor(monitor: monitor).eventLatency == ReplanSizing.coreLocationEventLatency)
+    }
+
     @Test("the 21st registration throws before the system is asked; circles only")
     func slotCountCheckedFirst() async throws {
         let app = await CoreLocationApp.launch(on: FakeCoreLocation(authorization: .authorizedAlways))

@@ -52,6 +52,15 @@ struct MonitorSlotMonitorTests {
         #expect(slots.slotCapacity == 2, "home holds 1 of 3 slots; a and b hold the other 2")
     }
 
+    @Test("the simulated device reports events at once: event latency 0, unless the app states one")
+    func eventLatency() async throws {
+        let device = makeDevice { _ in }
+        #expect(await MonitorSlotMonitor(monitor: try await Monitor("m", device: device)).eventLatency == 0)
+        #expect(
+            await MonitorSlotMonitor(monitor: try await Monitor("n", device: device), eventLatency: 60).eventLatency
+                == 60)
+    }
+
     @Test("conditions the device cannot monitor are rejected, not registered")
     func rejected() async throws {
         let device = makeDevice { $0.maximumRegionMonitoringDistance = 1_000 }

@@ -52,6 +52,16 @@ struct PlannerHarness {
         var relaunchAfterHybridEvents: Set<Int> = []
         var allowsHybrid = true
         var slots = 20
+        /// Each monitor event reaches the app this many seconds (drawn evenly from the range,
+        /// seeded) after the fix that confirmed it, at the first fix stamped at or after then
+        /// (Core Location's late events); `nil`: at once.
+        var eventDelay: ClosedRange<Double>?
+        var eventDelaySeed: UInt64 = 1
+        /// The latency the monitor states (``SlotMonitor/eventLatency``).
+        var statedEventLatency: Double = 0
+        /// The app also gets significant-location-change fixes: a fix at least 500 m and 300 s
+        /// after the previous one (Core Location's figures), while it gets no other.
+        var significantChanges = false
     }
 
     struct Result {
@@ -74,6 +84,8 @@ struct PlannerHarness {
         var relaunchModes: [PlannerMode] = []
         /// Indices of the fixes at which the monitor confirmed the re-plan region's exit.
         var replanExitIndices: [Int]
+        /// Significant-location-change fixes the app received (each wakes it).
+        var significantChangeFixes = 0
 
         var missed: Set<EventKey> { Set(reference).subtracting(planned) }
         var extra: Set<EventKey> { Set(planned).subtracting(reference) }
@@ -96,7 +108,8 @@ struct PlannerHarness {
         let catalogue = try catalogue ?? Catalogue(regions.map { CatalogueEntry(region: $0) })
         let monitor = EngineSlotMonitor(
             subject: fixes[0].subject, policy: policy, slotCapacity: options.slots,
-            evaluatesFixesFirst: options.order != .fixFirst || options.monitorMayEvaluateFirst)
+            evaluatesFixesFirst: options.order != .fixFirst || options.monitorMayEvaluateFirst,
+            eventLatency: options.statedEventLatency)
         let store = MemoryPlannerStore()
         // The source's catalogue is part of the app's data (it survives a relaunch, edits included).
         var appCatalogue = catalogue
@@ -120,6 +133,10 @@ struct PlannerHarness {
         var relaunchModes: [PlannerMode] = []
         var hybridEventFixes = 0
         var relaunchNext = false
+        var delays = SplitMix64(seed: options.eventDelaySeed)
+        var held: [(due: Date, event: TransitionEvent)] = []
+        var lastSignificant: LocationFix?
+        var significantFixes = 0
         func take(_ events: [PlannerEvent]) {
             for p in events where p.kind != .dwell {
                 let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
@@ -166,9 +183,23 @@ struct PlannerHarness {
                 let restored = try await planner.restore()
                 precondition(restored && statistics.replans > 0)
             }
+            func significantChange() -> Bool {
+                guard options.significantChanges else { return false }
+                if let l = lastSignificant,
+                    fix.timestamp.timeIntervalSince(l.timestamp) < 300
+                        || Geodesic.wgs84.inverse(l.coordinate, fix.coordinate).distance < 500
+                {
+                    return false
+                }
+                lastSignificant = fix
+                return true
+            }
             func deliverFix() async throws {
-                guard options.delivery == .everyFix || monitor.locationUpdatesEnabled else { return }
-                if await planner.status.mode == .slots { probeFixes += 1 }
+                let updates = options.delivery == .everyFix || monitor.locationUpdatesEnabled
+                let significant = significantChange()
+                guard updates || significant else { return }
+                if !updates { significantFixes += 1 }
+                if updates, await planner.status.mode == .slots { probeFixes += 1 }
                 let events = try await planner.observe(fix)
                 if !events.isEmpty {
                     relaunchNext = options.relaunchAfterHybridEvents.contains(hybridEventFixes)
@@ -177,12 +208,28 @@ struct PlannerHarness {
                 take(events)
             }
             func deliverEvents(_ events: [TransitionEvent]) async throws {
+                var now: [TransitionEvent] = []
+                for e in events {
+                    guard let range = options.eventDelay else {
+                        now.append(e)
+                        continue
+                    }
+                    held.append((e.time.addingTimeInterval(delays.uniform(range.lowerBound, range.upperBound)), e))
+                }
+                try await deliver(now)
+            }
+            func deliver(_ events: [TransitionEvent]) async throws {
                 for e in events {
                     if !monitor.locationUpdatesEnabled { wakeUps += 1 }
                     if e.regionID == RegionPlanner<EngineSlotMonitor>.replanIdentifier { replanExits.append(i) }
                     take(try await planner.handle(e))
                 }
             }
+            // Late events due by this fix reach the app before it.
+            held.sort { $0.due < $1.due }
+            let due = held.prefix { $0.due <= fix.timestamp }.map(\.event)
+            held.removeFirst(due.count)
+            try await deliver(due)
             switch options.order {
             case .fixFirst:
                 try await deliverFix()
@@ -201,6 +248,9 @@ struct PlannerHarness {
                 crossed[key] = e.crossedAt
             }
         }
+        for (_, e) in held.sorted(by: { $0.due < $1.due }) {
+            take(try await planner.handle(e))
+        }
         notices += await planner.takeNotices()
         var differences = 0
         for (k, c) in crossed where gotCrossed[k].map({ $0 != c }) ?? false { differences += 1 }
@@ -217,6 +267,7 @@ struct PlannerHarness {
                 || (status.mode == .slots && !status.locationUpdatesRequested
                     && plan!.radius.isFinite
                     && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
-            relaunchedBefore: relaunched, relaunchModes: relaunchModes, replanExitIndices: replanExits)
+            relaunchedBefore: relaunched, relaunchModes: relaunchModes, replanExitIndices: replanExits,
+            significantChangeFixes: significantFixes)
     }
 }

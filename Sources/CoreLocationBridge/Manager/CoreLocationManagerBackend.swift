@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import RegionMonitoring
+import RegionPlanner
 
 /// A ``LocationManager`` backend on Core Location's `CLLocationManager` (through a
 /// ``SystemLocationManager``: the real one on Apple platforms, ``FakeCoreLocation`` in tests).
@@ -220,6 +221,9 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     }
 
     public var regionLimit: Int { limit }
+
+    /// Core Location's stated latency, ``RegionPlanner/ReplanSizing/coreLocationEventLatency``.
+    public nonisolated var eventLatency: TimeInterval { ReplanSizing.coreLocationEventLatency }
 
     public func setLocationUpdates(_ enabled: Bool) async {
         if enabled { await system.startUpdatingLocation() } else { await system.stopUpdatingLocation() }

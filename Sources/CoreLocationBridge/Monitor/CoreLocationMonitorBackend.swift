@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import RegionMonitoring
+import RegionPlanner
 
 /// A ``Monitor`` backend on Core Location's `CLMonitor` (through a ``SystemMonitorService``:
 /// the real one on Apple platforms, ``FakeConditionMonitors`` in tests).
@@ -192,6 +193,9 @@ public actor CoreLocationMonitorBackend: MonitorBackend {
     }
 
     public var regionLimit: Int { limit }
+
+    /// Core Location's stated latency, ``RegionPlanner/ReplanSizing/coreLocationEventLatency``.
+    public nonisolated var eventLatency: TimeInterval { ReplanSizing.coreLocationEventLatency }
 
     /// Conditions the system monitors for the monitors this backend opened.
     public var monitoredRegionCount: Int {

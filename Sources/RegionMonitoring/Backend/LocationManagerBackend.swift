@@ -45,6 +45,10 @@ public protocol LocationManagerBackend: AnyObject, Sendable {
     var maximumRegionMonitoringDistance: Double { get async }
     /// How many regions the app may monitor at once (Core Location: 20).
     var regionLimit: Int { get async }
+    /// The longest a region event may come after the crossing was confirmed (seconds): Core
+    /// Location states 3–5 minutes; 0 by default (events as they are confirmed: the simulated
+    /// device). `LocationManagerSlotMonitor` passes it to the planner as its event latency.
+    var eventLatency: TimeInterval { get }
     /// Starts (`true`) or stops continuous location updates, delivered to every delegate's
     /// `didUpdateLocations`.
     func setLocationUpdates(_ enabled: Bool) async
@@ -52,4 +56,9 @@ public protocol LocationManagerBackend: AnyObject, Sendable {
     /// planner re-plans from when an event carries no position of its own. A Core Location
     /// backend makes a one-shot request when its last location is stale.
     func currentLocation() async -> LocationFix?
+}
+
+extension LocationManagerBackend {
+    /// Events as they are confirmed.
+    public var eventLatency: TimeInterval { 0 }
 }

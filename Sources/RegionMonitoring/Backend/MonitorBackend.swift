@@ -31,6 +31,10 @@ public protocol MonitorBackend: AnyObject, Sendable {
     func invalidateMonitor(_ name: String, token: UInt64) async
     /// How many regions the app may monitor at once.
     var regionLimit: Int { get async }
+    /// The longest a condition event may come after the crossing was confirmed (seconds): Core
+    /// Location states 3–5 minutes; 0 by default (the simulated device). `MonitorSlotMonitor`
+    /// passes it to the planner as its event latency.
+    var eventLatency: TimeInterval { get }
     /// How many regions the app monitors now (all monitors and location-manager regions).
     var monitoredRegionCount: Int { get async }
     /// Installs (or clears) a synchronous tap that sees each event delivered to monitor `name`
@@ -46,4 +50,9 @@ public protocol MonitorBackend: AnyObject, Sendable {
 extension MonitorBackend {
     /// Backends that refuse conditions only when they are added have no late refusals.
     public func setRefusalTap(_ tap: (@Sendable (MonitorEvent) -> Void)?, monitor name: String) async {}
+}
+
+extension MonitorBackend {
+    /// Events as they are confirmed.
+    public var eventLatency: TimeInterval { 0 }
 }

@@ -16,6 +16,9 @@ extension SimulatedDevice: LocationManagerBackend, MonitorBackend {
     /// ``DeviceSettings/regionLimit``.
     public var regionLimit: Int { settings.regionLimit }
 
+    /// 0: the simulated device reports each event at the fix that confirms it.
+    public nonisolated var eventLatency: TimeInterval { 0 }
+
     /// What the device knows now, without waiting: `unknown` until the region's first
     /// determination has been held (rule 36), and for a region that is not monitored.
     public func determineState(of identifier: String) -> RegionState {

@@ -65,10 +65,16 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     private var failures: [SlotMonitorError] = []
     private var locations: [LocationFix] = []
     private var updates = false
+    /// The event latency the planner sizes for: the backend's by default (Core Location: 300 s,
+    /// ``ReplanSizing/coreLocationEventLatency``; the simulated device: 0).
+    public let eventLatency: TimeInterval
 
     /// Wraps `manager` and becomes its delegate; the capacity is the backend's region limit.
-    public init(manager: LocationManager) async {
+    /// `eventLatency`: how late the platform may report a crossing (seconds; `nil`: the
+    /// backend's ``LocationManagerBackend/eventLatency``).
+    public init(manager: LocationManager, eventLatency: TimeInterval? = nil) async {
         self.manager = manager
+        self.eventLatency = eventLatency ?? manager.backend.eventLatency
         self.slotCapacity = await manager.backend.regionLimit
         (arrivals, arrivalsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         await manager.setDelegate(self)

@@ -46,6 +46,9 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// The monitor the regions are added to.
     public let monitor: Monitor
     public let slotCapacity: Int
+    /// The event latency the planner sizes for: the backend's by default (Core Location: 300 s,
+    /// ``ReplanSizing/coreLocationEventLatency``; the simulated device: 0).
+    public let eventLatency: TimeInterval
     private let inbox = TransitionInbox()
     private let lock = NSLock()
     private var _regions: [String: Region] = [:]
@@ -67,8 +70,11 @@ public final class MonitorSlotMonitor: SlotMonitor, @unchecked Sendable {
     /// Wraps `monitor`; the capacity is the device's ``DeviceSettings/regionLimit`` minus the
     /// regions the app already monitors elsewhere (at least 0). The monitor's own conditions
     /// count only when they hold a slot: one kept `.unmonitored` (refused at the limit) holds none.
-    public init(monitor: Monitor) async {
+    /// `eventLatency`: how late the platform may report a crossing (seconds; `nil`: the
+    /// backend's ``MonitorBackend/eventLatency``).
+    public init(monitor: Monitor, eventLatency: TimeInterval? = nil) async {
         self.monitor = monitor
+        self.eventLatency = eventLatency ?? monitor.backend.eventLatency
         (arrivals, arrivalsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let backend = monitor.backend
         let limit = await backend.regionLimit

@@ -1,0 +1,160 @@
+import Foundation
+import Geodesy
+import Geofencing
+import Testing
+
+@testable import RegionPlanner
+
+/// Late region events (Core Location: "typically within 3–5 minutes"): within the stated
+/// latency the planner gives the whole-catalogue engine's events exactly; beyond it, it says so
+/// (docs/planner.md, "Event latency").
+@Suite struct LatencyTests {
+    /// The clustered drive's first 110 km (five cities and the road between them), a fix a
+    /// second with GPS-grade noise (±10 m claimed, as ``GPSWhereNeededTests``).
+    static let route: Drive.Route = {
+        var r = Drive.route(interval: 1, seed: 11, sigma: 3, claimedAccuracy: 10)
+        r.fixes = Array(r.fixes.prefix(4_000))
+        r.kilometres = 110
+        return r
+    }()
+    static let sizing = ReplanSizing(
+        policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40, maximumFixInterval: 1,
+        maximumAccuracy: 10)
+
+    static func run(
+        stated: Double, delays: ClosedRange<Double>, significantChanges: Bool = false,
+        delivery: PlannerHarness.Delivery = .eventsOnly
+    ) async throws -> PlannerHarness.Result {
+        var options = PlannerHarness.Options()
+        options.eventDelay = delays
+        options.eventDelaySeed = 31
+        options.statedEventLatency = stated
+        options.significantChanges = significantChanges
+        options.delivery = delivery
+        return try await PlannerHarness.run(
+            regions: Drive.clustered, catalogue: Drive.clusteredCatalogue, fixes: route.fixes,
+            kilometres: route.kilometres, policy: .coreLocation, sizing: sizing, options: options)
+    }
+
+    /// The latency notices: when each was raised, and since when events may have been missed.
+    static func latencyNotices(_ r: PlannerHarness.Result) -> [(at: Date, since: Date)] {
+        r.notices.compactMap {
+            switch $0 {
+            case .conditionBroken(.eventLatencyExceeded(let late, _), let t): (t, t.addingTimeInterval(-late))
+            case .conditionBroken(.exitOverdue, let t): (t, t)
+            default: nil
+            }
+        }
+    }
+
+    @Test("the sizing covers the travel during the stated latency")
+    func travelAllowanceCoversLatency() {
+        let sizing = Self.sizing
+        let late = sizing.adapted(toEventLatency: 300)
+        #expect(late.travelAllowance == sizing.travelAllowance + 40 * 300)
+        #expect(late.adapted(toEventLatency: 60) == late, "the longer latency holds")
+        #expect(late.adapted(toSpeed: 80).eventLatency == 300, "adaptations keep the latency")
+        #expect(late.adapted(toFixInterval: 10).eventLatency == 300)
+        let near = 2_000.0
+        #expect(sizing.radius(nearestUnregistered: near) != nil)
+        #expect(late.radius(nearestUnregistered: near) == nil, "12 km of travel: too close for slot mode")
+    }
+
+    @Test("the planner sizes for the monitor's stated latency, the longer of it and the sizing's")
+    func monitorLatencyInForce() async throws {
+        // City 0's first 100 regions, about 20 km from the drive's first fix.
+        let catalogue = try Catalogue(Drive.clustered.prefix(100).map { CatalogueEntry(region: $0) })
+        func status(monitorLatency: Double) async throws -> PlannerStatus {
+            let monitor = EngineSlotMonitor(subject: "car", policy: .coreLocation, eventLatency: monitorLatency)
+            let planner = try RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: Self.sizing)
+            try await planner.start(at: Self.route.fixes[0])
+            return await planner.status
+        }
+        let prompt = try await status(monitorLatency: 0)
+        #expect(prompt.effectiveEventLatency == 0 && prompt.mode == .slots)
+        let late = try await status(monitorLatency: 600)
+        #expect(late.effectiveEventLatency == 600)
+        #expect(late.mode == .hybrid, "24 km of travel in 600 s at 40 m/s: the slots cannot cover it")
+    }
+
+    @Test("a negative or unbounded latency is refused, naming the field", arguments: [-1, .nan, .infinity])
+    func absurdLatency(_ latency: Double) throws {
+        let catalogue = try Catalogue([CatalogueEntry(region: Drive.clustered[0])])
+        func field(sizing: Double, monitor: Double) -> String? {
+            var stated = Self.sizing
+            stated.eventLatency = sizing
+            let error = #expect(throws: PlannerError.self) {
+                _ = try RegionPlanner(
+                    monitor: EngineSlotMonitor(subject: "car", policy: .coreLocation, eventLatency: monitor),
+                    sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: stated)
+            }
+            guard case .invalidConfiguration(let field, _) = error else { return nil }
+            return field
+        }
+        #expect(field(sizing: latency, monitor: 0) == "sizing.eventLatency")
+        #expect(field(sizing: 0, monitor: latency) == "monitor.eventLatency")
+    }
+
+    @Test("events up to 5 minutes late, Core Location's stated 300 s: exact")
+    func fiveMinutesWithinStatedLatency() async throws {
+        let r = try await Self.run(stated: ReplanSizing.coreLocationEventLatency, delays: 0...300)
+        print(DriveEquivalenceTests.summary("clustered 110 km, events ≤ 300 s late, 300 s stated", r))
+        DriveEquivalenceTests.exact(r)
+        #expect(Self.latencyNotices(r).isEmpty, "no event was later than stated")
+    }
+
+    @Test("events up to 30 s late, 30 s stated: exact, with slot mode on the open road")
+    func halfMinuteWithinStatedLatency() async throws {
+        let r = try await Self.run(stated: 30, delays: 0...30)
+        print(DriveEquivalenceTests.summary("clustered 110 km, ±10 m, events ≤ 30 s late, 30 s stated", r))
+        DriveEquivalenceTests.exact(r)
+        #expect(Self.latencyNotices(r).isEmpty)
+        #expect(r.hybridShare < 0.95, "the latency term leaves room for slots: \(r.hybridShare)")
+        #expect(r.replanExitIndices.count >= 5, "re-plans were driven by late exits")
+    }
+
+    /// The negative control: Core Location's late events with no latency stated (the sizing
+    /// before the latency term) miss events, and say so. (30 s of delay does not: the 40 m/s
+    /// bound leaves that much slack at the drive's 28 m/s.)
+    @Test("events up to 5 minutes late, none stated: misses, reported")
+    func fiveMinutesUnstated() async throws {
+        let r = try await Self.run(stated: 0, delays: 0...300)
+        print(
+            DriveEquivalenceTests.summary("clustered 110 km, ±10 m, events ≤ 300 s late, 0 s stated", r)
+                + "; latency notices \(Self.latencyNotices(r).count)")
+        #expect(!r.missed.isEmpty, "the latency term is what keeps the events exact")
+        #expect(!Self.latencyNotices(r).isEmpty)
+    }
+
+    /// Events beyond the stated latency, an app that gets region events and
+    /// significant-location-change fixes: whatever differs from the whole-catalogue engine lies
+    /// in a window a notice reports — from the late event's confirmation to the position that
+    /// showed it late, plus the confirmation of a region entered meanwhile.
+    @Test("events up to 5 minutes late, 30 s stated: every difference inside a reported window")
+    func beyondStatedLatency() async throws {
+        let r = try await Self.run(stated: 30, delays: 0...300, significantChanges: true)
+        let notices = Self.latencyNotices(r)
+        print(
+            DriveEquivalenceTests.summary("clustered 110 km, ±10 m, events ≤ 300 s late, 30 s stated", r)
+                + "; latency notices \(notices.count), significant-change fixes \(r.significantChangeFixes)")
+        #expect(!notices.isEmpty, "late events are reported")
+        let settle = Self.sizing.confirmationTime + 3 * Self.sizing.maximumFixInterval
+        for e in r.missed.union(r.extra) {
+            let reported = notices.contains { $0.since <= e.time && e.time <= $0.at.addingTimeInterval(settle) }
+            #expect(reported, "\(e) in no reported window")
+        }
+    }
+
+    /// The same late events, an app that gets every fix (a navigation app): the position past
+    /// the exit bound re-plans before any unregistered region is reached.
+    @Test("events up to 5 minutes late, 30 s stated, every fix to the app: reported, exact")
+    func beyondStatedLatencyEveryFix() async throws {
+        let r = try await Self.run(stated: 30, delays: 0...300, delivery: .everyFix)
+        print(
+            DriveEquivalenceTests.summary("clustered 110 km, ±10 m, events ≤ 300 s late, 30 s stated, every fix", r)
+                + "; latency notices \(Self.latencyNotices(r).count)")
+        DriveEquivalenceTests.exact(r)
+        #expect(!Self.latencyNotices(r).isEmpty)
+    }
+}
