@@ -8,7 +8,7 @@ extension TenantRuntime {
         try await enterSettled()
         defer { release() }
         var out: [String: [String]] = [:]
-        for d in devices where engine.lastFix(of: d) != nil { out[d] = engine.regionsContaining(subject: d).sorted() }
+        for d in devices where shards.lastFix(of: d) != nil { out[d] = shards.regionsContaining(subject: d).sorted() }
         return out
     }
 
@@ -19,10 +19,10 @@ extension TenantRuntime {
     func devices(inside region: String) async throws -> [(id: String, lastFix: LocationFix)] {
         try await enterSettled()
         defer { release() }
-        guard engine.region(identifier: region) != nil else { return [] }
+        guard shards.region(identifier: region) != nil else { return [] }
         var out: [(id: String, lastFix: LocationFix)] = []
-        for d in engine.subjects where engine.state(of: d, in: region) == .inside {
-            if let f = engine.lastFix(of: d) { out.append((d, f)) }
+        for d in shards.subjects where shards.state(of: d, in: region) == .inside {
+            if let f = shards.lastFix(of: d) { out.append((d, f)) }
         }
         return out
     }
