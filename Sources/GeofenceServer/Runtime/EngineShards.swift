@@ -44,13 +44,20 @@ package struct EngineShards: Sendable {
     var count: Int { engines.count }
 
     /// The shard of `device`: FNV-1a of its UTF-8 bytes (the same in every process, unlike
-    /// `Hasher`), modulo the shard count.
+    /// `Hasher`), its bits mixed (MurmurHash3's finalizer: FNV's low bits follow the bytes'
+    /// low bits, so `dev-1`, `dev-2`, … would alternate between two shards of four), modulo
+    /// the shard count.
     func shard(of device: String) -> Int { Self.shard(of: device, count: engines.count) }
 
     static func shard(of device: String, count: Int) -> Int {
         guard count > 1 else { return 0 }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        hash ^= hash >> 33
+        hash &*= 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash &*= 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
         return Int(hash % UInt64(count))
     }
 
@@ -85,7 +92,9 @@ package struct EngineShards: Sendable {
         self[device: device].regionsContaining(subject: device)
     }
     func pendingRegions(of device: String) -> [String] { self[device: device].pendingRegions(of: device) }
-    func state(of device: String, in region: String) -> RegionState { self[device: device].state(of: device, in: region) }
+    func state(of device: String, in region: String) -> RegionState {
+        self[device: device].state(of: device, in: region)
+    }
     func region(identifier: String) -> Region? { lead.region(identifier: identifier) }
     var regions: [Region] { lead.regions }
     var regionCount: Int { lead.regionCount }

@@ -54,7 +54,8 @@ extension TenantRuntime {
         while true {
             await acquireShard(k)
             do {
-                let events = try await ingestOnShard(k, device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
+                let events = try await ingestOnShard(
+                    k, device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
                 return events.map { .committed($0) } ?? .duplicate
             } catch is EngineInvalidated {
                 continue // a commit failed while the batch ran: rebuild, then run again
