@@ -116,7 +116,7 @@ extension TenantRuntime {
         let generation = engineGeneration
         let engine = takeShard(of: device)
         release()
-        let (back, outcome) = await Self.runOffActor(fixes, on: consume engine, tenant: tenant)
+        let (back, outcome) = await Self.runOffActor(fixes, of: device, on: consume engine, tenant: tenant)
         putBackShard(back, of: device)
         // Counting the shard back in and queueing its batch happen in one actor step, so
         // nothing that waits for every shard (a region change, a rebuild) sees the engine
@@ -130,8 +130,8 @@ extension TenantRuntime {
             // may be ahead of the store; the next enter() rebuilds it and the batch runs again.
             guard generation == engineGeneration else { return c.resume(throwing: EngineInvalidated()) }
             switch outcome {
-            case .success(let events):
-                enqueue(FixBatch(device: device, fixes: fixes, events: events), now: now, continuation: c)
+            case .success(let batch):
+                enqueue(batch, now: now, continuation: c)
             case .failure(let error):
                 invalidate() // the shard may be half-updated
                 c.resume(throwing: Problem.badRequest(field: fieldPrefix, detail: "\(error)"))

@@ -10,7 +10,7 @@ struct ShardLock {
 }
 
 /// Parallel ingestion: the tenant's devices are spread over ``EngineShards``, and a large batch
-/// runs on its shard's engine taken out of the actor (``runOffActor(_:on:tenant:)``), so
+/// runs on its shard's engine taken out of the actor (``runOffActor(_:of:on:tenant:)``), so
 /// batches of devices in different shards run on different cores at once.
 ///
 /// Locks, always taken in this order: a batch takes its shard's lock, then the tenant's lock
@@ -74,14 +74,17 @@ extension TenantRuntime {
         for w in waiting { w.resume() }
     }
 
-    /// Runs `fixes` through `engine` on the concurrent pool, off the tenant's actor (so other
-    /// shards' batches run meanwhile), and hands the engine back with the outcome.
+    /// Runs `device`'s `fixes` through `engine` on the concurrent pool, off the tenant's actor
+    /// (so other shards' batches run meanwhile), and hands the engine back with the batch to
+    /// commit (its journal text written here too, not in the commit that runs one at a time).
     @concurrent
     static func runOffActor(
-        _ fixes: [LocationFix], on engine: consuming Engine, tenant: String
-    ) async -> (Engine, Result<[StoredEvent], GeofencingError>) {
+        _ fixes: [LocationFix], of device: String, on engine: consuming Engine, tenant: String
+    ) async -> (Engine, Result<FixBatch, GeofencingError>) {
         var engine = engine
-        let outcome = run(fixes, on: &engine, tenant: tenant)
+        let outcome = run(fixes, on: &engine, tenant: tenant).map {
+            FixBatch(device: device, fixes: fixes, events: $0)
+        }
         return (engine, outcome)
     }
 }
