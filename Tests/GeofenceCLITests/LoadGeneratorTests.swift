@@ -24,6 +24,30 @@ struct LoadGeneratorTests {
         #expect(DeviceDriver.completeAnswer(problem)?.0 == 409)
     }
 
+    @Test("fix bodies: coordinates in fixed point with six decimals, valid JSON, the same values as the walk")
+    func fixBodies() throws {
+        func fixed(_ v: Double) -> String {
+            var bytes: [UInt8] = []
+            Walker.appendFixed6(v, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(fixed(31.1) == "31.100000")
+        #expect(fixed(-0.5) == "-0.500000")
+        #expect(fixed(-0.0000004) == "0.000000")
+        #expect(fixed(121.9999996) == "122.000000")
+        #expect(fixed(-179.000001) == "-179.000001")
+        #expect(fixed(0) == "0.000000")
+        var walker = Walker(lat: 31, lon: 121, time: 1_000_000_000)
+        var rng = SplitMix64(seed: 3)
+        let body = walker.batch(3, rng: &rng)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let fixes = try #require(json["fixes"] as? [[String: Any]])
+        #expect(fixes.count == 3)
+        #expect(fixes.map { $0["timestamp"] as? Int } == [1_000_000_001, 1_000_000_002, 1_000_000_003])
+        let last = try #require(fixes.last?["latitude"] as? Double)
+        #expect(abs(last - walker.lat) <= 5e-7)
+    }
+
     @Test(
         "a short run against a real server: every request answered, every fix accepted, the events counted are the ones stored"
     )
