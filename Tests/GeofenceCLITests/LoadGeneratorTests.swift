@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import GeofenceServer
 import Hummingbird
 import Logging
@@ -40,11 +41,11 @@ struct LoadGeneratorTests {
         var walker = Walker(lat: 31, lon: 121, time: 1_000_000_000)
         var rng = SplitMix64(seed: 3)
         let body = walker.batch(3, rng: &rng)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
-        let fixes = try #require(json["fixes"] as? [[String: Any]])
+        let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        let fixes = json?["fixes"] as? [[String: Any]] ?? []
         #expect(fixes.count == 3)
         #expect(fixes.map { $0["timestamp"] as? Int } == [1_000_000_001, 1_000_000_002, 1_000_000_003])
-        let last = try #require(fixes.last?["latitude"] as? Double)
+        let last = fixes.last?["latitude"] as? Double ?? .nan
         #expect(abs(last - walker.lat) <= 5e-7)
     }
 
