@@ -147,8 +147,17 @@ struct EngineShardTests {
                 group.addTask {
                     var mine: [(cursor: Int64, text: String)] = []
                     for (j, batch) in batches(device: d, phase: p).enumerated() {
-                        let result = try await pick(d, j).ingest(
-                            device: "dev-\(d)", fixes: batch, fieldPrefix: "fixes", now: t0)
+                        var result: IngestResult
+                        // A failed commit acknowledges nothing: the client sends the batch again.
+                        repeat {
+                            do {
+                                result = try await pick(d, j).ingest(
+                                    device: "dev-\(d)", fixes: batch, fieldPrefix: "fixes", now: t0)
+                                break
+                            } catch is FailingStore.InjectedFailure {
+                                continue
+                            }
+                        } while true
                         guard case .committed(let events) = result else {
                             Issue.record("dev-\(d) batch \(j) of phase \(p) answered as a duplicate")
                             continue
@@ -211,6 +220,32 @@ struct EngineShardTests {
             try await single.rebuild()
             #expect(SnapshotTests.behaviour(of: await single.engine, regions: ids, then: later) == behaviour)
             try await store.close()
+        }
+    }
+
+    @Test(
+        "commits failing while batches run off the actor: nothing acknowledged is lost, retried batches give one engine's events",
+        arguments: StoreKind.allCases)
+    func failedCommitsWhileShardsRun(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let base = try await db.open()
+            let store = FailingStore(base, failing: [2, 3, 7, 12, 13, 20])
+            let live = Self.runtime(store, shards: 4)
+            try await live.rebuild()
+            _ = try await live.upsert(SnapshotTests.regions(), create: false, now: Self.t0)
+            let answered = try await Self.feed(phase: 0, { _, _ in live })
+            #expect(store.commitCalls > 20, "every injected failure was reached")
+            #expect(answered.mapValues { $0.map(\.text) } == (try Self.reference(phases: 1)))
+            // The store holds each device's batches once, in order: a failed group left nothing.
+            let journal = try await base.journal(tenant: "t")
+            for d in 0..<Self.devices {
+                let fed = journal.flatMap { entry -> [LocationFix] in
+                    guard case .fixes(let fixes) = entry, fixes.first?.subject == "dev-\(d)" else { return [] }
+                    return fixes
+                }
+                #expect(fed.map(\.timestamp) == Self.batches(device: d, phase: 0).joined().map(\.timestamp))
+            }
+            try await base.close()
         }
     }
 
