@@ -84,7 +84,7 @@ public struct ServeCommand: AsyncParsableCommand {
         }
         if let s = snapshotIntervalSeconds { c.snapshots.interval = .milliseconds(Int64((s * 1000).rounded())) }
         if let n = engineShards {
-            guard n >= 1 else { throw ValidationError("--engine-shards must be at least 1") }
+            guard n >= 1, n <= 1_024 else { throw ValidationError("--engine-shards must be from 1 to 1024") }
             c.engineShards = n
         }
         if let d = fixRetentionDays {
