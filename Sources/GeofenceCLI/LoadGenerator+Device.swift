@@ -135,10 +135,10 @@ final class DeviceDriver: ChannelInboundHandler {
         guard !finished, let context else { return }
         k += 1
         let body = walker.batch(options.batchSize, rng: &rng)
-        var buffer = context.channel.allocator.buffer(capacity: requestHead.utf8.count + body.utf8.count + 16)
+        var buffer = context.channel.allocator.buffer(capacity: requestHead.utf8.count + body.count + 16)
         buffer.writeString(requestHead)
-        buffer.writeString("\(body.utf8.count)\r\n\r\n")
-        buffer.writeString(body)
+        buffer.writeString("\(body.count)\r\n\r\n")
+        buffer.writeBytes(body)
         sent = .now()
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }

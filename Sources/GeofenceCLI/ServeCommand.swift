@@ -51,6 +51,9 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Checkpoint a tenant's engine at least this often while it receives fixes, in seconds (default 600).")
     var snapshotIntervalSeconds: Double?
 
+    @Option(help: "Spread each tenant's devices over this many engines run in parallel (default: one per core).")
+    var engineShards: Int?
+
     @Option(help: "Delete stored fixes older than this many days (default 30; 0: keep forever).")
     var fixRetentionDays: Double?
 
@@ -80,6 +83,10 @@ public struct ServeCommand: AsyncParsableCommand {
             c.snapshots.everyFixes = max(n, 1)
         }
         if let s = snapshotIntervalSeconds { c.snapshots.interval = .milliseconds(Int64((s * 1000).rounded())) }
+        if let n = engineShards {
+            guard n >= 1, n <= 1_024 else { throw ValidationError("--engine-shards must be from 1 to 1024") }
+            c.engineShards = n
+        }
         if let d = fixRetentionDays {
             c.fixRetention = try ServerConfiguration.retention(days: d, key: "--fix-retention-days")
         }

@@ -65,7 +65,7 @@ public struct GeofenceServer: Sendable {
         self.metrics = metrics
         self.hub = TenantHub(
             store: store, policy: configuration.policy, metrics: metrics,
-            snapshotSchedule: configuration.snapshots, logger: logger)
+            snapshotSchedule: configuration.snapshots, engineShards: configuration.engineShards, logger: logger)
         self.keys = KeyCache(store: store)
         self.queryLimiter = QueryLimiter(limit: configuration.maxConcurrentQueriesPerTenant)
         self.dispatcher = WebhookDispatcher(

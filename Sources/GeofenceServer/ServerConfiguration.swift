@@ -69,6 +69,9 @@ public struct ServerConfiguration: Sendable {
     /// When each tenant's engine is checkpointed in the store (start-up replays only the
     /// journal after the last snapshot).
     public var snapshots = SnapshotSchedule()
+    /// How many engines each tenant's devices are spread over, run in parallel (docs/server.md,
+    /// "Every core for one tenant"): by default one per core this process may run on.
+    public var engineShards: Int = EngineShards.defaultCount
     /// How long stored fix batches are kept (`nil`: forever). 30 days by default. Only
     /// batches a snapshot covers are deleted, so fixes can outlive this by up to
     /// ``SnapshotSchedule/interval`` (docs/server.md, "Retention").

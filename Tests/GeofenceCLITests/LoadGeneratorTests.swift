@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import GeofenceServer
 import Hummingbird
 import Logging
@@ -22,6 +23,30 @@ struct LoadGeneratorTests {
         #expect(DeviceDriver.count(#""cursor""#, in: whole.readableBytesView[range]) == 2)
         let problem = ByteBuffer(string: "HTTP/1.1 409 Conflict\r\nContent-Length: 0\r\n\r\n")
         #expect(DeviceDriver.completeAnswer(problem)?.0 == 409)
+    }
+
+    @Test("fix bodies: coordinates in fixed point with six decimals, valid JSON, the same values as the walk")
+    func fixBodies() throws {
+        func fixed(_ v: Double) -> String {
+            var bytes: [UInt8] = []
+            Walker.appendFixed6(v, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(fixed(31.1) == "31.100000")
+        #expect(fixed(-0.5) == "-0.500000")
+        #expect(fixed(-0.0000004) == "0.000000")
+        #expect(fixed(121.9999996) == "122.000000")
+        #expect(fixed(-179.000001) == "-179.000001")
+        #expect(fixed(0) == "0.000000")
+        var walker = Walker(lat: 31, lon: 121, time: 1_000_000_000)
+        var rng = SplitMix64(seed: 3)
+        let body = walker.batch(3, rng: &rng)
+        let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        let fixes = json?["fixes"] as? [[String: Any]] ?? []
+        #expect(fixes.count == 3)
+        #expect(fixes.map { $0["timestamp"] as? Int } == [1_000_000_001, 1_000_000_002, 1_000_000_003])
+        let last = fixes.last?["latitude"] as? Double ?? .nan
+        #expect(abs(last - walker.lat) <= 5e-7)
     }
 
     @Test(

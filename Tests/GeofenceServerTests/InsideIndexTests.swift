@@ -54,6 +54,10 @@ struct InsideIndexTests {
             #expect(try await inside() == ["van-0"])
             _ = try await DashboardReadTests.visit(h, key: key, device: "van-0", start: t0 + 3_000, inside: 2, after: 6)
             #expect(try await inside() == [])
+            // A batch large enough to run on its engine shard off the tenant's actor
+            // (TenantRuntime.offActorMinimum, with more than one shard) is listed too.
+            _ = try await DashboardReadTests.visit(h, key: key, device: "truck", start: t0 - 10_000, inside: 300)
+            #expect(try await inside() == ["truck"])
         }
     }
 }

@@ -90,7 +90,7 @@ extension TenantRuntime {
     func plan(at point: Coordinate, slots: Int, radius: Double, sizing: ReplanSizing) async throws -> DevicePlan {
         try await enter()
         defer { release() }
-        if nearbyIndex == nil { nearbyIndex = NearbyIndex(regions: engine.regions) }
+        if nearbyIndex == nil { nearbyIndex = NearbyIndex(regions: shards.regions) }
         return nearbyIndex!.plan(at: point, slots: slots, radius: radius, sizing: sizing)
     }
 }

@@ -9,17 +9,20 @@ actor TenantHub {
     let policy: HysteresisPolicy
     let metrics: ServerMetrics
     let snapshotSchedule: SnapshotSchedule
+    let engineShards: Int
     let logger: Logger
     private var runtimes: [String: TenantRuntime] = [:]
 
     init(
         store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
-        snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")
+        snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), engineShards: Int = EngineShards.defaultCount,
+        logger: Logger = Logger(label: "geofence.tenant")
     ) {
         self.store = store
         self.policy = policy
         self.metrics = metrics
         self.snapshotSchedule = snapshotSchedule
+        self.engineShards = engineShards
         self.logger = logger
     }
 
@@ -27,7 +30,7 @@ actor TenantHub {
         if let r = runtimes[tenant] { return r }
         let r = TenantRuntime(
             tenant: tenant, store: store, policy: policy, metrics: metrics,
-            snapshotSchedule: snapshotSchedule, logger: logger)
+            snapshotSchedule: snapshotSchedule, engineShards: engineShards, logger: logger)
         runtimes[tenant] = r
         return r
     }

@@ -8,7 +8,7 @@ extension TenantRuntime {
         try await enterSettled()
         defer { release() }
         var out: [String: [String]] = [:]
-        for d in devices where engine.lastFix(of: d) != nil { out[d] = engine.regionsContaining(subject: d).sorted() }
+        for d in devices where shards.lastFix(of: d) != nil { out[d] = shards.regionsContaining(subject: d).sorted() }
         return out
     }
 
@@ -19,9 +19,9 @@ extension TenantRuntime {
     func devices(inside region: String) async throws -> [(id: String, lastFix: LocationFix)] {
         try await enterSettled()
         defer { release() }
-        guard engine.region(identifier: region) != nil else { return [] }
+        guard shards.region(identifier: region) != nil else { return [] }
         return insideIndex.devices(in: region).compactMap { d in
-            guard engine.state(of: d, in: region) == .inside, let f = engine.lastFix(of: d) else { return nil }
+            guard shards.state(of: d, in: region) == .inside, let f = shards.lastFix(of: d) else { return nil }
             return (d, f)
         }
     }

@@ -49,44 +49,16 @@ extension TenantRuntime {
     func ingestGrouped(
         device: String, fixes: [LocationFix], fieldPrefix: String, now: Date
     ) async throws -> IngestResult {
+        let k = shards.shard(of: device)
         var stale = 0
         while true {
-            try await enter()
-            // A shared store: for a device another instance has written to (seen as a stale
-            // commit before), first apply what the others committed — unless a batch of ours
-            // for it is still in flight; then the view cannot be told apart from our own
-            // commit, and that commit's version check catches any change. Other devices skip
-            // this round trip: the commit's version check is what guarantees correctness.
-            if store.isShared, contended.contains(device), inFlight[device, default: 0] == 0 {
-                do { try await catchUp(device: device) } catch {
-                    release()
-                    throw error
-                }
-            }
+            await acquireShard(k)
             do {
-                // Everything from here to the append happens in one actor step: no other
-                // request, and no commit outcome, comes between the engine update and the queue.
-                let events: [StoredEvent]? = try await withCheckedThrowingContinuation { c in
-                    defer { release() }
-                    guard loaded else { return c.resume(throwing: EngineInvalidated()) }
-                    do {
-                        let duplicate = try check(device: device, fixes: fixes, fieldPrefix: fieldPrefix)
-                        let batch =
-                            duplicate
-                            ? nil
-                            : FixBatch(
-                                device: device, fixes: fixes,
-                                events: try run(device: device, fixes: fixes, fieldPrefix: fieldPrefix))
-                        if batch != nil { inFlight[device, default: 0] += 1 }
-                        queue.append(QueuedBatch(batch: batch, now: now, continuation: c))
-                        startCommitting()
-                    } catch {
-                        c.resume(throwing: error)
-                    }
-                }
+                let events = try await ingestOnShard(
+                    k, device: device, fixes: fixes, fieldPrefix: fieldPrefix, now: now)
                 return events.map { .committed($0) } ?? .duplicate
             } catch is EngineInvalidated {
-                continue // a commit failed between enter() and now: rebuild, then run again
+                continue // a commit failed while the batch ran: rebuild, then run again
             } catch let error as StoreError where stale < 16 {
                 // Another instance got there first: nothing of the group was written. The
                 // engine is rebuilt by the next enter(); run the batch again (16 times at most).
@@ -99,6 +71,106 @@ extension TenantRuntime {
                 }
             }
         }
+    }
+
+    /// Checks and runs one batch on shard `k` (whose lock the caller holds; it is released
+    /// once the batch is queued or has failed), queues it and waits for its commit. A large
+    /// batch runs on the shard taken out of the actor (``TenantRuntime+Shards``); a small
+    /// one, or a retry, is checked, run and queued in one actor step, as with one engine.
+    private func ingestOnShard(
+        _ k: Int, device: String, fixes: [LocationFix], fieldPrefix: String, now: Date
+    ) async throws -> [StoredEvent]? {
+        let duplicate: Bool
+        do {
+            try await enterForBatch(device: device)
+            do { duplicate = try check(device: device, fixes: fixes, fieldPrefix: fieldPrefix) } catch {
+                release()
+                throw error
+            }
+        } catch {
+            releaseShard(k)
+            throw error
+        }
+        if duplicate || shardCount == 1 || fixes.count < Self.offActorMinimum {
+            // Everything from the check to the append happens in one actor step: no other
+            // request, and no commit outcome, comes between the engine update and the queue.
+            return try await withCheckedThrowingContinuation { c in
+                defer {
+                    release()
+                    releaseShard(k)
+                }
+                guard loaded else { return c.resume(throwing: EngineInvalidated()) }
+                do {
+                    let batch =
+                        duplicate
+                        ? nil
+                        : FixBatch(
+                            device: device, fixes: fixes,
+                            events: try run(device: device, fixes: fixes, fieldPrefix: fieldPrefix))
+                    enqueue(batch, now: now, continuation: c)
+                } catch {
+                    c.resume(throwing: error)
+                }
+            }
+        }
+        let generation = engineGeneration
+        let engine = takeShard(of: device)
+        release()
+        let (back, outcome) = await Self.runOffActor(fixes, of: device, on: consume engine, tenant: tenant)
+        putBackShard(back, of: device)
+        noteInside(device: device)
+        // Counting the shard back in and queueing its batch happen in one actor step, so
+        // nothing that waits for every shard (a region change, a rebuild) sees the engine
+        // ahead of the queue.
+        return try await withCheckedThrowingContinuation { c in
+            defer {
+                shardCameHome()
+                releaseShard(k)
+            }
+            // A commit failed (or the engine was rebuilt) while the batch ran: what it ran on
+            // may be ahead of the store; the next enter() rebuilds it and the batch runs again.
+            guard generation == engineGeneration else { return c.resume(throwing: EngineInvalidated()) }
+            switch outcome {
+            case .success(let batch):
+                enqueue(batch, now: now, continuation: c)
+            case .failure(let error):
+                invalidate() // the shard may be half-updated
+                c.resume(throwing: Problem.badRequest(field: fieldPrefix, detail: "\(error)"))
+            }
+        }
+    }
+
+    /// Takes the tenant's lock for a batch: loads the engine if needed and, with a shared store,
+    /// for a device another instance has written to (seen as a stale commit before), first
+    /// applies what the others committed — unless a batch of ours for it is still in flight;
+    /// then the view cannot be told apart from our own commit, and that commit's version check
+    /// catches any change. Other devices skip this round trip: the commit's version check is
+    /// what guarantees correctness. Unlike ``enter()``, it does not wait for other shards.
+    private func enterForBatch(device: String) async throws {
+        await acquire()
+        do {
+            if !loaded {
+                await shardsHome()
+                await settle()
+                try await rebuildLocked()
+            }
+            if store.isShared, contended.contains(device), inFlight[device, default: 0] == 0 {
+                try await catchUp(device: device)
+            }
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    /// Appends a batch run through the engine (`nil`: a retry, which only waits) to the commit
+    /// queue.
+    private func enqueue(
+        _ batch: FixBatch?, now: Date, continuation: CheckedContinuation<[StoredEvent]?, any Error>
+    ) {
+        if let batch { inFlight[batch.device, default: 0] += 1 }
+        queue.append(QueuedBatch(batch: batch, now: now, continuation: continuation))
+        startCommitting()
     }
 
     private func startCommitting() {
@@ -137,7 +209,7 @@ extension TenantRuntime {
                 // top of it, and have the next request rebuild the engine.
                 let failed = group + queue
                 queue.removeAll()
-                loaded = false
+                invalidate()
                 landed(failed)
                 for q in failed { q.continuation.resume(throwing: error) }
             }

@@ -48,7 +48,7 @@ extension TenantRuntime {
             lastSnapshotEnded = ContinuousClock.now
             lastSnapshotCost = ContinuousClock.now - began
         }
-        let copied: (engine: Engine, point: SnapshotPoint)?
+        let copied: (engine: EngineShards, point: SnapshotPoint)?
         do { copied = try await settledEngine(now: now) } catch {
             logger.warning("engine snapshot failed", metadata: ["tenant": "\(tenant)", "error": "\(error)"])
             return nil
@@ -107,24 +107,25 @@ extension TenantRuntime {
     /// journal position it covers, and releases the lock; `nil` when the engine is being
     /// rebuilt or the store gives no position (it keeps no snapshots, or another instance
     /// wrote to the tenant since this engine saw it).
-    private func settledEngine(now: Date) async throws -> (engine: Engine, point: SnapshotPoint)? {
+    private func settledEngine(now: Date) async throws -> (engine: EngineShards, point: SnapshotPoint)? {
         try await enterSettled()
         defer { release() }
         guard loaded, let position = try await store.snapshotPosition(tenant: tenant) else { return nil }
         let point = SnapshotPoint(
             position: position, fixesSinceSnapshot: fixesSinceSnapshot, engineLoads: engineLoads,
             at: max(now, lastCommitAt ?? now))
-        return (engine, point)
+        return (shards, point)
     }
 
-    /// Writes the snapshot bytes of `engine`, off the runtime's actor so that the tenant's
-    /// requests go on meanwhile; `cache` keeps the regions' part between snapshots. The copy
-    /// ends here: once ingestion has changed the runtime's engine, the copy alone holds the old
-    /// subject records, which are freed on this thread, not the actor's.
+    /// Writes the snapshot bytes of `engine` (its shards' devices gathered in one engine, as
+    /// one engine would hold them), off the runtime's actor so that the tenant's requests go on
+    /// meanwhile; `cache` keeps the regions' part between snapshots. The copy ends here: once
+    /// ingestion has changed the runtime's engine, the copy alone holds the old subject
+    /// records, which are freed on this thread, not the actor's.
     @concurrent
-    private static func export(_ engine: consuming Engine, cache: SnapshotCache) async -> (Data, SnapshotCache) {
+    private static func export(_ engine: consuming EngineShards, cache: SnapshotCache) async -> (Data, SnapshotCache) {
         var cache = cache
-        let data = engine.subjectSnapshot(cache: &cache)
+        let data = engine.merged.subjectSnapshot(cache: &cache)
         return (data, cache)
     }
 

@@ -19,7 +19,18 @@ actor TenantRuntime {
     let tenant: String
     let store: any ServerStore
     let policy: HysteresisPolicy
-    private(set) var engine: Engine
+    /// The engine, split by device into shards that run batches in parallel
+    /// (``EngineShards``, ``TenantRuntime+Shards``).
+    var shards: EngineShards
+    /// How many shards ``shards`` has (fixed for the runtime's life).
+    let shardCount: Int
+    /// Shard locks and the engines taken out of ``shards`` (``TenantRuntime+Shards``).
+    var shardLocks: [ShardLock]
+    var enginesOut = 0
+    var homeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Moves whenever the engine is invalidated or rebuilt: a batch run off the actor on a
+    /// shard taken out under an older generation is not committed.
+    var engineGeneration = 0
     private var locked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// Group commit state (``TenantRuntime+GroupCommit``): batches run through the engine and
@@ -71,7 +82,8 @@ actor TenantRuntime {
 
     init(
         tenant: String, store: any ServerStore, policy: HysteresisPolicy, metrics: ServerMetrics = ServerMetrics(),
-        snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), logger: Logger = Logger(label: "geofence.tenant")
+        snapshotSchedule: SnapshotSchedule = SnapshotSchedule(), engineShards: Int = EngineShards.defaultCount,
+        logger: Logger = Logger(label: "geofence.tenant")
     ) {
         self.tenant = tenant
         self.store = store
@@ -79,8 +91,13 @@ actor TenantRuntime {
         self.metrics = metrics
         self.snapshotSchedule = snapshotSchedule
         self.logger = logger
-        self.engine = Engine(policy: policy)
+        self.shardCount = max(1, engineShards)
+        self.shards = EngineShards(policy: policy, count: shardCount)
+        self.shardLocks = Array(repeating: ShardLock(), count: shardCount)
     }
+
+    /// The whole engine as one value (every shard's devices in one engine): for tests.
+    var engine: Engine { shards.merged }
 
     func acquire() async {
         if !locked {
@@ -98,10 +115,12 @@ actor TenantRuntime {
     /// engine error, until the next ``enter()`` rebuilds it.
     var loaded = false
 
-    /// Takes the lock, loading the engine from the journal on first use (or after a failed
-    /// commit; the group commits still queued are let finish first).
+    /// Takes the lock once every shard is back in ``shards``, loading the engine from the
+    /// journal on first use (or after a failed commit; the group commits still queued are let
+    /// finish first).
     func enter() async throws {
         await acquire()
+        await shardsHome()
         if !loaded {
             do {
                 await settle()
@@ -118,6 +137,7 @@ actor TenantRuntime {
     /// entries must follow those batches, and for reads of device state.
     func enterSettled() async throws {
         await acquire()
+        await shardsHome()
         await settle()
         if !loaded {
             do { try await rebuildLocked() } catch {
@@ -138,13 +158,23 @@ actor TenantRuntime {
         try await rebuildLocked()
     }
 
-    private func rebuildLocked() async throws {
-        loaded = false
+    /// Replaces the engine with the store's (the tenant's lock held); waits for every shard
+    /// taken out to come back first.
+    func rebuildLocked() async throws {
+        await shardsHome()
+        invalidate()
         nearbyIndex = nil
-        engine = try await loadEngine()
-        insideIndex = InsideIndex.build(devices: engine.subjects) { engine.regionsContaining(subject: $0) }
-        catalog.replace(with: engine.regions)
+        shards = EngineShards(try await loadEngine(), count: shardCount)
+        insideIndex = InsideIndex.build(devices: shards.subjects) { shards.regionsContaining(subject: $0) }
+        catalog.replace(with: shards.regions)
         loaded = true
+    }
+
+    /// Marks the engine invalid (it may be ahead of the store, or half-updated): the next
+    /// ``enter()`` rebuilds it, and batches run on shards taken out before are not committed.
+    func invalidate() {
+        loaded = false
+        engineGeneration &+= 1
     }
 
     /// The engine the journal describes.
@@ -206,7 +236,7 @@ actor TenantRuntime {
             throw Problem.badRequest(
                 field: "features[\(i)].properties.id", detail: "region id \"\(r.identifier)\" appears more than once")
         }
-        let existed = regions.map { engine.region(identifier: $0.identifier) != nil }
+        let existed = regions.map { shards.region(identifier: $0.identifier) != nil }
         if create, existed.first == true {
             throw Problem(
                 status: .conflict,
@@ -214,12 +244,12 @@ actor TenantRuntime {
                 field: "properties.id")
         }
         let newCount = existed.filter { !$0 }.count
-        if engine.regionCount + newCount > Engine.maximumRegionCount {
+        if shards.regionCount + newCount > Engine.maximumRegionCount {
             throw Problem(
                 status: .unprocessableContent, detail: "a tenant holds at most \(Engine.maximumRegionCount) regions")
         }
         try await store.upsertRegions(tenant: tenant, regions, now: now)
-        do { try engine.add(contentsOf: regions) } catch {
+        do { try shards.add(contentsOf: regions) } catch {
             try await rebuildLocked()
             throw error
         }
@@ -233,7 +263,7 @@ actor TenantRuntime {
         defer { release() }
         return try await retryingStale {
             guard try await self.store.deleteRegion(tenant: self.tenant, id: id, now: now) else { return false }
-            self.engine.remove(identifier: id)
+            self.shards.remove(identifier: id)
             self.insideIndex.forget(region: id)
             self.nearbyIndex?.remove(id)
             self.catalog.delete(id)
@@ -274,7 +304,7 @@ actor TenantRuntime {
     func check(device: String, fixes: [LocationFix], fieldPrefix: String) throws -> Bool {
         /// The JSON path of fix `i`'s timestamp ("timestamp" for a single-fix body).
         func field(_ i: Int) -> String { fieldPrefix == "body" ? "timestamp" : "\(fieldPrefix)[\(i)].timestamp" }
-        if let last = engine.lastFix(of: device), let first = fixes.first, let final = fixes.last {
+        if let last = shards.lastFix(of: device), let first = fixes.first, let final = fixes.last {
             if final == last, first.timestamp <= last.timestamp { return true }
             if first.timestamp < last.timestamp {
                 throw Problem(
@@ -293,18 +323,37 @@ actor TenantRuntime {
         return false
     }
 
-    /// Runs a checked batch through the engine; on an engine error the engine is marked for a
-    /// rebuild (it may be half-updated) and the error is a 400 naming `fieldPrefix`.
+    /// Runs a checked batch through its device's shard, in place; on an engine error the
+    /// engine is marked for a rebuild (it may be half-updated) and the error is a 400 naming
+    /// `fieldPrefix`.
     func run(device: String, fixes: [LocationFix], fieldPrefix: String) throws(Problem) -> [StoredEvent] {
+        switch Self.run(fixes, on: &shards[device: device], tenant: tenant) {
+        case .success(let events):
+            noteInside(device: device)
+            return events
+        case .failure(let error):
+            invalidate()
+            throw Problem.badRequest(field: fieldPrefix, detail: "\(error)")
+        }
+    }
+
+    /// Lists `device` under the regions its shard has it inside now (``InsideIndex``): called
+    /// wherever fixes of the device ran and its shard is in place again.
+    func noteInside(device: String) {
+        insideIndex.update(device: device, inside: shards.regionsContaining(subject: device))
+    }
+
+    /// Runs fixes through `engine` and names their events for the store (each its own id).
+    static func run(
+        _ fixes: [LocationFix], on engine: inout Engine, tenant: String
+    ) -> Result<[StoredEvent], GeofencingError> {
         var events: [TransitionEvent] = []
         do {
             for f in fixes { events.append(contentsOf: try engine.process(f)) }
         } catch {
-            loaded = false
-            throw Problem.badRequest(field: fieldPrefix, detail: "\(error)")
+            return .failure(error)
         }
-        insideIndex.update(device: device, inside: engine.regionsContaining(subject: device))
-        return events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) }
+        return .success(events.map { StoredEvent(id: UUID().uuidString.lowercased(), tenant: tenant, event: $0) })
     }
 
     private func ingestLocked(
@@ -362,13 +411,14 @@ actor TenantRuntime {
     func catchUp(device: String) async throws {
         guard let batches = try await store.newerBatches(tenant: tenant, device: device) else {
             if store.isShared {
+                await shardsHome()
                 await settle() // queued batches fail (stale) or commit before the engine is replaced
                 try await rebuildLocked()
             }
             return
         }
-        for batch in batches { for f in batch { _ = try? engine.process(f) } }
-        insideIndex.update(device: device, inside: engine.regionsContaining(subject: device))
+        for batch in batches { for f in batch { _ = try? shards.process(f) } }
+        noteInside(device: device)
     }
 
     // MARK: Reads
@@ -377,13 +427,13 @@ actor TenantRuntime {
     func state(device: String, regions: [String]?) async throws -> DeviceState? {
         try await enterSettled()
         defer { release() }
-        guard let last = engine.lastFix(of: device) else { return nil }
+        guard let last = shards.lastFix(of: device) else { return nil }
         let asked: [(String, RegionState?)]? = regions.map { ids in
-            ids.map { ($0, engine.region(identifier: $0) == nil ? nil : engine.state(of: device, in: $0)) }
+            ids.map { ($0, shards.region(identifier: $0) == nil ? nil : shards.state(of: device, in: $0)) }
         }
         return DeviceState(
-            lastFix: last, inside: engine.regionsContaining(subject: device).sorted(),
-            pending: engine.pendingRegions(of: device).sorted(), asked: asked)
+            lastFix: last, inside: shards.regionsContaining(subject: device).sorted(),
+            pending: shards.pendingRegions(of: device).sorted(), asked: asked)
     }
 
     /// The `limit` regions nearest to `point` (by distance to the boundary, 0 inside) among
@@ -393,7 +443,7 @@ actor TenantRuntime {
     func nearby(_ point: Coordinate, radius: Double, limit: Int) async throws -> NearbyAnswer {
         try await enter()
         defer { release() }
-        if nearbyIndex == nil { nearbyIndex = NearbyIndex(regions: engine.regions) }
+        if nearbyIndex == nil { nearbyIndex = NearbyIndex(regions: shards.regions) }
         let answer = nearbyIndex!.nearest(to: point, radius: radius, limit: limit)
         let farthest = answer.regions.last?.distance
         return NearbyAnswer(

@@ -131,7 +131,7 @@ extension PostgresStore {
             perDevice[b.device] = (last, (before?.fixes ?? 0) + b.fixes.count, n)
             journalDevices.append(b.device)
             journalVersions.append((seen.devices[b.device] ?? 0) + n)
-            journalBodies.append(FixJSON.journalText(device: b.device, fixes: b.fixes))
+            journalBodies.append(b.journalText)
         }
         let expected = order.map { seen.devices[$0] ?? 0 }
         let rowLast = order.map { FixJSON.text(perDevice[$0]!.last) }

@@ -46,6 +46,11 @@ public final class SQLiteStore: ServerStore {
             try s.query(synchronous.pragma)
             try s.query("PRAGMA foreign_keys=ON")
             try s.query("PRAGMA busy_timeout=5000")
+            // A fix group's transaction writes megabytes: its statement journals stay in memory
+            // (not temporary files), and its pages in a cache large enough not to spill before
+            // the commit (docs/server.md, "Every core for one tenant").
+            try s.query("PRAGMA temp_store=MEMORY")
+            try s.query("PRAGMA cache_size=-65536")
         }
         var checkpointer: SQLiteCheckpointer? = nil
         if path != ":memory:" {
@@ -246,7 +251,7 @@ public final class SQLiteStore: ServerStore {
         let live = batches.filter { !$0.fixes.isEmpty }
         guard !live.isEmpty else { return batches.map { _ in [] } }
         // Everything but the statements themselves is done before the hop to the connection.
-        let journalBodies = live.map { SQLiteData.text(FixJSON.journalText(device: $0.device, fixes: $0.fixes)) }
+        let journalBodies = live.map { SQLiteData.text($0.journalText) }
         var deviceOrder: [String] = []
         var perDevice: [String: (last: LocationFix, count: Int)] = [:]
         for b in live {

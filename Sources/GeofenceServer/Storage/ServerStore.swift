@@ -173,16 +173,21 @@ extension ServerStore {
 /// One device's accepted fix batch and the events the engine produced for it, as handed to
 /// ``ServerStore/commitFixBatches(tenant:_:now:)``.
 public struct FixBatch: Sendable {
-    public var device: String
+    public let device: String
     /// The fixes, in time order (never empty).
-    public var fixes: [LocationFix]
+    public let fixes: [LocationFix]
     /// The events the batch confirmed; their cursors are assigned by the store.
     public var events: [StoredEvent]
+    /// The fixes as the journal stores them (``FixJSON/journalText(device:fixes:)``), written
+    /// when the batch is made — by the request, on its own thread, not by the commit, which
+    /// runs one at a time.
+    public let journalText: String
 
     public init(device: String, fixes: [LocationFix], events: [StoredEvent]) {
         self.device = device
         self.fixes = fixes
         self.events = events
+        journalText = FixJSON.journalText(device: device, fixes: fixes)
     }
 
     /// The batch's events with the cursors a store assigned them (by event id).
