@@ -5,7 +5,8 @@ extension GeofenceServer {
     /// `GET /v1/events/history`: the tenant's events newest first, filtered by device, region,
     /// kind and time range, paged by `before` (the previous page's `next`), as JSON, CSV or
     /// GeoJSON (`format`). Read from the store through its device and region indexes
-    /// (``ServerStore/eventHistory(tenant:filter:before:limit:)``); the live list of the
+    /// (``ServerStore/eventHistory(tenant:filter:before:limit:scan:)``), examining at most
+    /// ``ServerConfiguration/historyScanEvents`` events a page; the live list of the
     /// dashboard stays on `/v1/events/stream`.
     func addHistoryRoutes(to v1: RouterGroup<APIRequestContext>) {
         let store = self.store
@@ -21,7 +22,9 @@ extension GeofenceServer {
                 throw Problem.badRequest(
                     field: "format", detail: "format must be json, csv or geojson, not \"\(format.prefix(40))\"")
             }
-            let events = try await store.eventHistory(tenant: tenant, filter: filter, before: before, limit: limit)
+            let page = try await store.eventHistory(
+                tenant: tenant, filter: filter, before: before, limit: limit, scan: config.historyScanEvents)
+            let events = page.events
             switch format {
             case "csv":
                 return Response(
@@ -32,8 +35,7 @@ extension GeofenceServer {
                     status: .ok, headers: [.contentType: "application/geo+json"],
                     body: .init(byteBuffer: ByteBuffer(data: EventExport.geoJSON(events).encoded())))
             default:
-                var next: ServerJSON = .null
-                if events.count == limit, case .object(let last)? = events.last, let c = last["cursor"] { next = c }
+                let next: ServerJSON = page.next.map { .string(String($0)) } ?? .null
                 return .json(.object(["events": .array(events), "next": next]))
             }
         }

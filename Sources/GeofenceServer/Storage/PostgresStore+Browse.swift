@@ -12,27 +12,42 @@ extension PostgresStore {
 
     /// One statement for every filter: an absent filter is bound as NULL, and PostgreSQL plans
     /// the unnamed statement with the values bound (`NULL IS NULL` folds away), so a filter on
-    /// device or region still reads through its index.
+    /// device or region still reads through its index. The events the indexes select are read
+    /// into `scanned`, at most ``EventFilter/examined(limit:scan:)`` of them; kind and time
+    /// filter those. The one row of counts is joined to the page, so an empty page still says
+    /// how far the scan went.
     public func eventHistory(
-        tenant: String, filter: EventFilter, before: Int64?, limit: Int
-    ) async throws -> [ServerJSON] {
+        tenant: String, filter: EventFilter, before: Int64?, limit: Int, scan: Int
+    ) async throws -> HistoryPage {
         let before = before.map { Int($0) } ?? Int.max
-        return try await query(
+        let examined = filter.examined(limit: limit, scan: scan)
+        let rows = try await query(
             """
-            SELECT cursor, body FROM outbox WHERE tenant = \(tenant)
-              AND (\(filter.device)::text IS NULL OR device = \(filter.device))
-              AND (\(filter.region)::text IS NULL OR ((body::jsonb) ->> 'region') = \(filter.region))
-              AND (\(filter.kind)::text IS NULL OR ((body::jsonb) ->> 'event') = \(filter.kind))
-              AND (\(filter.fromSecond)::text IS NULL OR left((body::jsonb) ->> 'time', 19) >= \(filter.fromSecond))
-              AND (\(filter.toSecond)::text IS NULL OR left((body::jsonb) ->> 'time', 19) < \(filter.toSecond))
-              AND cursor < \(before)
-            ORDER BY cursor DESC LIMIT \(limit)
+            WITH scanned AS (
+              SELECT cursor, body FROM outbox WHERE tenant = \(tenant)
+                AND (\(filter.device)::text IS NULL OR device = \(filter.device))
+                AND (\(filter.region)::text IS NULL OR ((body::jsonb) ->> 'region') = \(filter.region))
+                AND cursor < \(before)
+              ORDER BY cursor DESC LIMIT \(examined))
+            SELECT c.n, c.low, s.cursor, s.body
+            FROM (SELECT count(*)::bigint AS n, min(cursor)::bigint AS low FROM scanned) AS c LEFT JOIN (
+              SELECT cursor, body FROM scanned
+              WHERE (\(filter.kind)::text IS NULL OR ((body::jsonb) ->> 'event') = \(filter.kind))
+                AND (\(filter.fromSecond)::text IS NULL OR left((body::jsonb) ->> 'time', 19) >= \(filter.fromSecond))
+                AND (\(filter.toSecond)::text IS NULL OR left((body::jsonb) ->> 'time', 19) < \(filter.toSecond))
+              ORDER BY cursor DESC LIMIT \(limit)) AS s ON true
+            ORDER BY s.cursor DESC
             """
         )
-        .map { row in
-            let (cur, body) = try row.decode((Int, String).self)
-            return SQLiteStore.withCursor(Self.parse(body), cur)
+        var events: [ServerJSON] = []
+        var count = 0
+        var lowest: Int64? = nil
+        for row in rows {
+            let (n, low, cur, body) = try row.decode((Int, Int?, Int?, String?).self)
+            (count, lowest) = (n, low.map(Int64.init))
+            if let cur, let body { events.append(SQLiteStore.withCursor(Self.parse(body), cur)) }
         }
+        return HistoryPage(events: events, limit: limit, examined: count, scan: examined, lowest: lowest)
     }
 
     public func deviceList(

@@ -25,6 +25,12 @@ public struct EventFilter: Sendable, Hashable {
         self.to = to
     }
 
+    /// How many events a page of `limit` examines: `limit` when the stores' indexes select
+    /// exactly the matches (no kind or time filter), else `scan` (never below `limit`).
+    func examined(limit: Int, scan: Int) -> Int {
+        kind == nil && from == nil && to == nil ? limit : max(scan, limit)
+    }
+
     /// `from` as the stores compare it (`YYYY-MM-DDTHH:MM:SS`, UTC).
     var fromSecond: String? { from.map(EventFilter.second) }
     /// `to` as the stores compare it.
@@ -32,6 +38,37 @@ public struct EventFilter: Sendable, Hashable {
 
     static func second(_ d: Date) -> String {
         String(FixJSON.formatRFC3339(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))).prefix(19))
+    }
+}
+
+/// A page of ``ServerStore/eventHistory(tenant:filter:before:limit:scan:)``.
+///
+/// Kind and time are not indexed: a page reads the events its device, region or tenant index
+/// selects, newest first, and keeps those that match. So that a filter matching few of a
+/// tenant's millions of events costs bounded work, a page examines at most `scan` events and
+/// may then end before `limit` with a `next` (possibly with no events at all).
+public struct HistoryPage: Sendable {
+    /// The matching events, newest first, each with its `cursor`.
+    public var events: [ServerJSON]
+    /// The `before` of the next page: the last event's cursor when the page is full, the
+    /// lowest cursor examined when the scan stopped first; `nil` when nothing older matches.
+    public var next: Int64?
+
+    public init(events: [ServerJSON], next: Int64?) {
+        self.events = events
+        self.next = next
+    }
+
+    /// The page from what the store read: the matches (at most `limit`), how many events it
+    /// examined (at most `scan`) and the lowest cursor among them.
+    init(events: [ServerJSON], limit: Int, examined: Int, scan: Int, lowest: Int64?) {
+        var next: Int64? = nil
+        if events.count == limit, let c = events.last?["cursor"]?.stringValue {
+            next = Int64(c)
+        } else if examined >= scan {
+            next = lowest
+        }
+        self.init(events: events, next: next)
     }
 }
 
