@@ -82,9 +82,26 @@ struct DashboardHostileTests {
             #expect(plain.map { $0["events"]?.array?.count ?? -1 } == [5, 5, 2])
             #expect(Self.ids(plain, "events") == newestFirst)
 
-            // CSV pages the same way (the header alone on an empty page).
-            let csv = try await h.call(.GET, "/v1/events/history?kind=dwell&format=csv", key: key)
-            #expect(csv.status == 200 && csv.text == EventExport.columns.joined(separator: ",") + "\r\n")
+            // CSV and GeoJSON page the same way, by the Geofence-Next header: an empty page has no
+            // cursor of its own to go on from.
+            var csvEvents = 0
+            var csvPages = 0
+            var before = ""
+            var ended = false
+            while csvPages < 10 {
+                let csv = try await h.call(.GET, "/v1/events/history?kind=enter&format=csv&limit=2\(before)", key: key)
+                #expect(csv.status == 200 && csv.text.hasPrefix(EventExport.columns.joined(separator: ",") + "\r\n"))
+                csvPages += 1
+                csvEvents += csv.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count - 1
+                guard let next = csv.header("Geofence-Next") else {
+                    ended = true
+                    break
+                }
+                before = "&before=\(next)"
+            }
+            #expect(csvEvents == 6 && ended, "\(csvEvents) events in \(csvPages) pages")
+            let geo = try await h.call(.GET, "/v1/events/history?kind=dwell&format=geojson&limit=2", key: key)
+            #expect(geo["features"] == .array([]) && geo.header("Geofence-Next") != nil, "\(geo)")
         }
     }
 

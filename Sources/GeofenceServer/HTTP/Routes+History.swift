@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension GeofenceServer {
@@ -25,18 +26,23 @@ extension GeofenceServer {
             let page = try await store.eventHistory(
                 tenant: tenant, filter: filter, before: before, limit: limit, scan: config.historyScanEvents)
             let events = page.events
+            var headers: HTTPFields = [:]
+            if let next = page.next { headers[EventExport.nextHeader] = String(next) }
             switch format {
             case "csv":
+                headers[.contentType] = "text/csv; charset=utf-8"
                 return Response(
-                    status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(string: EventExport.csv(events))))
+                    status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: EventExport.csv(events))))
             case "geojson":
+                headers[.contentType] = "application/geo+json"
                 return Response(
-                    status: .ok, headers: [.contentType: "application/geo+json"],
+                    status: .ok, headers: headers,
                     body: .init(byteBuffer: ByteBuffer(data: EventExport.geoJSON(events).encoded())))
             default:
+                headers[.contentType] = "application/json"
                 let next: ServerJSON = page.next.map { .string(String($0)) } ?? .null
-                return .json(.object(["events": .array(events), "next": next]))
+                let body = ServerJSON.object(["events": .array(events), "next": next]).encoded()
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: body)))
             }
         }
     }
@@ -81,6 +87,10 @@ extension EventFilter {
 
 /// The history's other formats: CSV (RFC 4180) and a GeoJSON FeatureCollection of points.
 enum EventExport {
+    /// The response header that holds the next page's `before` in every format (absent on the
+    /// last page): a CSV or GeoJSON page may hold no event to take a cursor from.
+    static let nextHeader = HTTPField.Name("Geofence-Next")!
+
     static let columns = ["cursor", "time", "event", "device", "region", "latitude", "longitude", "crossedAt", "id"]
 
     /// One header line, then one line per event, CRLF-terminated. Text fields are quoted; one

@@ -105,7 +105,7 @@ export class Panels {
       this.historyNext = page.next;
       $('history-more').hidden = !page.next;
       const n = $('history-list').children.length;
-      $('history-status').textContent = n ? `${n} event${n === 1 ? '' : 's'}, newest first${page.next ? ' (more older)' : ''}` : 'No event matches.';
+      $('history-status').textContent = n ? `${n} event${n === 1 ? '' : 's'}, newest first${page.next ? ' (more older)' : ''}` : page.next ? 'No match among the events read so far; More reads older ones.' : 'No event matches.';
     } catch (e) {
       $('history-status').textContent = e.message;
       this.ctx.toast(e);
