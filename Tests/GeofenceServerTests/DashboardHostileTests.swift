@@ -222,6 +222,89 @@ struct DashboardHostileTests {
         }
     }
 
+    /// Found in the review of issue 34 and not fixed there: identifiers are compared as bytes by
+    /// the stores but as canonically equivalent Swift strings in memory, so a device `é` and a
+    /// device `e` + U+0301 share one engine state while the store keeps two devices: the second's
+    /// fixes end the first's visit. Either fix touches every entry point (ids compared as bytes
+    /// everywhere, as this test reads it; or ids normalized to NFC where they enter, making the
+    /// two one device, which rewrites this test). Until then the failure is a known issue.
+    @Test("two ids equal only under Unicode normalization (é and e + U+0301) stay two devices")
+    func canonicallyEquivalentIDs() async throws {
+        await withKnownIssue("identifiers are not normalized: canonically equivalent ids share engine state") {
+            try await Self.twoNormalizationsOfOneID()
+        }
+    }
+
+    static func twoNormalizationsOfOneID() async throws {
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            try await DashboardReadTests.importRegions(
+                h, key: key, [circleFeature("yard", lat: 31, lon: 121, radius: 300)])
+            let t0 = h.clock.date.timeIntervalSince1970 - 3_600
+            let precomposed = "\u{E9}"
+            let decomposed = "e\u{301}"
+            _ = try await DashboardReadTests.visit(
+                h, key: key, device: Self.encoded(precomposed), start: t0, inside: 6)
+            // The other only ever reports 2 km east of the yard.
+            let away = (0..<6).map { fixJSON(31, 121.02, t: t0 + 500 + Double($0) * 10) }.joined(separator: ",")
+            let r = try await h.call(
+                .POST, "/v1/devices/\(Self.encoded(decomposed))/locations", key: key, body: "[\(away)]")
+            #expect(r.status == 200, "\(r)")
+            let rows = try await h.call(.GET, "/v1/devices", key: key)["devices"]?.array ?? []
+            func row(_ id: String) -> ServerJSON? {
+                rows.first { $0["id"]?.string?.unicodeScalars.elementsEqual(id.unicodeScalars) == true }
+            }
+            #expect(rows.count == 2, "\(rows)")
+            #expect(row(precomposed)?["inside"] == .array([.string("yard")]), "\(rows)")
+            #expect(row(decomposed)?["inside"] == .array([]), "\(rows)")
+            let history = try await h.call(.GET, "/v1/events/history?device=\(Self.encoded(decomposed))", key: key)
+            #expect(history["events"] == .array([]), "the one that never came near has no event: \(history)")
+        }
+    }
+
+    // MARK: Keys
+
+    @Test("an ingest key, even bound to its device, reads nothing; a read key reads its own tenant only")
+    func keysReadOnlyWhatTheyMay() async throws {
+        try await Harness.run(.sqlite) { h in
+            let admin = try await h.key("acme")
+            try await DashboardReadTests.importRegions(
+                h, key: admin, [circleFeature("yard", lat: 31, lon: 121, radius: 300)])
+            let t0 = h.clock.date.timeIntervalSince1970 - 3_600
+            _ = try await DashboardReadTests.visit(h, key: admin, device: "van-1", start: t0, inside: 6, after: 6)
+            let phone = try await h.server.createAPIKey(tenant: "acme", scope: .ingest(devices: .device("van-1")))
+            let fleet = try await h.server.createAPIKey(tenant: "acme", scope: .ingest(devices: .prefix("van-")))
+            let reads = [
+                "/v1/devices", "/v1/devices?prefix=van-", "/v1/devices?inside=yard", "/v1/events/history",
+                "/v1/events/history?device=van-1&format=csv", "/v1/devices/van-1/track", "/v1/regions/search",
+                "/v1/regions/map?bbox=-180,-90,180,90&zoom=0", "/v1/regions?bbox=-180,-90,180,90",
+                "/v1/regions/yard/figures",
+            ]
+            for path in reads {
+                for key in [phone, fleet] {
+                    let r = try await h.call(.GET, path, key: key)
+                    #expect(r.status == 403 && !r.text.contains("van-1\","), "\(path): \(r)")
+                }
+            }
+            let otherReader = try await h.server.createAPIKey(tenant: "other", scope: .read)
+            for path in reads.dropLast() {
+                let r = try await h.call(.GET, path, key: otherReader)
+                // 404 for `inside=yard`: the other tenant has no such region.
+                #expect([200, 404].contains(r.status), "\(path): \(r)")
+                if path.hasSuffix("/track") {
+                    #expect(r["fixes"] == .array([]), "the path's id is echoed, none of its fixes: \(r)")
+                } else {
+                    #expect(!r.text.contains("van-1"), "\(path): \(r)")
+                }
+            }
+            #expect(try await h.call(.GET, "/v1/regions/yard/figures", key: otherReader).status == 404)
+            let reader = try await h.server.createAPIKey(tenant: "acme", scope: .read)
+            #expect(try await h.call(.GET, "/v1/events/history", key: reader)["events"]?.array?.count == 2)
+            // Scopes a read key cannot have are refused when stored, not widened.
+            #expect(KeyScope(stored: "read:device:van-1") == nil && KeyScope(stored: "read:prefix:van-") == nil)
+        }
+    }
+
     // MARK: Battery
 
     @Test(
