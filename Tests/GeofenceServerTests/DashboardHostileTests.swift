@@ -135,6 +135,12 @@ struct DashboardHostileTests {
                 ("/v1/regions?after=", "after"), ("/v1/events/history?from=2026-13-01T00:00:00Z", "from"),
                 ("/v1/events/history?to=2026-02-30T00:00:00Z", "to"), ("/v1/devices/a/track?from=now", "from"),
                 ("/v1/events/history?kind=ENTER", "kind"), ("/v1/events/history?format=CSV", "format"),
+                // Numbers are decimal: not the hexadecimal, nan or inf that Double(_:) reads.
+                ("/v1/regions/map?bbox=0x10,-10,10,10&zoom=3", "bbox"),
+                ("/v1/regions?bbox=-10,-10,10,infinity", "bbox"),
+                ("/v1/regions/map?\(bbox)&zoom=0x1p3", "zoom"), ("/v1/regions/nearby?lat=0x10&lon=1", "lat"),
+                ("/v1/regions/nearby?lat=1&lon=nan", "lon"),
+                ("/v1/ingest/osmand?key=\(key)&id=v&location=0x1p3,13.4", "location"),
             ]
             for (path, field) in cursors {
                 let r = try await h.call(.GET, path, key: key)

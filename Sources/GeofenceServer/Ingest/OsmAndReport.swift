@@ -84,7 +84,7 @@ struct OsmAndReport {
         var fields: [String: ServerJSON] = [:]
         if let location = parameters["location"], !location.isEmpty, parameters["lat"]?.isEmpty != false {
             let parts = location.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
+            guard parts.count == 2, let lat = decimalNumber(parts[0]), let lon = decimalNumber(parts[1]) else {
                 throw Problem.badRequest(
                     field: "location", detail: "location must be \"LATITUDE,LONGITUDE\", not \"\(location)\"")
             }
@@ -218,11 +218,10 @@ private struct ParameterReader {
         return value
     }
 
-    /// A decimal number (`-12.5`, `1e-3`): not the hexadecimal, `nan` or `inf` that `Double`
-    /// would also read.
+    /// A ``decimalNumber(_:)``; `nil` when absent or empty.
     func optional(_ name: String) throws(Problem) -> Double? {
         guard let text = parameters[name], !text.isEmpty else { return nil }
-        guard text.allSatisfy({ "0123456789+-.eE".contains($0) }), let value = Double(text), value.isFinite else {
+        guard let value = decimalNumber(text) else {
             throw Problem.badRequest(field: name, detail: "\(name) must be a finite number, not \"\(text)\"")
         }
         return value
