@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     /// time (not indexed): such a page may end early, with a `next` to go on from
     /// (docs/server.md, "Event history").
     public var historyScanEvents: Int = 10_000
+    /// The most devices one page of `GET /v1/devices?prefix=` examines (no index orders a
+    /// prefix's devices by last seen): such a page may end early, with a `next` to go on from.
+    public var deviceListScan: Int = 10_000
     /// Bearer token for `/metrics`; when `nil`, any tenant's API key is accepted there.
     public var metricsToken: String? = nil
     /// The hysteresis rule every tenant's engine uses.

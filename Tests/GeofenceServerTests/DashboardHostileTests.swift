@@ -105,6 +105,35 @@ struct DashboardHostileTests {
         }
     }
 
+    @Test(
+        "a device prefix examines a bounded number of devices a page and pages on to every match",
+        arguments: StoreKind.allCases)
+    func devicePrefixScanIsBounded(_ kind: StoreKind) async throws {
+        try await Harness.run(kind, configure: { $0.deviceListScan = 3 }) { h in
+            let key = try await h.key("acme")
+            let t0 = h.clock.date.timeIntervalSince1970 - 3_600
+            // Last seen: car-9 newest … car-0 oldest; van-a and van-b among them.
+            var ids = (0..<10).map { "car-\($0)" }
+            ids.insert("van-a", at: 2)
+            ids.insert("van-b", at: 8)
+            for (i, id) in ids.enumerated() {
+                let r = try await h.call(
+                    .POST, "/v1/devices/\(id)/locations", key: key, body: "[\(fixJSON(52, 13, t: t0 + Double(i)))]")
+                #expect(r.status == 200, "\(r)")
+            }
+            let vans = try await Self.pages(h, key: key, "/v1/devices?prefix=van-&limit=2", cursor: "after")
+            #expect(Self.ids(vans, "devices") == ["van-b", "van-a"])
+            #expect(
+                vans.count == 5 && vans.last?["next"] == .null, "12 devices, 3 examined a page, then the end: \(vans)")
+            #expect(vans.allSatisfy { ($0["devices"]?.array?.count ?? 0) <= 1 }, "\(vans)")
+            let none = try await h.call(.GET, "/v1/devices?prefix=bus&limit=1", key: key)
+            #expect(none["devices"] == .array([]) && none["next"]?.string != nil, "\(none)")
+            // Without a prefix every page is full until the last.
+            let all = try await Self.pages(h, key: key, "/v1/devices?limit=5", cursor: "after")
+            #expect(Self.ids(all, "devices") == ids.reversed() && all.count == 3)
+        }
+    }
+
     // MARK: Limits, cursors, times
 
     @Test("limits and cursors at their edges are 400 problems naming the parameter, never a 500")

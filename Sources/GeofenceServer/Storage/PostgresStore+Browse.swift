@@ -50,23 +50,40 @@ extension PostgresStore {
         return HistoryPage(events: events, limit: limit, examined: count, scan: examined, lowest: lowest)
     }
 
+    /// As SQLite's: with a prefix, at most `scan` devices after the cursor are examined, last
+    /// seen first, and the prefix filters those.
     public func deviceList(
-        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int
-    ) async throws -> [DeviceRow] {
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int, scan: Int
+    ) async throws -> DevicePage {
         let time = after?.lastSeen
         let id = after?.id
-        return try await query(
+        let examined = prefix == nil ? limit : max(scan, limit)
+        let p = prefix ?? ""
+        let result = try await query(
             """
-            SELECT id, last_fix, last_time FROM devices WHERE tenant = \(tenant)
-              AND (\(prefix)::text IS NULL OR left(id, length(\(prefix))) = \(prefix))
-              AND (\(time)::float8 IS NULL OR last_time < \(time) OR (last_time = \(time) AND id > \(id)))
-            ORDER BY last_time DESC, id LIMIT \(limit)
+            WITH scanned AS (
+              SELECT id, last_fix, last_time FROM devices WHERE tenant = \(tenant)
+                AND (\(time)::float8 IS NULL OR last_time < \(time) OR (last_time = \(time) AND id > \(id)))
+              ORDER BY last_time DESC, id LIMIT \(examined))
+            SELECT c.n, c.lt, c.lid, s.id, s.last_fix, s.last_time
+            FROM (SELECT (SELECT count(*) FROM scanned)::bigint AS n,
+                    (SELECT last_time FROM scanned ORDER BY last_time, id DESC LIMIT 1) AS lt,
+                    (SELECT id FROM scanned ORDER BY last_time, id DESC LIMIT 1) AS lid) AS c
+            LEFT JOIN (SELECT id, last_fix, last_time FROM scanned WHERE left(id, length(\(p))) = \(p)
+                       ORDER BY last_time DESC, id LIMIT \(limit)) AS s ON true
+            ORDER BY s.last_time DESC, s.id
             """
         )
-        .map { row in
-            let (id, fix, time) = try row.decode((String, String, Double).self)
-            return DeviceRow(id: id, lastFix: Self.parse(fix), lastSeen: time)
+        var rows: [DeviceRow] = []
+        var count = 0
+        var last: DeviceCursor? = nil
+        for row in result {
+            let (n, lt, lid, id, fix, time) = try row.decode((Int, Double?, String?, String?, String?, Double?).self)
+            count = n
+            if let lt, let lid { last = DeviceCursor(lastSeen: lt, id: lid) }
+            if let id, let fix, let time { rows.append(DeviceRow(id: id, lastFix: Self.parse(fix), lastSeen: time)) }
         }
+        return DevicePage(rows: rows, limit: limit, examined: count, scan: examined, lastExamined: last)
     }
 
     /// Through `journal_device` (tenant, device, device_version): a device's batches are

@@ -67,29 +67,47 @@ extension SQLiteStore {
             lowest: rows.first?.column("low")?.integer.map(Int64.init))
     }
 
+    /// With a prefix, the devices after the cursor are read last seen first into `scanned`, at
+    /// most `scan` of them, and the prefix filters those; the one row of counts is joined to the
+    /// page, so an empty page still says where the scan stopped.
     public func deviceList(
-        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int
-    ) async throws -> [DeviceRow] {
-        var sql = "SELECT id, last_fix, last_time FROM devices WHERE tenant = ?"
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int, scan: Int
+    ) async throws -> DevicePage {
+        var walked = "SELECT id, last_fix, last_time FROM devices WHERE tenant = ?"
         var binds: [SQLiteData] = [.text(tenant)]
-        if let p = prefix {
-            sql += " AND substr(id, 1, length(?)) = ?"
-            binds += [.text(p), .text(p)]
-        }
         if let a = after {
-            sql += " AND (last_time < ? OR (last_time = ? AND id > ?))"
+            walked += " AND (last_time < ? OR (last_time = ? AND id > ?))"
             binds += [.float(a.lastSeen), .float(a.lastSeen), .text(a.id)]
         }
-        sql += " ORDER BY last_time DESC, id LIMIT ?"
-        binds.append(.integer(limit))
-        let query = sql
+        walked += " ORDER BY last_time DESC, id LIMIT ?"
+        let examined = prefix == nil ? limit : max(scan, limit)
+        binds.append(.integer(examined))
+        let p = prefix ?? ""
+        binds += [.text(p), .text(p), .integer(limit)]
+        let query = """
+            WITH scanned AS (\(walked))
+            SELECT c.n AS n, c.lt AS lt, c.lid AS lid, s.id AS id, s.last_fix AS last_fix, s.last_time AS last_time
+            FROM (SELECT (SELECT count(*) FROM scanned) AS n,
+                    (SELECT last_time FROM scanned ORDER BY last_time, id DESC LIMIT 1) AS lt,
+                    (SELECT id FROM scanned ORDER BY last_time, id DESC LIMIT 1) AS lid) AS c
+            LEFT JOIN (SELECT id, last_fix, last_time FROM scanned WHERE substr(id, 1, length(?)) = ?
+                       ORDER BY last_time DESC, id LIMIT ?) AS s ON 1
+            ORDER BY s.last_time DESC, s.id
+            """
         let values = binds
-        let rows = try await read { s in try s.query(query, values) }
-        return rows.map { row in
-            DeviceRow(
-                id: row.column("id")?.string ?? "", lastFix: SQLiteStore.parse(row, "last_fix"),
-                lastSeen: row.column("last_time")?.double ?? 0)
+        let result = try await read { s in try s.query(query, values) }
+        let rows = result.compactMap { row -> DeviceRow? in
+            guard let id = row.column("id")?.string else { return nil }
+            return DeviceRow(
+                id: id, lastFix: SQLiteStore.parse(row, "last_fix"), lastSeen: row.column("last_time")?.double ?? 0)
         }
+        var last: DeviceCursor? = nil
+        if let t = result.first?.column("lt")?.double, let id = result.first?.column("lid")?.string {
+            last = DeviceCursor(lastSeen: t, id: id)
+        }
+        return DevicePage(
+            rows: rows, limit: limit, examined: result.first?.column("n")?.integer ?? 0, scan: examined,
+            lastExamined: last)
     }
 
     public func fixBatches(tenant: String, device: String, before: Int64?, limit: Int) async throws -> [JournalBatch] {

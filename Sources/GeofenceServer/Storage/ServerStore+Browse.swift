@@ -72,7 +72,7 @@ public struct HistoryPage: Sendable {
     }
 }
 
-/// Where a page of ``ServerStore/deviceList(tenant:prefix:after:limit:)`` ends: the last
+/// Where a page of ``ServerStore/deviceList(tenant:prefix:after:limit:scan:)`` ends: the last
 /// device's last-seen time and id. As a query parameter: `SECONDS|ID` (``text``).
 public struct DeviceCursor: Sendable, Hashable {
     public var lastSeen: Double
@@ -104,7 +104,37 @@ public struct DeviceCursor: Sendable, Hashable {
     }
 }
 
-/// One device of ``ServerStore/deviceList(tenant:prefix:after:limit:)``.
+/// A page of ``ServerStore/deviceList(tenant:prefix:after:limit:scan:)``.
+///
+/// No index orders a prefix's devices by last seen: a page with a prefix walks the tenant's
+/// devices last seen first and keeps those that match. So that a prefix matching few of a
+/// tenant's many devices costs bounded work, it examines at most `scan` devices and may then
+/// end before `limit` with a `next` (possibly with no devices at all).
+public struct DevicePage: Sendable {
+    public var rows: [DeviceRow]
+    /// Where the next page starts: after the last row when the page is full, after the last
+    /// device examined when the scan stopped first; `nil` when nothing further matches.
+    public var next: DeviceCursor?
+
+    public init(rows: [DeviceRow], next: DeviceCursor?) {
+        self.rows = rows
+        self.next = next
+    }
+
+    /// The page from what the store read: the matches (at most `limit`), how many devices it
+    /// examined (at most `scan`) and the last of them in list order.
+    init(rows: [DeviceRow], limit: Int, examined: Int, scan: Int, lastExamined: DeviceCursor?) {
+        var next: DeviceCursor? = nil
+        if rows.count == limit, let last = rows.last {
+            next = DeviceCursor(lastSeen: last.lastSeen, id: last.id)
+        } else if examined >= scan {
+            next = lastExamined
+        }
+        self.init(rows: rows, next: next)
+    }
+}
+
+/// One device of ``ServerStore/deviceList(tenant:prefix:after:limit:scan:)``.
 public struct DeviceRow: Sendable, Hashable {
     public var id: String
     /// The last accepted fix, as stored (FixJSON: `latitude`, `longitude`, `timestamp` in

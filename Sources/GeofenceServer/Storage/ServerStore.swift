@@ -73,8 +73,11 @@ public protocol ServerStore: Sendable {
         tenant: String, filter: EventFilter, before: Int64?, limit: Int, scan: Int
     ) async throws -> HistoryPage
     /// The tenant's devices whose id starts with `prefix` (`nil`: all), last seen first (ties by
-    /// id), after `after`, at most `limit` (ServerStore+Browse).
-    func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow]
+    /// id), after `after`, at most `limit`; with a prefix, examining at most `scan` devices (the
+    /// page ends early, with ``DevicePage/next``, where the scan stopped) (ServerStore+Browse).
+    func deviceList(
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int, scan: Int
+    ) async throws -> DevicePage
     /// Keeps `percent` as the device's battery level reported at `time` (seconds since 1970),
     /// unless a later report is already kept (SQLiteStore+Battery, PostgresStore+Battery).
     func recordBattery(tenant: String, device: String, percent: Double, at time: Double) async throws

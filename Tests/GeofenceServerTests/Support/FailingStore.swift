@@ -83,8 +83,10 @@ final class FailingStore: ServerStore {
     ) async throws -> HistoryPage {
         try await base.eventHistory(tenant: tenant, filter: filter, before: before, limit: limit, scan: scan)
     }
-    func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow] {
-        try await base.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit)
+    func deviceList(
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int, scan: Int
+    ) async throws -> DevicePage {
+        try await base.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit, scan: scan)
     }
     func recordBattery(tenant: String, device: String, percent: Double, at time: Double) async throws {
         try await base.recordBattery(tenant: tenant, device: device, percent: percent, at: time)

@@ -57,7 +57,7 @@ export class Panels {
       $('devices-more').hidden = !page.next;
       const n = $('device-list').children.length;
       $('devices-status').textContent = n ? `${n} device${n === 1 ? '' : 's'}${page.next ? ' shown, more below' : ''}, last seen first`
-        : 'No device matches.';
+        : page.next ? 'No match among the devices read so far; More reads further.' : 'No device matches.';
     } catch (e) {
       $('devices-status').textContent = e.message;
       if (!(e instanceof ApiProblem && e.status === 404)) this.ctx.toast(e);
