@@ -28,6 +28,13 @@ public struct ServerConfiguration: Sendable {
     public var maxBatchSize: Int = 10_000
     /// Largest page for list endpoints.
     public var maxPageSize: Int = 1_000
+    /// The most events one page of `GET /v1/events/history` examines when it filters by kind or
+    /// time (not indexed): such a page may end early, with a `next` to go on from
+    /// (docs/server.md, "Event history").
+    public var historyScanEvents: Int = 10_000
+    /// The most devices one page of `GET /v1/devices?prefix=` examines (no index orders a
+    /// prefix's devices by last seen): such a page may end early, with a `next` to go on from.
+    public var deviceListScan: Int = 10_000
     /// Bearer token for `/metrics`; when `nil`, any tenant's API key is accepted there.
     public var metricsToken: String? = nil
     /// The hysteresis rule every tenant's engine uses.

@@ -23,7 +23,7 @@ struct BoundingBox: Sendable, Hashable {
         guard text.utf8.count <= 200, parts.count == 4 else { throw bad("must be four comma-separated numbers") }
         var v: [Double] = []
         for p in parts {
-            guard let d = Double(p.trimmingCharacters(in: .whitespaces)), d.isFinite else {
+            guard let d = decimalNumber(p.trimmingCharacters(in: .whitespaces)) else {
                 throw bad("holds \"\(p.prefix(40))\", which is not a finite number")
             }
             v.append(d)

@@ -45,7 +45,7 @@ extension Request {
             if let value { return value }
             throw Problem.badRequest(field: name, detail: "query parameter \(name) is required")
         }
-        guard let d = Double(s), d.isFinite else {
+        guard let d = decimalNumber(s) else {
             throw Problem.badRequest(field: name, detail: "query parameter \(name) must be a number, not \"\(s)\"")
         }
         guard range.contains(d) else {
@@ -55,6 +55,15 @@ extension Request {
         }
         return d
     }
+}
+
+/// A finite decimal number (`-12.5`, `1e-3`, `.5`): what a client means by a number in a query
+/// or a form, not the hexadecimal (`0x10`), `nan` or `inf` that `Double(_:)` also reads; `nil`
+/// otherwise.
+func decimalNumber<S: StringProtocol>(_ s: S) -> Double? {
+    guard !s.isEmpty, s.allSatisfy({ "0123456789+-.eE".contains($0) }), let d = Double(String(s)), d.isFinite
+    else { return nil }
+    return d
 }
 
 /// A decimal integer written as JSON writes one (`0`, `42`, `-7`: no sign on positive numbers,

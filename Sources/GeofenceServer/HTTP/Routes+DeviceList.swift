@@ -8,7 +8,8 @@ extension GeofenceServer {
     /// battery level (when its app reports one).
     ///
     /// The list is read from the store's device rows through their last-seen index
-    /// (``ServerStore/deviceList(tenant:prefix:after:limit:)``), never under the tenant's lock;
+    /// (``ServerStore/deviceList(tenant:prefix:after:limit:scan:)``; with a prefix, at most
+    /// ``ServerConfiguration/deviceListScan`` devices examined a page), never under the tenant's lock;
     /// only the page's devices are then looked up in the engine and the battery table (O(page)).
     /// With `inside`, the devices inside that region come from the engine's inverse index
     /// (``TenantRuntime/devices(inside:)``: O(devices inside the region)).
@@ -36,6 +37,7 @@ extension GeofenceServer {
             }
             let runtime = await hub.runtime(tenant)
             var rows: [DeviceRow]
+            var nextCursor: DeviceCursor? = nil
             if let inside {
                 guard try await runtime.hasRegion(inside) else { throw Problem.notFound("no region \"\(inside)\"") }
                 rows = try await runtime.devices(inside: inside).map {
@@ -44,8 +46,13 @@ extension GeofenceServer {
                         lastSeen: $0.lastFix.timestamp.timeIntervalSince1970)
                 }
                 rows = DeviceRow.page(rows, prefix: prefix, after: after, limit: limit)
+                if rows.count == limit, let last = rows.last {
+                    nextCursor = DeviceCursor(lastSeen: last.lastSeen, id: last.id)
+                }
             } else {
-                rows = try await store.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit)
+                let page = try await store.deviceList(
+                    tenant: tenant, prefix: prefix, after: after, limit: limit, scan: config.deviceListScan)
+                (rows, nextCursor) = (page.rows, page.next)
             }
             let insideNow = try await runtime.regionsInside(devices: rows.map(\.id))
             let batteries = try await store.batteries(tenant: tenant, devices: rows.map(\.id))
@@ -67,9 +74,7 @@ extension GeofenceServer {
                 }
                 return .object(item)
             }
-            let next: ServerJSON =
-                rows.count == limit
-                ? .string(DeviceCursor(lastSeen: rows.last!.lastSeen, id: rows.last!.id).text) : .null
+            let next: ServerJSON = nextCursor.map { .string($0.text) } ?? .null
             return .json(.object(["devices": .array(items), "next": next]))
         }
 

@@ -1,11 +1,13 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension GeofenceServer {
     /// `GET /v1/events/history`: the tenant's events newest first, filtered by device, region,
     /// kind and time range, paged by `before` (the previous page's `next`), as JSON, CSV or
     /// GeoJSON (`format`). Read from the store through its device and region indexes
-    /// (``ServerStore/eventHistory(tenant:filter:before:limit:)``); the live list of the
+    /// (``ServerStore/eventHistory(tenant:filter:before:limit:scan:)``), examining at most
+    /// ``ServerConfiguration/historyScanEvents`` events a page; the live list of the
     /// dashboard stays on `/v1/events/stream`.
     func addHistoryRoutes(to v1: RouterGroup<APIRequestContext>) {
         let store = self.store
@@ -21,20 +23,26 @@ extension GeofenceServer {
                 throw Problem.badRequest(
                     field: "format", detail: "format must be json, csv or geojson, not \"\(format.prefix(40))\"")
             }
-            let events = try await store.eventHistory(tenant: tenant, filter: filter, before: before, limit: limit)
+            let page = try await store.eventHistory(
+                tenant: tenant, filter: filter, before: before, limit: limit, scan: config.historyScanEvents)
+            let events = page.events
+            var headers: HTTPFields = [:]
+            if let next = page.next { headers[EventExport.nextHeader] = String(next) }
             switch format {
             case "csv":
+                headers[.contentType] = "text/csv; charset=utf-8"
                 return Response(
-                    status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(string: EventExport.csv(events))))
+                    status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: EventExport.csv(events))))
             case "geojson":
+                headers[.contentType] = "application/geo+json"
                 return Response(
-                    status: .ok, headers: [.contentType: "application/geo+json"],
+                    status: .ok, headers: headers,
                     body: .init(byteBuffer: ByteBuffer(data: EventExport.geoJSON(events).encoded())))
             default:
-                var next: ServerJSON = .null
-                if events.count == limit, case .object(let last)? = events.last, let c = last["cursor"] { next = c }
-                return .json(.object(["events": .array(events), "next": next]))
+                headers[.contentType] = "application/json"
+                let next: ServerJSON = page.next.map { .string(String($0)) } ?? .null
+                let body = ServerJSON.object(["events": .array(events), "next": next]).encoded()
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: body)))
             }
         }
     }
@@ -79,6 +87,10 @@ extension EventFilter {
 
 /// The history's other formats: CSV (RFC 4180) and a GeoJSON FeatureCollection of points.
 enum EventExport {
+    /// The response header that holds the next page's `before` in every format (absent on the
+    /// last page): a CSV or GeoJSON page may hold no event to take a cursor from.
+    static let nextHeader = HTTPField.Name("Geofence-Next")!
+
     static let columns = ["cursor", "time", "event", "device", "region", "latitude", "longitude", "crossedAt", "id"]
 
     /// One header line, then one line per event, CRLF-terminated. Text fields are quoted; one

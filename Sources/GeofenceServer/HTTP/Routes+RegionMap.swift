@@ -64,7 +64,8 @@ extension GeofenceServer {
             let figures = try await RegionFigures.compute(
                 region: id, now: now, inside: try await runtime.devices(inside: id).count,
                 events: { filter, before in
-                    try await store.eventHistory(tenant: tenant, filter: filter, before: before, limit: 1_000)
+                    try await store.eventHistory(
+                        tenant: tenant, filter: filter, before: before, limit: 1_000, scan: config.historyScanEvents)
                 })
             return .json(figures.json)
         }
@@ -142,9 +143,12 @@ enum RegionSummary {
 /// `GET /v1/regions/{id}/figures`: entries since midnight UTC and over the last 7 days,
 /// devices inside now, and the median time from an entry to the same device's next exit among
 /// the visits of the last 7 days that ended. Reads at most ``maximumEvents`` of the region's
-/// events (through the store's region index); `capped` says when there were more.
+/// events of the week and at most ``maximumPages`` pages of its history (through the store's
+/// region index, each page examining a bounded number of events); `capped` says when there
+/// may have been more.
 struct RegionFigures {
     static let maximumEvents = 10_000
+    static let maximumPages = 20
     static let week: TimeInterval = 7 * 86_400
 
     var region: String
@@ -158,7 +162,7 @@ struct RegionFigures {
 
     static func compute(
         region: String, now: Date, inside: Int,
-        events: (EventFilter, Int64?) async throws -> [ServerJSON]
+        events: (EventFilter, Int64?) async throws -> HistoryPage
     ) async throws -> RegionFigures {
         let since = now.addingTimeInterval(-week)
         let midnight = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
@@ -166,18 +170,21 @@ struct RegionFigures {
         var seen: [(device: String, kind: String, time: Date)] = []
         var before: Int64? = nil
         let filter = EventFilter(region: region, from: since)
-        while seen.count < maximumEvents {
+        var pages = 0
+        var more = true
+        while more, seen.count < maximumEvents, pages < maximumPages {
             let page = try await events(filter, before)
-            for e in page {
+            pages += 1
+            for e in page.events {
                 guard let device = e["device"]?.stringValue, let kind = e["event"]?.stringValue,
                     let t = e["time"]?.stringValue.flatMap(FixJSON.parseRFC3339)
                 else { continue }
                 seen.append((device, kind, t))
             }
-            guard page.count == 1_000, let c = page.last?["cursor"]?.stringValue, let n = Int64(c) else { break }
-            before = n
+            before = page.next
+            more = page.next != nil
         }
-        figures.capped = seen.count >= maximumEvents
+        figures.capped = more
         var entered: [String: Date] = [:]
         var dwells: [Double] = []
         for e in seen.sorted(by: { $0.time < $1.time }) {

@@ -52,10 +52,13 @@ extension GeofenceServer {
     }
 
     /// Keeps a report's battery level for the device list (one write, only when the report
-    /// carries a level), stamped with the time the report arrived.
-    func keepBattery(_ percent: Double?, tenant: String, device: String, now: Date) async throws {
+    /// carries a level), stamped with the report's time (``BatteryLevel/time(reported:now:)``).
+    func keepBattery(
+        _ percent: Double?, reportedAt: Date?, tenant: String, device: String, now: Date
+    ) async throws {
         guard let percent else { return }
-        try await store.recordBattery(tenant: tenant, device: device, percent: percent, at: now.timeIntervalSince1970)
+        try await store.recordBattery(
+            tenant: tenant, device: device, percent: percent, at: BatteryLevel.time(reported: reportedAt, now: now))
     }
 
     /// Commits `fixes` (in time order, in the window), first setting aside those older than

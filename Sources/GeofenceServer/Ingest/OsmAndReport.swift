@@ -27,6 +27,8 @@ struct OsmAndReport {
     let distrusted: Bool
     /// The battery level in percent, when the report carries one (``BatteryLevel``).
     let battery: Double?
+    /// The time of the report that carried ``battery`` (its `timestamp`, else when it arrived).
+    let batteryTime: Date?
 
     /// Metres of horizontal error per unit of HDOP, used only when a report gives `hdop` and
     /// no `accuracy`: the user-equivalent range error of a consumer GNSS receiver in open sky
@@ -66,6 +68,7 @@ struct OsmAndReport {
         let batt = try reader.optional("batt")
         let alternative = try reader.optional("battery")
         battery = BatteryLevel.percent(batt ?? alternative)
+        batteryTime = time
         // A heartbeat (Traccar Client 10 sends `id`, `timestamp` and `batt` when no fix is due);
         // the numbers it does carry are checked as in any report.
         guard ["lat", "lon", "location"].contains(where: { parameters[$0]?.isEmpty == false }) else {
@@ -81,7 +84,7 @@ struct OsmAndReport {
         var fields: [String: ServerJSON] = [:]
         if let location = parameters["location"], !location.isEmpty, parameters["lat"]?.isEmpty != false {
             let parts = location.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
+            guard parts.count == 2, let lat = decimalNumber(parts[0]), let lon = decimalNumber(parts[1]) else {
                 throw Problem.badRequest(
                     field: "location", detail: "location must be \"LATITUDE,LONGITUDE\", not \"\(location)\"")
             }
@@ -114,6 +117,7 @@ struct OsmAndReport {
         device = try root.string("device_id")
         distrusted = false
         var battery: Double? = nil
+        var batteryTime: Date? = nil
         guard let location = root.fields["location"] else {
             throw Problem.badRequest(field: "location", detail: "location is required")
         }
@@ -126,12 +130,19 @@ struct OsmAndReport {
         var fixes: [ProtocolFix] = []
         for (i, item) in items.enumerated() {
             let path = items.count == 1 && !location.isArray ? "location" : "location[\(i)]"
-            fixes.append(try Self.fix(fromJSON: item, path: path, receivedAt: receivedAt))
-            // The last location's level that is one (they come oldest first).
-            battery = try Self.batteryPercent(item, path: path) ?? battery
+            let fix = try Self.fix(fromJSON: item, path: path, receivedAt: receivedAt)
+            fixes.append(fix)
+            // The newest location's level that is one (they usually come oldest first).
+            if let level = try Self.batteryPercent(item, path: path),
+                let t = fix.json["timestamp"]?.doubleValue.map({ Date(timeIntervalSince1970: $0) }),
+                batteryTime.map({ t >= $0 }) ?? true
+            {
+                (battery, batteryTime) = (level, t)
+            }
         }
         self.fixes = fixes
         self.battery = battery
+        self.batteryTime = batteryTime
     }
 
     /// `battery.level` of a JSON location (a fraction of 1, −1 for unknown), in percent.
@@ -207,9 +218,10 @@ private struct ParameterReader {
         return value
     }
 
+    /// A ``decimalNumber(_:)``; `nil` when absent or empty.
     func optional(_ name: String) throws(Problem) -> Double? {
         guard let text = parameters[name], !text.isEmpty else { return nil }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = decimalNumber(text) else {
             throw Problem.badRequest(field: name, detail: "\(name) must be a finite number, not \"\(text)\"")
         }
         return value

@@ -22,6 +22,8 @@ struct OwnTracksMessage {
     let topic: String?
     /// The battery level in percent (`batt`), when the message carries one (``BatteryLevel``).
     let battery: Double?
+    /// The message's time (`tst`), when it carries one.
+    let time: Date?
 
     /// How OwnTracks' field names map to the server's, for problem answers that name the
     /// field as the client sent it.
@@ -37,6 +39,7 @@ struct OwnTracksMessage {
             trackerID = nil
             topic = nil
             battery = nil
+            self.time = nil
             return
         }
         let o = try JSONObjectReader(body, path: "")
@@ -62,6 +65,7 @@ struct OwnTracksMessage {
         let kmh = try o.optionalNumber("vel")
         let course = try o.optionalNumber("cog")
         battery = BatteryLevel.percent(try o.optionalNumber("batt"))
+        self.time = time.map { Date(timeIntervalSince1970: $0) }
         guard kind == "location" else {
             fix = nil
             return

@@ -45,7 +45,8 @@ extension GeofenceServer {
             let now = clock()
             _ = try await self.ingestAppReport(
                 tenant: tenant, device: device, fixes: [fix], distrusted: false, now: now)
-            try await self.keepBattery(message.battery, tenant: tenant, device: device, now: now)
+            try await self.keepBattery(
+                message.battery, reportedAt: message.time, tenant: tenant, device: device, now: now)
             return answer
         }
 
@@ -77,7 +78,8 @@ extension GeofenceServer {
             let now = clock()
             _ = try await self.ingestAppReport(
                 tenant: tenant, device: device, fixes: report.fixes, distrusted: report.distrusted, now: now)
-            try await self.keepBattery(report.battery, tenant: tenant, device: device, now: now)
+            try await self.keepBattery(
+                report.battery, reportedAt: report.batteryTime, tenant: tenant, device: device, now: now)
             return Response(status: .ok)
         }
         group.get("osmand", use: osmand)

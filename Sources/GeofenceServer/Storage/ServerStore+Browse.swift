@@ -25,6 +25,12 @@ public struct EventFilter: Sendable, Hashable {
         self.to = to
     }
 
+    /// How many events a page of `limit` examines: `limit` when the stores' indexes select
+    /// exactly the matches (no kind or time filter), else `scan` (never below `limit`).
+    func examined(limit: Int, scan: Int) -> Int {
+        kind == nil && from == nil && to == nil ? limit : max(scan, limit)
+    }
+
     /// `from` as the stores compare it (`YYYY-MM-DDTHH:MM:SS`, UTC).
     var fromSecond: String? { from.map(EventFilter.second) }
     /// `to` as the stores compare it.
@@ -35,7 +41,38 @@ public struct EventFilter: Sendable, Hashable {
     }
 }
 
-/// Where a page of ``ServerStore/deviceList(tenant:prefix:after:limit:)`` ends: the last
+/// A page of ``ServerStore/eventHistory(tenant:filter:before:limit:scan:)``.
+///
+/// Kind and time are not indexed: a page reads the events its device, region or tenant index
+/// selects, newest first, and keeps those that match. So that a filter matching few of a
+/// tenant's millions of events costs bounded work, a page examines at most `scan` events and
+/// may then end before `limit` with a `next` (possibly with no events at all).
+public struct HistoryPage: Sendable {
+    /// The matching events, newest first, each with its `cursor`.
+    public var events: [ServerJSON]
+    /// The `before` of the next page: the last event's cursor when the page is full, the
+    /// lowest cursor examined when the scan stopped first; `nil` when nothing older matches.
+    public var next: Int64?
+
+    public init(events: [ServerJSON], next: Int64?) {
+        self.events = events
+        self.next = next
+    }
+
+    /// The page from what the store read: the matches (at most `limit`), how many events it
+    /// examined (at most `scan`) and the lowest cursor among them.
+    init(events: [ServerJSON], limit: Int, examined: Int, scan: Int, lowest: Int64?) {
+        var next: Int64? = nil
+        if events.count == limit, let c = events.last?["cursor"]?.stringValue {
+            next = Int64(c)
+        } else if examined >= scan {
+            next = lowest
+        }
+        self.init(events: events, next: next)
+    }
+}
+
+/// Where a page of ``ServerStore/deviceList(tenant:prefix:after:limit:scan:)`` ends: the last
 /// device's last-seen time and id. As a query parameter: `SECONDS|ID` (``text``).
 public struct DeviceCursor: Sendable, Hashable {
     public var lastSeen: Double
@@ -67,7 +104,37 @@ public struct DeviceCursor: Sendable, Hashable {
     }
 }
 
-/// One device of ``ServerStore/deviceList(tenant:prefix:after:limit:)``.
+/// A page of ``ServerStore/deviceList(tenant:prefix:after:limit:scan:)``.
+///
+/// No index orders a prefix's devices by last seen: a page with a prefix walks the tenant's
+/// devices last seen first and keeps those that match. So that a prefix matching few of a
+/// tenant's many devices costs bounded work, it examines at most `scan` devices and may then
+/// end before `limit` with a `next` (possibly with no devices at all).
+public struct DevicePage: Sendable {
+    public var rows: [DeviceRow]
+    /// Where the next page starts: after the last row when the page is full, after the last
+    /// device examined when the scan stopped first; `nil` when nothing further matches.
+    public var next: DeviceCursor?
+
+    public init(rows: [DeviceRow], next: DeviceCursor?) {
+        self.rows = rows
+        self.next = next
+    }
+
+    /// The page from what the store read: the matches (at most `limit`), how many devices it
+    /// examined (at most `scan`) and the last of them in list order.
+    init(rows: [DeviceRow], limit: Int, examined: Int, scan: Int, lastExamined: DeviceCursor?) {
+        var next: DeviceCursor? = nil
+        if rows.count == limit, let last = rows.last {
+            next = DeviceCursor(lastSeen: last.lastSeen, id: last.id)
+        } else if examined >= scan {
+            next = lastExamined
+        }
+        self.init(rows: rows, next: next)
+    }
+}
+
+/// One device of ``ServerStore/deviceList(tenant:prefix:after:limit:scan:)``.
 public struct DeviceRow: Sendable, Hashable {
     public var id: String
     /// The last accepted fix, as stored (FixJSON: `latitude`, `longitude`, `timestamp` in

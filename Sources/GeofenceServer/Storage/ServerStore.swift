@@ -66,11 +66,18 @@ public protocol ServerStore: Sendable {
     /// The tenant's events after `cursor`, in cursor order.
     func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON]
     /// The tenant's events matching `filter` with a cursor below `before` (`nil`: any), newest
-    /// first, at most `limit` (ServerStore+Browse).
-    func eventHistory(tenant: String, filter: EventFilter, before: Int64?, limit: Int) async throws -> [ServerJSON]
+    /// first, at most `limit`, examining at most `scan` of the events its indexes select
+    /// (tenant, device, region): the page ends early, with ``HistoryPage/next``, where the scan
+    /// stopped (ServerStore+Browse).
+    func eventHistory(
+        tenant: String, filter: EventFilter, before: Int64?, limit: Int, scan: Int
+    ) async throws -> HistoryPage
     /// The tenant's devices whose id starts with `prefix` (`nil`: all), last seen first (ties by
-    /// id), after `after`, at most `limit` (ServerStore+Browse).
-    func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow]
+    /// id), after `after`, at most `limit`; with a prefix, examining at most `scan` devices (the
+    /// page ends early, with ``DevicePage/next``, where the scan stopped) (ServerStore+Browse).
+    func deviceList(
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int, scan: Int
+    ) async throws -> DevicePage
     /// Keeps `percent` as the device's battery level reported at `time` (seconds since 1970),
     /// unless a later report is already kept (SQLiteStore+Battery, PostgresStore+Battery).
     func recordBattery(tenant: String, device: String, percent: Double, at time: Double) async throws

@@ -78,11 +78,15 @@ final class FailingStore: ServerStore {
     func events(tenant: String, after cursor: Int64, limit: Int) async throws -> [ServerJSON] {
         try await base.events(tenant: tenant, after: cursor, limit: limit)
     }
-    func eventHistory(tenant: String, filter: EventFilter, before: Int64?, limit: Int) async throws -> [ServerJSON] {
-        try await base.eventHistory(tenant: tenant, filter: filter, before: before, limit: limit)
+    func eventHistory(
+        tenant: String, filter: EventFilter, before: Int64?, limit: Int, scan: Int
+    ) async throws -> HistoryPage {
+        try await base.eventHistory(tenant: tenant, filter: filter, before: before, limit: limit, scan: scan)
     }
-    func deviceList(tenant: String, prefix: String?, after: DeviceCursor?, limit: Int) async throws -> [DeviceRow] {
-        try await base.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit)
+    func deviceList(
+        tenant: String, prefix: String?, after: DeviceCursor?, limit: Int, scan: Int
+    ) async throws -> DevicePage {
+        try await base.deviceList(tenant: tenant, prefix: prefix, after: after, limit: limit, scan: scan)
     }
     func recordBattery(tenant: String, device: String, percent: Double, at time: Double) async throws {
         try await base.recordBattery(tenant: tenant, device: device, percent: percent, at: time)

@@ -57,7 +57,7 @@ export class Panels {
       $('devices-more').hidden = !page.next;
       const n = $('device-list').children.length;
       $('devices-status').textContent = n ? `${n} device${n === 1 ? '' : 's'}${page.next ? ' shown, more below' : ''}, last seen first`
-        : 'No device matches.';
+        : page.next ? 'No match among the devices read so far; More reads further.' : 'No device matches.';
     } catch (e) {
       $('devices-status').textContent = e.message;
       if (!(e instanceof ApiProblem && e.status === 404)) this.ctx.toast(e);
@@ -105,7 +105,7 @@ export class Panels {
       this.historyNext = page.next;
       $('history-more').hidden = !page.next;
       const n = $('history-list').children.length;
-      $('history-status').textContent = n ? `${n} event${n === 1 ? '' : 's'}, newest first${page.next ? ' (more older)' : ''}` : 'No event matches.';
+      $('history-status').textContent = n ? `${n} event${n === 1 ? '' : 's'}, newest first${page.next ? ' (more older)' : ''}` : page.next ? 'No match among the events read so far; More reads older ones.' : 'No event matches.';
     } catch (e) {
       $('history-status').textContent = e.message;
       this.ctx.toast(e);
