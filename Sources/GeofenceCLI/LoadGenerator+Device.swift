@@ -6,7 +6,8 @@ import NIOPosix
 
 /// The load phase of ``LoadGenerator``: each simulated device is one keep-alive HTTP/1.1
 /// connection driven by a ``DeviceDriver`` on a single event-loop thread — requests written as
-/// bytes, answers read from the socket, schedules kept with the loop's timers — so the
+/// bytes (encoded before the run where ``LoadGenerator/Options/preparedBytes`` allows, see
+/// ``DeviceRequests``), answers read from the socket, schedules kept with the loop's timers — so the
 /// generator adds one thread and a few tens of microseconds per request to the machine it
 /// measures, not a connection pool, a task per device and thread hops per request (the
 /// AsyncHTTPClient path it replaced used about as much CPU per request as the server itself,
@@ -21,12 +22,13 @@ extension LoadGenerator {
         return (host, c.port ?? (tls ? 443 : 80), tls)
     }
 
-    /// Runs every device for `options.duration` on `loop`; returns each device's tally.
-    func runDevices(on loop: any EventLoop) async throws -> [DeviceResult] {
+    /// Runs every device for `options.duration` on `loop`, device `d` sending `requests[d]`;
+    /// returns each device's tally.
+    func runDevices(_ requests: [DeviceRequests], on loop: any EventLoop) async throws -> [DeviceResult] {
         let (host, port, tls) = try Self.endpoint(options.url)
         let start = NIODeadline.now()
         var futures: [EventLoopFuture<DeviceResult>] = []
-        for d in 0..<options.devices {
+        for (d, requests) in requests.enumerated() {
             let promise = loop.makePromise(of: DeviceResult.self)
             let options = self.options
             let channel = ClientBootstrap(group: loop)
@@ -36,7 +38,7 @@ extension LoadGenerator {
                         if tls { try options.tls.addHandler(to: channel.pipeline.syncOperations, host: host) }
                         try channel.pipeline.syncOperations.addHandler(
                             DeviceDriver(
-                                options: options, index: d, host: host, port: port, start: start, done: promise))
+                                options: options, index: d, requests: requests, start: start, done: promise))
                     }
                 }
                 .connect(host: host, port: port)
@@ -58,16 +60,13 @@ final class DeviceDriver: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let options: LoadGenerator.Options
-    private let index: Int
-    private let requestHead: String
     private let start: NIODeadline
     private let end: NIODeadline
     /// Nanoseconds between two requests of this device (0: unpaced).
     private let period: Double
     private let phase: Double
     private let done: EventLoopPromise<DeviceResult>
-    private var rng: SplitMix64
-    private var walker: Walker
+    private var requests: DeviceRequests
     private var result = DeviceResult()
     private var k = 0
     private var sent: NIODeadline?
@@ -76,29 +75,17 @@ final class DeviceDriver: ChannelInboundHandler {
     private var finished = false
 
     init(
-        options: LoadGenerator.Options, index d: Int, host: String, port: Int, start: NIODeadline,
+        options: LoadGenerator.Options, index d: Int, requests: DeviceRequests, start: NIODeadline,
         done: EventLoopPromise<DeviceResult>
     ) {
         self.options = options
-        self.index = d
+        self.requests = requests
         self.start = start
         self.end = start + .nanoseconds(Int64(options.duration.secondsDouble * 1e9))
         self.done = done
         let perDevice = options.requestsPerSecond > 0 ? options.requestsPerSecond / Double(options.devices) : 0
         self.period = perDevice > 0 ? 1e9 / perDevice : 0
         self.phase = options.aligned ? 0 : Double(d) / Double(options.devices)
-        var rng = SplitMix64(seed: options.seed &+ UInt64(d) &* 0x9E37_79B9)
-        self.walker = Walker(
-            lat: rng.uniform(LoadGenerator.box.minLat, LoadGenerator.box.maxLat),
-            lon: rng.uniform(LoadGenerator.box.minLon, LoadGenerator.box.maxLon),
-            // 2001-09-09: one simulated second per fix runs far ahead of the
-            // wall clock in batched runs, and the server refuses fixes more than
-            // a few minutes in its future; this start leaves decades of room.
-            time: 1_000_000_000 + Double(d))
-        self.rng = rng
-        self.requestHead =
-            "POST /v1/devices/\(options.runID)-\(d)/locations HTTP/1.1\r\nHost: \(host):\(port)\r\n"
-            + "Authorization: Bearer \(options.key)\r\nContent-Type: application/json\r\nContent-Length: "
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -134,13 +121,9 @@ final class DeviceDriver: ChannelInboundHandler {
     private func send() {
         guard !finished, let context else { return }
         k += 1
-        let body = walker.batch(options.batchSize, rng: &rng)
-        var buffer = context.channel.allocator.buffer(capacity: requestHead.utf8.count + body.count + 16)
-        buffer.writeString(requestHead)
-        buffer.writeString("\(body.count)\r\n\r\n")
-        buffer.writeBytes(body)
+        let request = requests.next()
         sent = .now()
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(request), promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -179,6 +162,7 @@ final class DeviceDriver: ChannelInboundHandler {
             result.errors += 1
             self.sent = nil
         }
+        result.encodedLive = requests.encodedLive
         done.succeed(result)
         context?.close(promise: nil)
     }

@@ -45,6 +45,10 @@ struct LoadGenerator: Sendable {
         var aligned: Bool = false
         /// How an `https` server is trusted.
         var tls = ClientTLS()
+        /// Bytes of requests, across devices, encoded before the timed run (0: each request is
+        /// encoded when it is sent), so that the generator's own work during the run is only
+        /// sending bytes and reading answers (``DeviceRequests``).
+        var preparedBytes = 0
     }
 
     /// The area regions and devices are spread over (Shanghai, about 190 × 220 km).
@@ -111,21 +115,57 @@ struct LoadGenerator: Sendable {
 
     // MARK: Load
 
-    /// Runs the load: every device on one event-loop thread of its own
-    /// (``runDevices(on:)``), then the report.
+    /// Runs the load: the devices' first requests encoded (`options.preparedBytes`, not
+    /// timed), then every device on one event-loop thread of its own
+    /// (``runDevices(_:on:)``), then the report.
     func run() async throws -> LoadReport {
+        let requests = try await prepareRequests()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuBefore = Self.processCPUSeconds()
         do {
-            let results = try await runDevices(on: group.next())
+            let results = try await runDevices(requests, on: group.next())
             let elapsed = (clock.now - start).secondsDouble
+            let cpu = Self.processCPUSeconds() - cpuBefore
             try await group.shutdownGracefully()
-            return LoadReport(options: options, elapsedSeconds: elapsed, results: results)
+            return LoadReport(options: options, elapsedSeconds: elapsed, cpuSeconds: cpu, results: results)
         } catch {
             try? await group.shutdownGracefully()
             throw error
         }
+    }
+
+    /// Every device's requests, each with its share of `options.preparedBytes` encoded ahead,
+    /// the devices in parallel.
+    private func prepareRequests() async throws -> [DeviceRequests] {
+        let (host, port, _) = try Self.endpoint(options.url)
+        let options = self.options
+        let share = options.preparedBytes / options.devices
+        return await withTaskGroup(of: (Int, DeviceRequests).self) { group in
+            for d in 0..<options.devices {
+                group.addTask {
+                    var requests = DeviceRequests(options: options, index: d, host: host, port: port)
+                    requests.prepare(bytes: share)
+                    return (d, requests)
+                }
+            }
+            var all: [(Int, DeviceRequests)] = []
+            for await pair in group { all.append(pair) }
+            return all.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// User and system CPU seconds this process has used so far (`getrusage`).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// POSTs `body` (the set-up requests; the load itself goes through ``DeviceDriver``);
@@ -149,6 +189,8 @@ struct DeviceResult: Sendable {
     var events = 0
     var errors = 0
     var late = 0
+    /// Requests encoded during the run, after the prepared ones ran out.
+    var encodedLive = 0
 }
 
 /// What a run achieved.
@@ -160,18 +202,25 @@ struct LoadReport: Sendable {
     var events: Int
     var errors: Int
     var late: Int
+    /// Requests encoded during the run (not prepared ahead).
+    var encodedLive: Int
+    /// CPU seconds the generator used during the run (its threads and its share of the
+    /// kernel's socket work), preparation and region import excluded.
+    var cpuSeconds: Double
     /// Sorted request latencies in seconds.
     var latencies: [Double]
 
-    init(options: LoadGenerator.Options, elapsedSeconds: Double, results: [DeviceResult]) {
+    init(options: LoadGenerator.Options, elapsedSeconds: Double, cpuSeconds: Double, results: [DeviceResult]) {
         self.options = options
         self.elapsedSeconds = elapsedSeconds
+        self.cpuSeconds = cpuSeconds
         latencies = results.flatMap(\.latencies).sorted()
         requests = latencies.count
         fixes = results.map(\.fixes).reduce(0, +)
         events = results.map(\.events).reduce(0, +)
         errors = results.map(\.errors).reduce(0, +)
         late = results.map(\.late).reduce(0, +)
+        encodedLive = results.map(\.encodedLive).reduce(0, +)
     }
 
     /// The latency at quantile `q` (nearest rank), in milliseconds.
@@ -188,6 +237,7 @@ struct LoadReport: Sendable {
             requests \(requests) (\(f(Double(requests) / elapsedSeconds)) /s), errors \(errors), late \(late)
             fixes accepted \(fixes) (\(f(Double(fixes) / elapsedSeconds, 0)) fixes/s), events \(events)
             latency ms: p50 \(f(percentileMilliseconds(0.5), 2)), p90 \(f(percentileMilliseconds(0.9), 2)), p99 \(f(percentileMilliseconds(0.99), 2)), max \(f((latencies.last ?? 0) * 1_000, 2))
+            generator CPU \(f(cpuSeconds, 2)) s during the run, requests encoded during the run \(encodedLive) of \(requests)
             """
     }
 }

@@ -55,6 +55,13 @@ extension ServeCommand {
         @Flag(help: "Do not verify an https server's certificate (a throw-away test server only).")
         var insecure: Bool = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Megabytes of requests to encode before the timed run (0: each when it is sent).",
+                discussion: "The same requests either way; prepared, the generator only sends bytes while it is timed."
+            ))
+        var prepareMb: Int = 0
+
         public init() {}
 
         public func validate() throws {
@@ -65,6 +72,9 @@ extension ServeCommand {
                 throw ValidationError("--duration must be in (0, 3600] seconds")
             }
             guard regions >= 0 else { throw ValidationError("--regions must be 0 or more") }
+            guard prepareMb >= 0, prepareMb <= 65_536 else {
+                throw ValidationError("--prepare-mb must be in 0...65536")
+            }
         }
 
         public func run() async throws {
@@ -74,7 +84,8 @@ extension ServeCommand {
                 devices: devices, batchSize: batch, requestsPerSecond: rate,
                 duration: .milliseconds(Int64(duration * 1_000)), regions: regions,
                 seed: seed, runID: runID, aligned: aligned,
-                tls: ClientTLS(caCertificatePath: caCertificate, insecure: insecure))
+                tls: ClientTLS(caCertificatePath: caCertificate, insecure: insecure),
+                preparedBytes: prepareMb << 20)
             try await LoadGenerator.with(options) { gen in
                 if regions > 0 {
                     let seconds = try await gen.importRegions(regions)

@@ -49,6 +49,37 @@ struct LoadGeneratorTests {
         #expect(abs(last - walker.lat) <= 5e-7)
     }
 
+    @Test("prepared requests are byte for byte the requests encoded when sent, in the same order, times increasing")
+    func preparedRequests() throws {
+        let options = LoadGenerator.Options(
+            url: "http://127.0.0.1:1", key: "k", devices: 2, batchSize: 5, requestsPerSecond: 0,
+            duration: .seconds(1), seed: 11, runID: "p")
+        var live = DeviceRequests(options: options, index: 1, host: "127.0.0.1", port: 1)
+        var ahead = DeviceRequests(options: options, index: 1, host: "127.0.0.1", port: 1)
+        ahead.prepare(bytes: 1_500)
+        let prepared = ahead.preparedLeft
+        #expect(prepared >= 2)
+        var times: [Int] = []
+        for _ in 0..<(prepared + 3) {
+            let a = ahead.next()
+            let b = live.next()
+            #expect(a == b)
+            let text = String(buffer: a)
+            let body = try #require(text.range(of: "\r\n\r\n")).upperBound
+            let json = try JSONSerialization.jsonObject(with: Data(text[body...].utf8)) as? [String: Any]
+            let fixes = json?["fixes"] as? [[String: Any]] ?? []
+            #expect(fixes.count == 5)
+            times += fixes.compactMap { $0["timestamp"] as? Int }
+        }
+        #expect(ahead.preparedLeft == 0)
+        #expect(ahead.encodedLive == 3)
+        #expect(live.encodedLive == prepared + 3)
+        #expect(times == Array(1_000_000_002...(1_000_000_001 + 5 * (prepared + 3))))
+        var none = DeviceRequests(options: options, index: 0, host: "127.0.0.1", port: 1)
+        none.prepare(bytes: 0)
+        #expect(none.preparedLeft == 0)
+    }
+
     @Test(
         "a short run against a real server: every request answered, every fix accepted, the events counted are the ones stored"
     )
@@ -71,7 +102,8 @@ struct LoadGeneratorTests {
         let port = try #require(await it.next())
         let options = LoadGenerator.Options(
             url: "http://127.0.0.1:\(port)", key: key, devices: 3, batchSize: 50,
-            requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t")
+            requestsPerSecond: 0, duration: .milliseconds(500), seed: 7, runID: "t",
+            preparedBytes: 3 * 4_000)
         let report = try await LoadGenerator.with(options) { gen in
             _ = try await gen.importRegions(20_000)
             return try await gen.run()
@@ -83,6 +115,9 @@ struct LoadGeneratorTests {
         #expect(report.errors == 0)
         #expect(report.fixes == report.requests * 50)
         #expect(report.latencies.count == report.requests)
+        // One request (about 5 KB) prepared per device; the rest were encoded while running.
+        #expect(report.encodedLive == report.requests - 3)
+        #expect(report.cpuSeconds > 0)
         let stored = try await store.events(tenant: "load", after: 0, limit: 1_000_000).count
         #expect(report.events == stored)
         print("loadgen test: \(report.requests) requests, \(stored) events")

@@ -21,6 +21,9 @@ public struct StoredEvent: Sendable, Hashable {
         self.event = event
     }
 
+    /// ``json`` as the outbox row's text (its `cursor` is the row's id, filled in when read).
+    package var outboxText: String { String(decoding: json.encoded(), as: UTF8.self) }
+
     /// The public JSON shape (docs/server.md, openapi/openapi.json `Event`).
     package var json: ServerJSON {
         let e = event

@@ -141,7 +141,7 @@ extension PostgresStore {
         let events = live.flatMap { b in b.events.map { (b.device, $0) } }
         let ids = events.map(\.1.id)
         let eventDevices = events.map(\.0)
-        let bodies = events.map { Self.text($0.1.json) }
+        let bodies = live.flatMap(\.eventTexts)
         let call = CommitFixesCall(
             tenant: tenant, regionVersion: seen.regionVersion, devices: order, expected: expected, lastFix: rowLast,
             lastTime: rowTime, fixCount: rowFixes, batches: rowBatches, journalDevices: journalDevices,

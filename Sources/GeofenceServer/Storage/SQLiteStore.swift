@@ -271,8 +271,8 @@ public final class SQLiteStore: ServerStore {
             ]
         }
         let outboxRows: [(id: String, binds: [SQLiteData])] = live.flatMap { b in
-            b.events.map { e in
-                (e.id, [.text(tenant), .text(e.id), .text(b.device), SQLiteStore.text(e.json), .float(t)])
+            zip(b.events, b.eventTexts).map { e, text in
+                (e.id, [.text(tenant), .text(e.id), .text(b.device), .text(text), .float(t)])
             }
         }
         let cursors: [String: Int64] = try await transaction { s in

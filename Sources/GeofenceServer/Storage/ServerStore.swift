@@ -184,17 +184,21 @@ public struct FixBatch: Sendable {
     /// The fixes, in time order (never empty).
     public let fixes: [LocationFix]
     /// The events the batch confirmed; their cursors are assigned by the store.
-    public var events: [StoredEvent]
+    public let events: [StoredEvent]
     /// The fixes as the journal stores them (``FixJSON/journalText(device:fixes:)``), written
     /// when the batch is made — by the request, on its own thread, not by the commit, which
     /// runs one at a time.
     public let journalText: String
+    /// Each of `events` as the outbox stores it (``StoredEvent/outboxText``, in order), written
+    /// when the batch is made, like `journalText`.
+    public let eventTexts: [String]
 
     public init(device: String, fixes: [LocationFix], events: [StoredEvent]) {
         self.device = device
         self.fixes = fixes
         self.events = events
         journalText = FixJSON.journalText(device: device, fixes: fixes)
+        eventTexts = events.map(\.outboxText)
     }
 
     /// The batch's events with the cursors a store assigned them (by event id).
