@@ -149,11 +149,7 @@ extension TenantRuntime {
     private func enterForBatch(device: String) async throws {
         await acquire()
         do {
-            if !loaded {
-                await shardsHome()
-                await settle()
-                try await rebuildLocked()
-            }
+            try await loadIfInvalid()
             if store.isShared, contended.contains(device), inFlight[device, default: 0] == 0 {
                 try await catchUp(device: device)
             }

@@ -121,14 +121,9 @@ actor TenantRuntime {
     func enter() async throws {
         await acquire()
         await shardsHome()
-        if !loaded {
-            do {
-                await settle()
-                try await rebuildLocked()
-            } catch {
-                release()
-                throw error
-            }
+        do { try await loadIfInvalid() } catch {
+            release()
+            throw error
         }
     }
 
@@ -139,12 +134,20 @@ actor TenantRuntime {
         await acquire()
         await shardsHome()
         await settle()
-        if !loaded {
-            do { try await rebuildLocked() } catch {
-                release()
-                throw error
-            }
+        do { try await loadIfInvalid() } catch {
+            release()
+            throw error
         }
+    }
+
+    /// With the lock held: when the engine is not valid (first use, a failed commit, an engine
+    /// error), rebuilds it once every shard is back and the commits still queued have finished.
+    /// The lock stays held, also when it throws.
+    func loadIfInvalid() async throws {
+        guard !loaded else { return }
+        await shardsHome()
+        await settle()
+        try await rebuildLocked()
     }
 
     // MARK: Rebuild

@@ -166,7 +166,8 @@ public struct JournalBatch: Sendable {
 public struct BatteryReport: Sendable, Hashable {
     /// Percent, 0–100.
     public var percent: Double
-    /// When the server received the report, in seconds since 1970.
+    /// The report's own time, in seconds since 1970, clamped to 1970 … its arrival (the arrival
+    /// time for a report without one), so that a delayed report never replaces a newer level.
     public var time: Double
 
     public init(percent: Double, time: Double) {
