@@ -146,25 +146,26 @@ public struct ReplanSizing: Sendable, Hashable {
     public func adapted(toFixInterval interval: TimeInterval) -> ReplanSizing {
         guard interval > maximumFixInterval, interval.isFinite else { return self }
         let held = Double(minimumConfirmingFixes - 1) * interval
-        var adapted = ReplanSizing(
-            exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
-            catalogueMarginCeiling: catalogueMarginCeiling,
-            confirmationTime: max(confirmationTime, held), maximumSpeed: maximumSpeed,
-            maximumFixInterval: interval, glitchAllowance: glitchAllowance,
-            minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
-        adapted.maximumAccuracy = maximumAccuracy
-        adapted.eventLatency = eventLatency
-        return adapted
+        return rebuilt(
+            confirmationTime: max(confirmationTime, held), maximumSpeed: maximumSpeed, maximumFixInterval: interval)
     }
 
     /// The same bounds for a subject moving at `speed` m/s, when that is faster than
     /// ``maximumSpeed`` (the planner's adaptation to a speed the fixes keep showing, a train).
     public func adapted(toSpeed speed: Double) -> ReplanSizing {
         guard speed > maximumSpeed, speed.isFinite else { return self }
+        return rebuilt(confirmationTime: confirmationTime, maximumSpeed: speed, maximumFixInterval: maximumFixInterval)
+    }
+
+    /// These bounds with other timing and speed, built anew (the minimum radius derives from
+    /// them), every other stated condition carried over.
+    private func rebuilt(
+        confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval
+    ) -> ReplanSizing {
         var adapted = ReplanSizing(
             exitMarginCap: exitMarginCap, exitMarginFraction: exitMarginFraction,
             catalogueMarginCeiling: catalogueMarginCeiling, confirmationTime: confirmationTime,
-            maximumSpeed: speed, maximumFixInterval: maximumFixInterval, glitchAllowance: glitchAllowance,
+            maximumSpeed: maximumSpeed, maximumFixInterval: maximumFixInterval, glitchAllowance: glitchAllowance,
             minimumRadius: statedMinimumRadius, minimumConfirmingFixes: minimumConfirmingFixes)
         adapted.maximumAccuracy = maximumAccuracy
         adapted.eventLatency = eventLatency
