@@ -18,16 +18,25 @@ enum Drive {
     /// 200,000 circles of 50–2,000 m: 20 cities of 1,500 circles (35 of them centred within
     /// 150 m of the city centre, so 35 overlap there; the rest within 6 km, radii skewed small),
     /// and 170,000 over 1,000 km × 600 km.
-    static let clustered: [Region] = {
+    static let clustered: [Region] = clustered(sharpEdges: false)
+
+    /// As ``clustered``, with each city's regions wholly within its 6 km disc (a city that ends
+    /// where its places end): the same counts and radii, centres drawn within 6 km − radius.
+    static let sharpCities: [Region] = clustered(sharpEdges: true)
+    static let sharpCitiesCatalogue = try! Catalogue(sharpCities.map { CatalogueEntry(region: $0) })
+
+    static func clustered(sharpEdges: Bool) -> [Region] {
         var rng = SplitMix64(seed: 20_261_125)
         var out: [Region] = []
         out.reserveCapacity(200_000)
         for (c, (ce, cn)) in cities.enumerated() {
             for j in 0..<1_500 {
                 let core = j < 35
-                let d = core ? rng.uniform(0, 150) : 6_000 * rng.uniform(0, 1).squareRoot()
+                let u = rng.uniform(0, 1)
                 let a = rng.uniform(0, 2 * .pi)
                 let radius = core ? rng.uniform(300, 2_000) : 50 + 1_950 * pow(rng.uniform(0, 1), 3)
+                let reach = sharpEdges ? 6_000 - radius : 6_000
+                let d = core ? 150 * u : reach * u.squareRoot()
                 out.append(
                     .circle(
                         identifier: "c\(c)-\(j)", center: frame.coordinate(ce + d * sin(a), cn + d * cos(a)),
@@ -42,7 +51,7 @@ enum Drive {
                     radius: rng.uniform(50, 2_000)))
         }
         return out
-    }()
+    }
     static let clusteredCatalogue = try! Catalogue(clustered.map { CatalogueEntry(region: $0) })
 
     /// 200,000 circles of 50–2,000 m spread evenly over 1,000 km × 600 km.

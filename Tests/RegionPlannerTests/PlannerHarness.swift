@@ -62,6 +62,8 @@ struct PlannerHarness {
         /// The app also gets significant-location-change fixes: a fix at least 500 m and 300 s
         /// after the previous one (Core Location's figures), while it gets no other.
         var significantChanges = false
+        /// Record the planner's mode after every fix (``Result/modes``).
+        var tracesModes = false
     }
 
     struct Result {
@@ -86,6 +88,8 @@ struct PlannerHarness {
         var replanExitIndices: [Int]
         /// Significant-location-change fixes the app received (each wakes it).
         var significantChangeFixes = 0
+        /// The planner's mode after each fix, when ``Options/tracesModes``.
+        var modes: [PlannerMode] = []
 
         var missed: Set<EventKey> { Set(reference).subtracting(planned) }
         var extra: Set<EventKey> { Set(planned).subtracting(reference) }
@@ -137,6 +141,7 @@ struct PlannerHarness {
         var held: [(due: Date, event: TransitionEvent)] = []
         var lastSignificant: LocationFix?
         var significantFixes = 0
+        var modes: [PlannerMode] = []
         func take(_ events: [PlannerEvent]) {
             for p in events where p.kind != .dwell {
                 let key = EventKey(kind: p.kind, region: p.identifier, time: p.event.time)
@@ -242,6 +247,7 @@ struct PlannerHarness {
                 try await deliverFix()
                 try await deliverEvents(events)
             }
+            if options.tracesModes { modes.append(await planner.status.mode) }
             for e in try reference.process(fix) where e.kind != .dwell {
                 let key = EventKey(kind: e.kind, region: e.regionID, time: e.time)
                 expected.append(key)
@@ -268,6 +274,6 @@ struct PlannerHarness {
                     && plan!.radius.isFinite
                     && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
             relaunchedBefore: relaunched, relaunchModes: relaunchModes, replanExitIndices: replanExits,
-            significantChangeFixes: significantFixes)
+            significantChangeFixes: significantFixes, modes: modes)
     }
 }
