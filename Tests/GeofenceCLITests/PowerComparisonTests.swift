@@ -1,9 +1,10 @@
 import Foundation
+import Geodesy
 import Geofencing
-import RegionMonitoring
 import Testing
 
 @testable import GeofenceCLI
+@testable import RegionMonitoring
 
 @Suite("simulate --power")
 struct PowerComparisonTests {
@@ -15,6 +16,109 @@ struct PowerComparisonTests {
         #expect(throws: (any Error).self) {
             _ = try GeofenceCommand.parseAsRoot(["simulate", "--regions", "r.geojson"])
         }
+    }
+
+    @Test(
+        "--power on your own catalogue takes one --track with its --regions; --maximum-speed and --upload-window are checked"
+    )
+    func ownCatalogueParsing() throws {
+        let own = try #require(
+            try GeofenceCommand.parseAsRoot([
+                "simulate", "--power", "--regions", "r.geojson", "--track", "t.csv", "--maximum-speed", "30",
+                "--upload-window", "10",
+            ]) as? SimulateCommand)
+        #expect(own.maximumSpeed == 30 && own.uploadWindow == 10)
+        let refused: [[String]] = [
+            ["simulate", "--power", "--track", "t.csv"],
+            ["simulate", "--power", "--regions", "r.geojson", "--track", "a.csv", "--track", "b.csv"],
+            ["simulate", "--power", "--maximum-speed", "0"],
+            ["simulate", "--power", "--maximum-speed", "nan"],
+            ["simulate", "--power", "--upload-window", "-10"],
+            ["simulate", "--power", "--upload-window", "inf"],
+            ["simulate", "--regions", "r.geojson", "--track", "t.csv", "--upload-window", "10"],
+        ]
+        for arguments in refused {
+            #expect(throws: (any Error).self, "\(arguments)") { _ = try GeofenceCommand.parseAsRoot(arguments) }
+        }
+    }
+
+    @Test("a catalogue and track of your own: its top speed from the fixes, one upload per window with events")
+    func ownCatalogue() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("power-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A walk at 1.5 m/s east along 47° N, one fix every 2 s, through 14 shops 250 m apart.
+        let metresPerDegree = 111_320 * cos(47 * Double.pi / 180)
+        var track = "time,latitude,longitude,accuracy\n"
+        for k in 0..<1_200 {
+            let lon = 8 + Double(k) * 3 / metresPerDegree
+            track += "2026-01-01T10:\(String(format: "%02d:%02d", k * 2 / 60, k * 2 % 60))Z,47.0000000,\(lon),8\n"
+        }
+        var features: [String] = []
+        for k in 0..<14 {
+            let lon = 8 + Double(150 + 250 * k) / metresPerDegree
+            features.append(
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":["# + "\(lon)"
+                    + #",47]},"properties":{"id":"shop-"# + "\(k)" + #"","radius":100}}"#)
+        }
+        let regions = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        try track.write(to: dir.appendingPathComponent("walk.csv"), atomically: true, encoding: .utf8)
+        try regions.write(to: dir.appendingPathComponent("shops.geojson"), atomically: true, encoding: .utf8)
+        let scenario = try PowerComparison.scenario(
+            regionsPath: dir.appendingPathComponent("shops.geojson").path,
+            trackPath: dir.appendingPathComponent("walk.csv").path, maximumSpeed: nil)
+        #expect(scenario.maximumSpeed == 2, "1.5 m/s rounded up")
+        #expect(scenario.regions.count == 14 && scenario.fixes.count == 1_200)
+        let each = try await PowerComparison(scenarios: [scenario]).run()
+        let windowed = try await PowerComparison(scenarios: [scenario], uploadWindow: 600).run()
+        #expect(windowed.text.contains("Region monitoring uploads the events of each 600 s window together."))
+        for (a, b) in zip(each.results[0].reports, windowed.results[0].reports) {
+            #expect(a.events == b.events, "\(a.strategy.name)")
+            if case .continuousReporting = a.strategy {
+                #expect(a.usage.uploads == b.usage.uploads, "continuous reporting uploads every fix it sends")
+                continue
+            }
+            #expect(a.events > 4, "\(a.strategy.name): the walk passes the shops")
+            #expect(a.usage.uploads == a.events + a.downloads)
+            // 40 minutes: at most five 600 s windows (the walk need not start on one).
+            #expect(b.usage.uploads <= 5 + b.downloads && b.usage.uploads < a.usage.uploads, "\(b.strategy.name)")
+        }
+    }
+
+    @Test(
+        "tiers group by latitude bands exactly as the rule reads: each region joins the earliest cluster within reach")
+    func tiersMatchTheRule() {
+        var rng = SplitMix64(seed: 7)
+        var regions: [Region] = []
+        // Dense spots, a sparse spread, the antimeridian and the far north.
+        let spots: [(Double, Double)] = [
+            (47, 8), (47.02, 8.03), (-33.9, 151.2), (0, 179.99), (0.01, -179.99), (78.2, 15.6),
+        ]
+        for k in 0..<1_500 {
+            let (lat, lon) = spots[k % spots.count]
+            let c = Coordinate(
+                uncheckedLatitude: lat + rng.uniform(-0.05, 0.05),
+                longitude: ((lon + rng.uniform(-0.08, 0.08) + 540).truncatingRemainder(dividingBy: 360)) - 180)
+            regions.append(.circle(identifier: "r\(k)", center: c, radius: rng.uniform(20, 300)))
+        }
+        let (parents, children) = PowerStrategyRunner.tiers(of: regions, clusterMeters: 3_000, margin: 100)
+        // The rule, every region against every earlier cluster.
+        var seeds: [Coordinate] = []
+        var expected: [[String]] = []
+        for r in regions {
+            let c = PowerStrategyRunner.center(of: r)
+            if let i = seeds.firstIndex(where: { Geodesic.wgs84.inverse($0, c).distance <= 3_000 }) {
+                expected[i].append(r.identifier)
+            } else {
+                seeds.append(c)
+                expected.append([r.identifier])
+            }
+        }
+        #expect(parents.count == expected.count)
+        for (i, members) in expected.enumerated() {
+            #expect(children["parent-\(i + 1)"]?.map(\.identifier) == members, "parent-\(i + 1)")
+        }
+        #expect(expected.count > 30, "the spread makes many clusters: \(expected.count)")
     }
 
     @Test(

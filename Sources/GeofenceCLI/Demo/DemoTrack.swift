@@ -8,7 +8,11 @@ enum DemoTrack {
     /// Every readable position of a bundled track as fixes of `subject`, in file order
     /// (unreadable records are skipped, as `simulate` does).
     static func fixes(_ resource: String, _ ext: String, subject: String) throws -> [LocationFix] {
-        let path = try DemoScenario.resourcePath(resource, ext)
+        try fixes(atPath: DemoScenario.resourcePath(resource, ext), subject: subject)
+    }
+
+    /// Every readable position of the track file at `path` as fixes of `subject`, in file order.
+    static func fixes(atPath path: String, subject: String) throws -> [LocationFix] {
         var source = try InputFiles.openTrack(path: path).source
         var out: [LocationFix] = []
         while let record = try source.next() {

@@ -29,14 +29,24 @@ public struct PowerComparison: Sendable {
     /// (0: only the bundled regions).
     public var syntheticPlaces: Int
 
+    /// The scenarios to compare; `nil`: the bundled drive and walk (and their dense variants).
+    public var scenarios: [PowerScenario]?
+
+    /// Region monitoring sends the events of each window of this many seconds in one upload
+    /// (the server hears of each within the window, as continuous reporting's hears of each fix
+    /// within its interval); `nil`: one upload per event, at once.
+    public var uploadWindow: TimeInterval?
+
     public init(
         model: PowerModel = PowerModel(), reportingInterval: Double = 10, clusterMeters: Double = 3_000,
-        syntheticPlaces: Int = 100
+        syntheticPlaces: Int = 100, scenarios: [PowerScenario]? = nil, uploadWindow: TimeInterval? = nil
     ) {
         self.model = model
         self.reportingInterval = reportingInterval
         self.clusterMeters = clusterMeters
         self.syntheticPlaces = syntheticPlaces
+        self.scenarios = scenarios
+        self.uploadWindow = uploadWindow
     }
 
     /// The strategies compared, in table order.
@@ -90,14 +100,47 @@ public struct PowerComparison: Sendable {
         return out
     }
 
-    /// Runs every strategy on the bundled scenarios (and their dense variants).
+    /// Your own catalogue and track as a scenario: the subject's top speed is `maximumSpeed`, or
+    /// the 99th percentile of the speeds between the track's fixes, rounded up.
+    static func scenario(regionsPath: String, trackPath: String, maximumSpeed: Double?) throws -> PowerScenario {
+        let fixes = try DemoTrack.fixes(atPath: trackPath, subject: "subject")
+        let speed = maximumSpeed ?? Self.topSpeed(of: fixes)
+        let name = "\(trackPath) through \(regionsPath), sized for \(f(speed, 1)) m/s"
+        return PowerScenario(
+            name: name, fixes: fixes, regions: try InputFiles.loadRegions(path: regionsPath), maximumSpeed: speed)
+    }
+
+    /// The 99th percentile of the speeds between consecutive fixes (metres per second, rounded
+    /// up; at least 1).
+    static func topSpeed(of fixes: [LocationFix]) -> Double {
+        var speeds: [Double] = []
+        for (a, b) in zip(fixes, fixes.dropFirst()) {
+            let dt = b.timestamp.timeIntervalSince(a.timestamp)
+            guard dt > 0 else { continue }
+            speeds.append(Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance / dt)
+        }
+        guard !speeds.isEmpty else { return 1 }
+        speeds.sort()
+        let p99 = speeds[min(speeds.count - 1, Int((Double(speeds.count) * 0.99).rounded(.up)) - 1)]
+        return max(1, p99.rounded(.up))
+    }
+
+    /// Runs every strategy on ``scenarios``, or on the bundled scenarios (and their dense variants).
     public func run() async throws -> Report {
         var results: [ScenarioResult] = []
-        let bundled = try Self.bundledScenarios()
-        let scenarios = bundled + (syntheticPlaces > 0 ? bundled.map { Self.dense($0, count: syntheticPlaces) } : [])
+        let scenarios: [PowerScenario]
+        if let chosen = self.scenarios {
+            scenarios = chosen
+        } else {
+            let bundled = try Self.bundledScenarios()
+            scenarios = bundled + (syntheticPlaces > 0 ? bundled.map { Self.dense($0, count: syntheticPlaces) } : [])
+        }
         for scenario in scenarios {
             var reports: [StrategyReport] = []
-            for s in strategies { reports.append(try await PowerStrategyRunner.run(s, on: scenario, model: model)) }
+            for s in strategies {
+                reports.append(
+                    try await PowerStrategyRunner.run(s, on: scenario, model: model, uploadWindow: uploadWindow))
+            }
             results.append(
                 ScenarioResult(
                     scenario: scenario.name, durationSeconds: scenario.durationSeconds,
@@ -118,6 +161,9 @@ public struct PowerComparison: Sendable {
         t +=
             "baseline \(Self.f(isolated.baselineWatts, 3)) W; hybrid mode \(Self.f(model.gpsWatts + model.appAwakeWatts, 3)) W (GPS on, app awake); "
         t += "battery \(Self.f(model.batteryVolts, 2)) V.\n"
+        if let w = uploadWindow {
+            t += "Region monitoring uploads the events of each \(Self.f(w, 0)) s window together.\n"
+        }
         for r in results {
             t += "\n\(r.scenario): \(Self.f(r.durationSeconds / 60, 1)) min, \(r.regionCount) regions\n\n"
             t +=
@@ -138,10 +184,11 @@ public struct PowerComparison: Sendable {
 
     static func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
 
-    /// `simulate --power`: runs the default comparison and writes its text to standard output.
-    static func printComparison() throws {
+    /// `simulate --power`: runs the comparison (the default one, or `comparison`) and writes its
+    /// text to standard output.
+    static func printComparison(_ comparison: PowerComparison = PowerComparison()) throws {
         var out = FileDescriptorOutput.standardOutput
-        out.write(try runBlocking(PowerComparison()).text)
+        out.write(try runBlocking(comparison).text)
         out.flush()
     }
 

@@ -26,6 +26,7 @@ struct SimulateCommand: ParsableCommand {
               geofence simulate --regions r.geojson --track t.csv --profile coreLocation --map run.svg
               geofence simulate --regions city.geojson --track fleet/*.csv --threads 2
               geofence simulate --power      # energy of four strategies on the bundled drive and walk
+              geofence simulate --power --regions city.geojson --track drive.csv --upload-window 10
             """
     )
 
@@ -69,12 +70,40 @@ struct SimulateCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Print the energy comparison of continuous reporting, 20 nearest regions (slots only, and with hybrid mode where dense) and tiered regions on the bundled drive and walk (docs/power.md); needs no other option."
+            "Print the energy comparison of continuous reporting, 20 nearest regions (slots only, and with hybrid mode where dense) and tiered regions (docs/power.md): on the bundled drive and walk, or on one --track through --regions."
     )
     var power = false
 
+    @Option(
+        name: .customLong("maximum-speed"),
+        help: ArgumentHelp(
+            "With --power on your own track: the top speed the planner sizes for (default: the 99th percentile of the track's speeds, rounded up).",
+            valueName: "m/s"))
+    var maximumSpeed: Double?
+
+    @Option(
+        name: .customLong("upload-window"),
+        help: ArgumentHelp(
+            "With --power: region monitoring sends the events of each window of this many seconds in one upload (default: each event at once); give the reporting interval (10) to compare like for like.",
+            valueName: "seconds"))
+    var uploadWindow: Double?
+
     func validate() throws {
-        if power { return }
+        if let maximumSpeed, !(maximumSpeed > 0 && maximumSpeed.isFinite) {
+            throw ValidationError("--maximum-speed must be a positive number of metres per second, not \(maximumSpeed)")
+        }
+        if let uploadWindow, !(uploadWindow > 0 && uploadWindow.isFinite) {
+            throw ValidationError("--upload-window must be a positive number of seconds, not \(uploadWindow)")
+        }
+        if power {
+            guard regions != nil || !tracks.isEmpty else { return }
+            if regions == nil { throw ValidationError("--power with a --track needs its --regions file") }
+            if tracks.count != 1 { throw ValidationError("--power compares one --track, not \(tracks.count)") }
+            return
+        }
+        if maximumSpeed != nil || uploadWindow != nil {
+            throw ValidationError("--maximum-speed and --upload-window belong to --power")
+        }
         if regions == nil { throw ValidationError("give a --regions file") }
         if tracks.isEmpty { throw ValidationError("give at least one --track file") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, not \(threads)") }
@@ -84,7 +113,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        if power { return try PowerComparison.printComparison() }
+        if power { return try printPowerComparison() }
         let clock = ContinuousClock()
         let started = clock.now
         let regionList = try InputFiles.loadRegions(path: regions ?? "")
@@ -148,6 +177,17 @@ struct SimulateCommand: ParsableCommand {
     }
 
     /// The file's base name without extension, made unique among `all` by its position.
+    /// `--power`: the bundled comparison, or one on the given track and regions.
+    func printPowerComparison() throws {
+        var comparison = PowerComparison(uploadWindow: uploadWindow)
+        if let regions, let track = tracks.first {
+            comparison.scenarios = [
+                try PowerComparison.scenario(regionsPath: regions, trackPath: track, maximumSpeed: maximumSpeed)
+            ]
+        }
+        try PowerComparison.printComparison(comparison)
+    }
+
     static func defaultSubject(for path: String, among all: [String]) -> String {
         func stem(_ p: String) -> String {
             let name = (p as NSString).lastPathComponent

@@ -22,8 +22,9 @@ import RegionPlanner
 ///   knowledge, which the model prices as one Wi-Fi / cell position every
 ///   ``PowerModel/regionMonitoringFixInterval`` — while the app stays suspended; wake-ups are
 ///   the device's own count (``DeviceActivity/wakeUps`` + relaunches: an event inside a running
-///   wake window does not wake the app again). Each catalogue event and each tier download is
-///   one upload. The first plan is made while the app is in the foreground (not a wake-up).
+///   wake window does not wake the app again). Each catalogue event is one upload, or, with an
+///   `uploadWindow`, each window of that many seconds with events is (the server then hears of
+///   every event within the window); each tier download is one upload. The first plan is made while the app is in the foreground (not a wake-up).
 ///   After each re-plan event the planner asks for one fix (priced as an isolated GPS fix);
 ///   in hybrid mode (``PowerStrategy/hybridRegions(slots:)``) the GPS runs and the app stays
 ///   awake (``PowerUsage/continuousSeconds``).
@@ -34,15 +35,17 @@ public enum PowerStrategyRunner {
     /// - Throws: ``PlannerError`` if the catalogue is invalid (duplicate identifiers, bad regions).
     public static func run(
         _ strategy: PowerStrategy, on scenario: PowerScenario,
-        model: PowerModel = PowerModel()
+        model: PowerModel = PowerModel(), uploadWindow: TimeInterval? = nil
     ) async throws -> StrategyReport {
+        let uploads = EventUploads(window: uploadWindow)
         switch strategy {
         case .continuousReporting(let interval):
             return try continuous(interval: interval, scenario, model, strategy)
         case .nearestRegions(let slots), .hybridRegions(let slots):
             let catalogue = try Catalogue(scenario.regions.map { CatalogueEntry(region: $0) })
             let source = PlannerSource(prefix: "r.", catalogue: catalogue)
-            return try await monitored(source: source, slots: slots, parents: [], scenario, model, strategy)
+            return try await monitored(
+                source: source, slots: slots, parents: [], uploads, scenario, model, strategy)
         case .tieredRegions(let cluster):
             let (parents, children) = tiers(
                 of: scenario.regions, clusterMeters: cluster,
@@ -52,7 +55,7 @@ public enum PowerStrategyRunner {
                 children[parent.identifier] ?? []
             }
             return try await monitored(
-                source: source, slots: 20, parents: Set(parents.map(\.identifier)),
+                source: source, slots: 20, parents: Set(parents.map(\.identifier)), uploads,
                 scenario, model, strategy)
         }
     }
@@ -94,7 +97,7 @@ public enum PowerStrategyRunner {
     // MARK: Region monitoring
 
     static func monitored(
-        source: PlannerSource, slots: Int, parents: Set<String>,
+        source: PlannerSource, slots: Int, parents: Set<String>, _ eventUploads: EventUploads,
         _ scenario: PowerScenario, _ model: PowerModel,
         _ strategy: PowerStrategy
     ) async throws -> StrategyReport {
@@ -125,7 +128,12 @@ public enum PowerStrategyRunner {
             allowsHybrid: hybrid, now: { clock.now })
         try await planner.start(at: first)
         await device.setAppState(.suspended)
-        var events = 0
+        var eventTimes: [Date] = []
+        func take(_ events: [PlannerEvent]) {
+            for p in events where !parents.contains(p.identifier) && p.kind != .dwell {
+                eventTimes.append(p.event.time)
+            }
+        }
         var probes = 0
         for fix in scenario.fixes {
             clock.now = fix.timestamp
@@ -133,17 +141,12 @@ public enum PowerStrategyRunner {
             if slotMonitor.locationUpdatesRequested {
                 // Outside hybrid mode this is the one GPS fix a re-plan asks for.
                 if await planner.status.mode == .slots { probes += 1 }
-                events += try await planner.observe(fix).filter {
-                    !parents.contains($0.identifier) && $0.kind != .dwell
-                }.count
+                take(try await planner.observe(fix))
             }
             try? await device.receive(.fix(fix))
-            for e in slotMonitor.takeEvents() {
-                for p in try await planner.handle(e) where !parents.contains(p.identifier) && p.kind != .dwell {
-                    events += 1
-                }
-            }
+            for e in slotMonitor.takeEvents() { take(try await planner.handle(e)) }
         }
+        let events = eventTimes.count
         let activity = await device.activity
         let statistics = await planner.statistics
         let downloads = statistics.loaderCalls
@@ -152,7 +155,7 @@ public enum PowerStrategyRunner {
             gpsFixes: probes,
             networkFixes: Int((duration / model.regionMonitoringFixInterval).rounded(.down)),
             wakeUps: activity.wakeUps + activity.relaunches,
-            uploads: events + downloads, durationSeconds: duration,
+            uploads: eventUploads.count(eventTimes) + downloads, durationSeconds: duration,
             continuousSeconds: statistics.hybridSeconds)
         await monitor.close()
         var r = report(strategy, usage, nil, model, events, statistics.replans, downloads)
@@ -162,20 +165,22 @@ public enum PowerStrategyRunner {
     }
 
     /// Groups regions into parents: greedy clusters of regions whose centres lie within
-    /// `clusterMeters` of the cluster's first region; each parent is a circle around the
-    /// members' mean centre covering every member plus `margin` metres (so that children are
-    /// loaded before the user can reach them).
+    /// `clusterMeters` of the cluster's first region (the earliest such cluster); each parent is
+    /// a circle around the members' mean centre covering every member plus `margin` metres (so
+    /// that children are loaded before the user can reach them).
     static func tiers(
         of regions: [Region], clusterMeters: Double, margin: Double
     )
         -> (parents: [CatalogueEntry], children: [String: [CatalogueEntry]])
     {
         var clusters: [(seed: Coordinate, members: [Region])] = []
+        var seeds = ClusterSeeds(clusterMeters: clusterMeters)
         for r in regions {
             let c = center(of: r)
-            if let i = clusters.firstIndex(where: { Geodesic.wgs84.inverse($0.seed, c).distance <= clusterMeters }) {
+            if let i = seeds.first(within: clusterMeters, of: c, seedOf: { clusters[$0].seed }) {
                 clusters[i].members.append(r)
             } else {
+                seeds.insert(clusters.count, at: c)
                 clusters.append((c, [r]))
             }
         }
@@ -242,6 +247,52 @@ public enum PowerStrategyRunner {
             strategy: strategy, usage: usage, spacing: spacing,
             estimate: model.estimate(usage, spacing: spacing),
             events: events, replans: replans, replansWithoutGuarantee: 0, downloads: downloads)
+    }
+}
+
+/// The cluster seeds of ``PowerStrategyRunner/tiers(of:clusterMeters:margin:)`` in bands of
+/// latitude at least `clusterMeters` tall, so that a region is measured only against seeds in
+/// its band and the two beside it (a catalogue of 200,000 regions groups in well under a
+/// second instead of comparing every region with every cluster).
+struct ClusterSeeds {
+    /// Degrees of latitude per band: `clusterMeters` over the shortest metres per degree
+    /// (110,574 m at the equator), so no seed within `clusterMeters` lies two bands away.
+    let bandDegrees: Double
+    private var bands: [Int: [(index: Int, seed: Coordinate)]] = [:]
+
+    init(clusterMeters: Double) { bandDegrees = max(clusterMeters, 1) / 110_000 }
+
+    private func band(_ c: Coordinate) -> Int { Int((c.latitude / bandDegrees).rounded(.down)) }
+
+    mutating func insert(_ index: Int, at seed: Coordinate) { bands[band(seed), default: []].append((index, seed)) }
+
+    /// The lowest-numbered cluster whose seed lies within `distance` of `c`.
+    func first(within distance: Double, of c: Coordinate, seedOf: (Int) -> Coordinate) -> Int? {
+        // A longitude difference no seed within `distance` can exceed at these latitudes:
+        // metres per degree of longitude shrink with the cosine of the band's outer latitude.
+        let outer = min(89.9, abs(c.latitude) + 2 * bandDegrees)
+        let lonLimit = distance / (110_000 * cos(outer * .pi / 180)) + 1e-9
+        var best: Int?
+        let b = band(c)
+        for k in (b - 1)...(b + 1) {
+            for (index, seed) in bands[k] ?? [] where best.map({ index < $0 }) ?? true {
+                let dLon = abs(seed.longitude - c.longitude)
+                guard min(dLon, 360 - dLon) <= lonLimit else { continue }
+                if Geodesic.wgs84.inverse(seed, c).distance <= distance { best = index }
+            }
+        }
+        return best
+    }
+}
+
+/// How region monitoring sends its events to the server: one upload per event, at once, or the
+/// events of each `window` seconds (counted from the epoch) in one upload.
+struct EventUploads {
+    var window: TimeInterval?
+
+    func count(_ times: [Date]) -> Int {
+        guard let window, window > 0 else { return times.count }
+        return Set(times.map { ($0.timeIntervalSince1970 / window).rounded(.down) }).count
     }
 }
 
