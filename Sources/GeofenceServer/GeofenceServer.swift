@@ -106,7 +106,9 @@ public struct GeofenceServer: Sendable {
         }
         func bound(_ raw: String) throws -> String {
             let id = Identifier.normalized(raw)
-            if let why = Identifier.flaw(id) { throw ConfigurationError(key: "--device", reason: "the device id \(why)") }
+            if let why = Identifier.flaw(id) {
+                throw ConfigurationError(key: "--device", reason: "the device id \(why)")
+            }
             return id
         }
         var scope = scope

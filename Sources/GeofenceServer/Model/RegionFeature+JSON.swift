@@ -63,9 +63,9 @@ package enum RegionJSON {
 
     /// `feature` with its id and parent checked and normalized (``Identifier``): the spelling
     /// the region is known by from then on.
-    static func normalizingIDs(_ feature: RegionFeature, idField: String, parentField: String = "properties.parent")
-        throws(Problem) -> RegionFeature
-    {
+    static func normalizingIDs(
+        _ feature: RegionFeature, idField: String, parentField: String = "properties.parent"
+    ) throws(Problem) -> RegionFeature {
         var f = feature
         f.id = try Identifier.check(f.id, field: idField)
         if let parent = f.parent { f.parent = try Identifier.check(parent, field: parentField) }
