@@ -40,8 +40,12 @@ package enum Identifier {
     /// whose every byte is below 0xCC (U+0300 is `CC 80`; continuation bytes are 0x80–0xBF),
     /// so the test is one pass over the bytes.
     package static func isNFCWithoutLookup(_ s: String) -> Bool {
-        s.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0xCC } }
-            ?? s.utf8.allSatisfy { $0 < 0xCC }
+        s.utf8.withContiguousStorageIfAvailable(isNFCWithoutLookup(utf8:)) ?? isNFCWithoutLookup(utf8: s.utf8)
+    }
+
+    /// ``isNFCWithoutLookup(_:)`` of UTF-8 text.
+    package static func isNFCWithoutLookup(utf8 bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 < 0xCC }
     }
 
     /// Why `s`, an identifier already ``normalized(_:)``, is not valid, or `nil` when it is.
