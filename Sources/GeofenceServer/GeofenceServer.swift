@@ -91,7 +91,10 @@ public struct GeofenceServer: Sendable {
             return store
         }
         let store = try await SQLiteStore.open(path: database, synchronous: sqliteSynchronous, logger: logger)
-        try await store.migrate()
+        do { try await store.migrate() } catch {
+            try? await store.close()
+            throw error
+        }
         return store
     }
 

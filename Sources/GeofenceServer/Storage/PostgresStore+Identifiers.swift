@@ -7,22 +7,25 @@ extension PostgresStore {
     /// (PostgreSQL 13 or later, a UTF-8 database).
     static let identifierMigration = IdentifierMigration.statements(
         nfc: nfc,
-        tables: [
-            .init(name: "api_keys", columns: ["tenant", "scope"]),
-            .init(name: "regions", columns: ["tenant", "id", "feature"]),
-            .init(name: "journal", columns: ["tenant", "device", "body"]),
-            .init(name: "devices", columns: ["tenant", "id", "last_fix"]),
-            .init(name: "event_cursors", columns: ["tenant"]),
-            .init(name: "outbox", columns: ["tenant", "device", "body"]),
-            .init(name: "webhooks", columns: ["tenant"]),
-            .init(name: "deliveries", columns: ["tenant"]),
-            .init(name: "settings", columns: ["tenant", "device", "body"]),
-            .init(name: "engine_snapshots", columns: ["tenant"]),
-            .init(name: "journal_marks", columns: ["tenant"]),
-            .init(name: "event_horizons", columns: ["tenant"]),
-            .init(name: "device_battery", columns: ["tenant", "device"]),
-        ],
+        tables: identifierTables,
         tenantColumns: ["created_at", "region_version"])
+
+    /// The tables and columns that hold identifiers, `tenants` aside.
+    static let identifierTables: [IdentifierMigration.Table] = [
+        .init(name: "api_keys", columns: ["tenant", "scope"]),
+        .init(name: "regions", columns: ["tenant", "id", "feature"]),
+        .init(name: "journal", columns: ["tenant", "device", "body"]),
+        .init(name: "devices", columns: ["tenant", "id", "last_fix"]),
+        .init(name: "event_cursors", columns: ["tenant"]),
+        .init(name: "outbox", columns: ["tenant", "device", "body"]),
+        .init(name: "webhooks", columns: ["tenant"]),
+        .init(name: "deliveries", columns: ["tenant"]),
+        .init(name: "settings", columns: ["tenant", "device", "body"]),
+        .init(name: "engine_snapshots", columns: ["tenant"]),
+        .init(name: "journal_marks", columns: ["tenant"]),
+        .init(name: "event_horizons", columns: ["tenant"]),
+        .init(name: "device_battery", columns: ["tenant", "device"]),
+    ]
 
     static func nfc(_ column: String) -> String { "normalize(\(column), NFC)" }
 

@@ -5,21 +5,24 @@ extension SQLiteStore {
     /// The NFC migration (``IdentifierMigration``), `geofence_nfc` being ``Identifier/normalized(_:)``.
     static let identifierMigration = IdentifierMigration.statements(
         nfc: { "geofence_nfc(\($0))" },
-        tables: [
-            .init(name: "api_keys", columns: ["tenant", "scope"]),
-            .init(name: "regions", columns: ["tenant", "id", "feature"]),
-            .init(name: "journal", columns: ["tenant", "body"]),
-            .init(name: "devices", columns: ["tenant", "id", "last_fix"]),
-            .init(name: "outbox", columns: ["tenant", "device", "body"]),
-            .init(name: "webhooks", columns: ["tenant"]),
-            .init(name: "deliveries", columns: ["tenant"]),
-            .init(name: "settings", columns: ["tenant", "device", "body"]),
-            .init(name: "engine_snapshots", columns: ["tenant"]),
-            .init(name: "journal_marks", columns: ["tenant"]),
-            .init(name: "event_horizons", columns: ["tenant"]),
-            .init(name: "device_battery", columns: ["tenant", "device"]),
-        ],
+        tables: identifierTables,
         tenantColumns: ["created_at"])
+
+    /// The tables and columns that hold identifiers, `tenants` aside.
+    static let identifierTables: [IdentifierMigration.Table] = [
+        .init(name: "api_keys", columns: ["tenant", "scope"]),
+        .init(name: "regions", columns: ["tenant", "id", "feature"]),
+        .init(name: "journal", columns: ["tenant", "body"]),
+        .init(name: "devices", columns: ["tenant", "id", "last_fix"]),
+        .init(name: "outbox", columns: ["tenant", "device", "body"]),
+        .init(name: "webhooks", columns: ["tenant"]),
+        .init(name: "deliveries", columns: ["tenant"]),
+        .init(name: "settings", columns: ["tenant", "device", "body"]),
+        .init(name: "engine_snapshots", columns: ["tenant"]),
+        .init(name: "journal_marks", columns: ["tenant"]),
+        .init(name: "event_horizons", columns: ["tenant"]),
+        .init(name: "device_battery", columns: ["tenant", "device"]),
+    ]
 
     /// Throws ``IdentifierCollision`` when the NFC migration would make two stored rows one.
     static func refuseIdentifierCollisions(_ s: SQLiteSession) throws {
