@@ -40,12 +40,16 @@ package enum Identifier {
     /// whose every byte is below 0xCC (U+0300 is `CC 80`; continuation bytes are 0x80–0xBF),
     /// so the test is one pass over the bytes.
     package static func isNFCWithoutLookup(_ s: String) -> Bool {
-        s.utf8.withContiguousStorageIfAvailable(isNFCWithoutLookup(utf8:)) ?? isNFCWithoutLookup(utf8: s.utf8)
+        s.utf8.withContiguousStorageIfAvailable(isNFCWithoutLookup(utf8:)) ?? s.utf8.allSatisfy { $0 < 0xCC }
     }
 
-    /// ``isNFCWithoutLookup(_:)`` of UTF-8 text.
-    package static func isNFCWithoutLookup(utf8 bytes: some Sequence<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 < 0xCC }
+    /// ``isNFCWithoutLookup(_:)`` of UTF-8 text: the largest byte, taken without an early exit
+    /// so that the loop vectorizes (ids are short; the migration's documents are read whole
+    /// anyway).
+    package static func isNFCWithoutLookup(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var largest: UInt8 = 0
+        for b in bytes { largest = max(largest, b) }
+        return largest < 0xCC
     }
 
     /// Why `s`, an identifier already ``normalized(_:)``, is not valid, or `nil` when it is.
