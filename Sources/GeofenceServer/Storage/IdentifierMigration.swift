@@ -3,7 +3,7 @@ import Foundation
 /// The migration that brings a store written before identifiers were normalized
 /// (``Identifier``) to the rule: every stored identifier rewritten in Unicode NFC, once.
 ///
-/// Both stores run the same statements (``statements(nfc:tables:tenantColumns:)``) with their
+/// Both stores run the same statements (``statements(nfc:changed:tables:tenantColumns:)``) with their
 /// own NFC function: `geofence_nfc`, ``Identifier/normalized(_:)`` itself, in SQLite;
 /// PostgreSQL's `normalize(…, NFC)`. JSON documents (journal entries, stored features, last
 /// fixes, outbox events, settings) are rewritten whole: their ids are strings in them, and the
@@ -27,10 +27,12 @@ enum IdentifierMigration {
         var columns: [String]
     }
 
-    /// The statements of the migration, in order: `nfc` writes the SQL of its argument's NFC;
+    /// The statements of the migration, in order: `nfc` writes the SQL of its argument's NFC,
+    /// `changed` the SQL of "its argument is not NFC" (the store's quickest test);
     /// `tenantColumns` lists the columns of `tenants` after its `id`.
-    static func statements(nfc: (String) -> String, tables: [Table], tenantColumns: [String]) -> [String] {
-        func changed(_ c: String) -> String { "\(c) <> \(nfc(c))" }
+    static func statements(
+        nfc: (String) -> String, changed: (String) -> String, tables: [Table], tenantColumns: [String]
+    ) -> [String] {
         let others = tenantColumns.joined(separator: ", ")
         let affected = """
             SELECT id FROM tenants WHERE \(changed("id")) \

@@ -7,6 +7,8 @@ extension PostgresStore {
     /// (PostgreSQL 13 or later, a UTF-8 database).
     static let identifierMigration = IdentifierMigration.statements(
         nfc: nfc,
+        // PostgreSQL's quick check first, where normalize() would rewrite every document.
+        changed: { "\($0) IS NOT NFC NORMALIZED" },
         tables: identifierTables,
         tenantColumns: ["created_at", "region_version"])
 

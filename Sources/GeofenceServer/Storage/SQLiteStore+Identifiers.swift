@@ -5,6 +5,7 @@ extension SQLiteStore {
     /// The NFC migration (``IdentifierMigration``), `geofence_nfc` being ``Identifier/normalized(_:)``.
     static let identifierMigration = IdentifierMigration.statements(
         nfc: { "geofence_nfc(\($0))" },
+        changed: { "\($0) <> geofence_nfc(\($0))" },
         tables: identifierTables,
         tenantColumns: ["created_at"])
 
