@@ -80,9 +80,15 @@ struct IdentifierMigrationTests {
                     h, key: admin, [circleFeature("R-PH", lat: 31, lon: 121, radius: 300)])
                 let events = try await DashboardReadTests.visit(h, key: admin, device: "D-PH", start: t0, inside: 6)
                 #expect(events.count == 1)
+                #expect(await h.server.hub.runtime("T-PH").takeSnapshot(now: clock.date) != nil)
                 return (admin, bound)
             }
             try await Self.spellAsBefore(db, [("T-PH", "T-e\u{301}"), ("R-PH", "R-e\u{301}"), ("D-PH", "D-e\u{301}")])
+            // The snapshot names the old spellings: the migration drops it, and the journal,
+            // rewritten, is replayed instead.
+            let migrated = try await db.open()
+            #expect(try await migrated.startupJournal(tenant: "T-\u{E9}", useSnapshot: true).snapshot == nil)
+            try await migrated.close()
             try await Harness.run(database: db.location, clock: clock) { h in
                 let me = try await h.call(.GET, "/v1/key", key: admin)
                 #expect(Self.scalars(me["tenant"]?.string) == Self.scalars("T-\u{E9}"), "\(me)")
@@ -106,6 +112,7 @@ struct IdentifierMigrationTests {
                 let away = (0..<6).map { fixJSON(31, 121.02, t: t0 + 500 + Double($0) * 10) }.joined(separator: ",")
                 let r = try await h.call(.POST, "/v1/devices/D-%C3%A9/locations", key: bound, body: "[\(away)]")
                 #expect(r.status == 200 && r["events"]?.array?.map { $0["event"]?.string } == ["exit"], "\(r)")
+                #expect(r["events"]?.array?.map { Self.scalars($0["device"]?.string) } == [Self.scalars("D-\u{E9}")])
                 // A key made now for either spelling of the tenant is the same tenant's.
                 let fresh = try await h.server.createAPIKey(tenant: "T-\u{E9}")
                 #expect(try await h.call(.GET, "/v1/regions/R-e%CC%81", key: fresh).status == 200)
