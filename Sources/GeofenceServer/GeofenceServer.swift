@@ -91,21 +91,33 @@ public struct GeofenceServer: Sendable {
             return store
         }
         let store = try await SQLiteStore.open(path: database, synchronous: sqliteSynchronous, logger: logger)
-        try await store.migrate()
+        do { try await store.migrate() } catch {
+            try? await store.close()
+            throw error
+        }
         return store
     }
 
     /// Creates an API key for `tenant` (creating the tenant) with `scope` (``KeyScope``:
     /// everything by default); returns the key, which is shown once — only its SHA-256 is stored.
+    /// The tenant name and the device binding are identifiers, normalized to NFC
+    /// (``Identifier``): a key bound to `é` reports for `é` however a request spells it.
     public func createAPIKey(tenant: String, scope: KeyScope = .admin) async throws -> String {
+        let tenant = Identifier.normalized(tenant)
         if let why = Identifier.flaw(tenant) {
             throw ConfigurationError(key: "--tenant", reason: "the tenant name \(why)")
         }
-        switch scope {
-        case .ingest(devices: .device(let id)?), .ingest(devices: .prefix(let id)?):
+        func bound(_ raw: String) throws -> String {
+            let id = Identifier.normalized(raw)
             if let why = Identifier.flaw(id) {
                 throw ConfigurationError(key: "--device", reason: "the device id \(why)")
             }
+            return id
+        }
+        var scope = scope
+        switch scope {
+        case .ingest(devices: .device(let id)?): scope = .ingest(devices: .device(try bound(id)))
+        case .ingest(devices: .prefix(let prefix)?): scope = .ingest(devices: .prefix(try bound(prefix)))
         default: break
         }
         let key = APIKey.generate()

@@ -65,7 +65,12 @@ struct CommandTests {
 
     @Test("default subject names come from the file names, made unique")
     func subjects() {
-        #expect(SimulateCommand.defaultSubject(for: "a/drive.gpx", among: ["a/drive.gpx"]) == "drive")
-        #expect(SimulateCommand.defaultSubject(for: "b/drive.csv", among: ["a/drive.gpx", "b/drive.csv"]) == "drive-2")
+        #expect(SimulateCommand.defaultSubject(forTrackAt: 0, among: ["a/drive.gpx"]) == "drive")
+        #expect(SimulateCommand.defaultSubject(forTrackAt: 1, among: ["a/drive.gpx", "b/drive.csv"]) == "drive-2")
+        // Two files whose names differ only in Unicode normalization (the engine keys subjects
+        // by Swift string equality, which makes them one): numbered by position, not merged.
+        let twoSpellings = ["a/caf\u{E9}.gpx", "a/cafe\u{301}.gpx"]
+        let names = twoSpellings.indices.map { SimulateCommand.defaultSubject(forTrackAt: $0, among: twoSpellings) }
+        #expect(names.map { $0.hasSuffix("-1") } == [true, false] && names[1].hasSuffix("-2"), "\(names)")
     }
 }

@@ -57,10 +57,10 @@ struct HostileRequestTests {
     func malformedPathEscapes() throws {
         // (HTTP clients re-encode such paths before sending, so the rule is pinned here.)
         for raw in ["%C3%28", "%zz", "%", "%E6%9D", "%FF"] {
-            #expect(throws: Problem.self, "\(raw)") { try Identifier.fromPath(Substring(raw), field: "id") }
+            #expect(throws: Problem.self, "\(raw)") { try Identifier.fromURL(Substring(raw), field: "id") }
         }
-        #expect(try Identifier.fromPath("caf%C3%A9%2F%20x", field: "id") == "café/ x")
-        #expect(try Identifier.fromPath("100%25", field: "id") == "100%")
+        #expect(try Identifier.fromURL("caf%C3%A9%2F%20x", field: "id") == "café/ x")
+        #expect(try Identifier.fromURL("100%25", field: "id") == "100%")
     }
 
     @Test("ids with control characters, lone surrogates or more than 256 characters are refused in bodies and imports")

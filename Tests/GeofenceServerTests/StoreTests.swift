@@ -14,8 +14,9 @@ struct StoreTests {
         try await store.migrate()
         try await store.migrate() // idempotent
         #expect(FileManager.default.fileExists(atPath: path))
-        // 2: plan settings, 3: engine snapshots and retention, 4: key scopes, 5: the dashboard's browse indexes, 6: battery.
-        #expect(try await store.schemaVersion() == 6)
+        // 2: plan settings, 3: engine snapshots and retention, 4: key scopes, 5: the dashboard's browse indexes, 6: battery,
+        // 7: identifiers in NFC.
+        #expect(try await store.schemaVersion() == 7)
         #expect(try await store.journalMode() == "wal")
         try await store.close()
     }
@@ -39,8 +40,9 @@ struct StoreTests {
             let (s1, s2) = try await (a, b)
             let store = try #require(s1 as? PostgresStore)
             try await store.migrate()
-            // 2: the group-commit function, 3: plan settings, 4: engine snapshots, 5: key scopes, 6: browse indexes, 7: battery.
-            #expect(try await store.schemaVersion() == 7)
+            // 2: the group-commit function, 3: plan settings, 4: engine snapshots, 5: key scopes, 6: browse indexes,
+            // 7: battery, 8: identifiers in NFC.
+            #expect(try await store.schemaVersion() == 8)
             try await s1.close()
             try await s2.close()
         }

@@ -64,7 +64,7 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let id = device ?? SimulateCommand.defaultSubject(for: track, among: [track])
+        let id = device ?? SimulateCommand.defaultSubject(forTrackAt: 0, among: [track])
         let (fixes, rejected) = try DeviceRun.fixes(track: track, subject: id)
         var run = DeviceRun(server: server, key: key, device: id)
         if noReport { run.reportBatch = 0 }

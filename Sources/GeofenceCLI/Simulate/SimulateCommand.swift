@@ -120,7 +120,8 @@ struct SimulateCommand: ParsableCommand {
         var inputs: [TrackInput] = []
         for (i, path) in tracks.enumerated() {
             let opened = try InputFiles.openTrack(path: path)
-            let subject = i < subjects.count ? subjects[i] : SimulateCommand.defaultSubject(for: path, among: tracks)
+            let subject =
+                i < subjects.count ? subjects[i] : SimulateCommand.defaultSubject(forTrackAt: i, among: tracks)
             inputs.append(TrackInput(subject: subject, name: path, source: opened.source))
         }
         var simulation = try Simulation(regions: regionList, policy: profile.policy)
@@ -176,7 +177,6 @@ struct SimulateCommand: ParsableCommand {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
-    /// The file's base name without extension, made unique among `all` by its position.
     /// `--power`: the bundled comparison, or one on the given track and regions.
     func printPowerComparison() throws {
         var comparison = PowerComparison(uploadWindow: uploadWindow)
@@ -188,16 +188,18 @@ struct SimulateCommand: ParsableCommand {
         try PowerComparison.printComparison(comparison)
     }
 
-    static func defaultSubject(for path: String, among all: [String]) -> String {
+    /// The base name without extension of the track file `all[index]`, made unique among `all`
+    /// by its position (`drive-2`). Names are compared as the engine compares subjects, as
+    /// Swift strings: `café` spelled with U+00E9 and with `e` + U+0301 are the same name, so
+    /// two files named so are two numbered subjects, not one.
+    static func defaultSubject(forTrackAt index: Int, among all: [String]) -> String {
         func stem(_ p: String) -> String {
             let name = (p as NSString).lastPathComponent
             let s = (name as NSString).deletingPathExtension
             return s.isEmpty ? name : s
         }
-        let s = stem(path)
-        let same = all.filter { stem($0) == s }
-        if same.count > 1, let k = all.firstIndex(of: path) { return "\(s)-\(k + 1)" }
-        return s
+        let s = stem(all[index])
+        return all.filter { stem($0) == s }.count > 1 ? "\(s)-\(index + 1)" : s
     }
 }
 

@@ -99,11 +99,32 @@ func parseCursor<S: StringProtocol>(_ s: S, field: String) throws(Problem) -> In
     return n
 }
 
+extension Request {
+    /// The identifier in the query parameter `name` (the first, when repeated), decoded,
+    /// normalized and checked by ``Identifier/fromURL(_:field:)`` (400 naming `name`
+    /// otherwise); `nil` when absent.
+    func identifierQuery(_ name: String) throws(Problem) -> String? {
+        try rawQuery(name).map { raw throws(Problem) in try Identifier.fromURL(raw, field: name) }
+    }
+
+    /// The query parameter `name` as sent (still percent-encoded; the first, when repeated):
+    /// identifiers are decoded here strictly, where Hummingbird's `queryParameters` keeps a
+    /// malformed escape as it is and turns bytes that are not UTF-8 into U+FFFD.
+    func rawQuery(_ name: String) -> Substring? {
+        guard let query = uri.query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts[0] == name { return parts.count > 1 ? parts[1] : "" }
+        }
+        return nil
+    }
+}
+
 extension APIRequestContext {
     /// The `{id}` path parameter, percent-decoded and checked by ``Identifier`` (400 naming
     /// `id` otherwise).
     func pathIdentifier() throws -> String {
-        try Identifier.fromPath(Substring(try parameters.require("id")), field: "id")
+        try Identifier.fromURL(Substring(try parameters.require("id")), field: "id")
     }
 
     /// The tenant of the API key and the `{id}` path parameter: every `/v1/…/{id}` route starts

@@ -22,7 +22,9 @@ public enum KeyScope: Sendable, Hashable, CustomStringConvertible {
     public enum DeviceBinding: Sendable, Hashable {
         /// Exactly this id.
         case device(String)
-        /// Every id that starts with this text (compared as Unicode scalars).
+        /// Every id that starts with this text, compared as Unicode scalars, both in NFC
+        /// (``GeofenceServer/createAPIKey(tenant:scope:)`` normalizes the binding): `e` covers
+        /// `e1` but not `é1`, however a request spells it.
         case prefix(String)
     }
 

@@ -22,10 +22,8 @@ extension GeofenceServer {
             let tenant = try context.requireTenant()
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
             let query = request.uri.queryParameters
-            var prefix: String? = nil
-            if let p = query.get("prefix") { prefix = try Identifier.check(String(p), field: "prefix") }
-            var inside: String? = nil
-            if let r = query.get("inside") { inside = try Identifier.check(String(r), field: "inside") }
+            let prefix = try request.identifierQuery("prefix")
+            let inside = try request.identifierQuery("inside")
             var after: DeviceCursor? = nil
             if let a = query.get("after") {
                 guard let c = DeviceCursor(text: String(a)) else {

@@ -40,7 +40,8 @@ extension GeofenceServer {
         v1.get("devices/:id/state") { request, context -> Response in
             let (tenant, device) = try context.tenantAndID()
             var asked: [String]? = nil
-            if let list = request.uri.queryParameters.get("regions") {
+            if let raw = request.rawQuery("regions") {
+                let list = try Identifier.percentDecoded(raw, field: "regions")
                 asked = try list.split(separator: ",", omittingEmptySubsequences: false).map { id throws(Problem) in
                     try Identifier.check(String(id), field: "regions")
                 }

@@ -55,8 +55,8 @@ extension EventFilter {
     init(request: Request) throws(Problem) {
         self.init()
         let query = request.uri.queryParameters
-        if let d = query.get("device") { device = try Identifier.check(String(d), field: "device") }
-        if let r = query.get("region") { region = try Identifier.check(String(r), field: "region") }
+        device = try request.identifierQuery("device")
+        region = try request.identifierQuery("region")
         if let k = query.get("kind") {
             guard ["enter", "exit", "dwell"].contains(k) else {
                 throw Problem.badRequest(

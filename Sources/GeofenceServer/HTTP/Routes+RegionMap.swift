@@ -36,14 +36,12 @@ extension GeofenceServer {
         v1.get("regions/search") { request, context -> Response in
             let tenant = try context.requireTenant()
             let limit = try request.intQuery("limit", default: 50, range: 1...config.maxPageSize)
-            let text = request.uri.queryParameters.get("q").map { String($0) } ?? ""
+            // Normalized as the ids it is matched against are (Identifier).
+            let text = Identifier.normalized(request.uri.queryParameters.get("q").map { String($0) } ?? "")
             guard text.unicodeScalars.count <= Identifier.maximumLength else {
                 throw Problem.badRequest(field: "q", detail: "q holds at most \(Identifier.maximumLength) characters")
             }
-            var after: String? = nil
-            if let a = request.uri.queryParameters.get("after") {
-                after = try Identifier.check(String(a), field: "after")
-            }
+            let after = try request.identifierQuery("after")
             let runtime = await hub.runtime(tenant)
             let page = try await limiter.run(tenant: tenant) {
                 try await runtime.loadedCatalog().read { $0.search(text, after: after, limit: limit) }

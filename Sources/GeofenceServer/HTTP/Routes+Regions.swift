@@ -65,10 +65,7 @@ extension GeofenceServer {
         v1.get("regions") { request, context -> Response in
             let tenant = try context.requireTenant()
             let limit = try request.intQuery("limit", default: 100, range: 1...config.maxPageSize)
-            var after: String? = nil
-            if let a = request.uri.queryParameters.get("after") {
-                after = try Identifier.check(String(a), field: "after")
-            }
+            let after = try request.identifierQuery("after")
             if let bbox = request.uri.queryParameters.get("bbox") { // BoundingBox.swift
                 let runtime = await hub.runtime(tenant)
                 return try await limiter.run(tenant: tenant) {

@@ -22,9 +22,9 @@ extension RegionJSON {
         do { features = try GeoJSONRegionReader.read(document: body) } catch { throw problem(error) }
         var out: [Region] = []
         out.reserveCapacity(features.count)
-        for (i, f) in features.enumerated() {
-            try Identifier.check(f.id, field: "features[\(i)].properties.id")
-            if let parent = f.parent { try Identifier.check(parent, field: "features[\(i)].properties.parent") }
+        for (i, raw) in features.enumerated() {
+            let f = try normalizingIDs(
+                raw, idField: "features[\(i)].properties.id", parentField: "features[\(i)].properties.parent")
             let r = region(f)
             do { try r.validate() } catch {
                 if case .invalidRegion(_, let field, let reason) = error {

@@ -50,9 +50,7 @@ package enum RegionJSON {
             throw Problem.badRequest(
                 field: "type", detail: "body must be one GeoJSON Feature (POST /v1/regions/import takes collections)")
         }
-        try Identifier.check(features[0].id, field: overrideID == nil ? "properties.id" : "id")
-        if let parent = features[0].parent { try Identifier.check(parent, field: "properties.parent") }
-        let region = region(features[0])
+        let region = region(try normalizingIDs(features[0], idField: overrideID == nil ? "properties.id" : "id"))
         do { try region.validate() } catch {
             if case .invalidRegion(_, let field, let reason) = error {
                 throw Problem.badRequest(
@@ -63,11 +61,22 @@ package enum RegionJSON {
         return region
     }
 
+    /// `feature` with its id and parent checked and normalized (``Identifier``): the spelling
+    /// the region is known by from then on.
+    static func normalizingIDs(
+        _ feature: RegionFeature, idField: String, parentField: String = "properties.parent"
+    ) throws(Problem) -> RegionFeature {
+        var f = feature
+        f.id = try Identifier.check(f.id, field: idField)
+        if let parent = f.parent { f.parent = try Identifier.check(parent, field: parentField) }
+        return f
+    }
+
     /// A feature id as GeoJSON allows it: a string (``Identifier``) or an integer within ±(2⁵³ − 1),
     /// taken as its decimal text.
     static func checkFeatureID(_ v: ServerJSON, field: String) throws(Problem) {
         switch v {
-        case .string(let s): try Identifier.check(s, field: field)
+        case .string(let s): _ = try Identifier.check(s, field: field)
         case .number(let n) where n == n.rounded() && abs(n) < 9_007_199_254_740_992: return
         default:
             throw Problem.badRequest(

@@ -186,6 +186,8 @@ public final class PostgresStore: ServerStore {
         browseMigration,
         // Each device's last battery level (issue 34): PostgresStore+Battery.
         batteryMigration,
+        // Identifiers in Unicode NFC: PostgresStore+Identifiers, IdentifierMigration.
+        identifierMigration,
     ]
 
     public func migrate() async throws {
@@ -201,6 +203,9 @@ public final class PostgresStore: ServerStore {
                 try await Self.run(c, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", logger)
                 .first?.decode(Int.self) ?? 0
             for (i, statements) in Self.migrations.enumerated() where i + 1 > current {
+                if statements == Self.identifierMigration {
+                    try await Self.refuseIdentifierCollisions(c, logger: logger)
+                }
                 for s in statements { try await Self.run(c, PostgresQuery(unsafeSQL: s), logger) }
                 try await Self.run(
                     c, "INSERT INTO schema_migrations (version, applied_at) VALUES (\(i + 1), \(now))", logger)

@@ -90,6 +90,17 @@ final class SQLiteSession: @unchecked Sendable {
         sqlite_nio_sqlite3_close_v2(db)
     }
 
+    /// Defines the SQL function `name(text)`, deterministic, as the C function `body` (a Swift
+    /// function that captures nothing): what a migration computes that SQL cannot.
+    func defineFunction(
+        _ name: String,
+        _ body: @escaping @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+    ) throws {
+        let rc = sqlite_nio_sqlite3_create_function_v2(
+            db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, body, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw failure(rc, "defining \(name)") }
+    }
+
     private func failure(_ rc: Int32, _ sql: String) -> SQLiteFailure {
         SQLiteFailure(code: rc, message: "\(String(cString: sqlite_nio_sqlite3_errmsg(db))) in \(sql.prefix(120))")
     }

@@ -51,6 +51,7 @@ public final class SQLiteStore: ServerStore {
             // the commit (docs/server.md, "Every core for one tenant").
             try s.query("PRAGMA temp_store=MEMORY")
             try s.query("PRAGMA cache_size=-65536")
+            try SQLiteStore.defineNFC(s)
         }
         var checkpointer: SQLiteCheckpointer? = nil
         if path != ":memory:" {
@@ -116,6 +117,8 @@ public final class SQLiteStore: ServerStore {
         SQLiteStore.browseMigration,
         // Each device's last battery level (issue 34): SQLiteStore+Battery.
         SQLiteStore.batteryMigration,
+        // Identifiers in Unicode NFC: SQLiteStore+Identifiers, IdentifierMigration.
+        SQLiteStore.identifierMigration,
     ]
 
     public func migrate() async throws {
@@ -127,6 +130,7 @@ public final class SQLiteStore: ServerStore {
             for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
                 try s.query("BEGIN IMMEDIATE")
                 do {
+                    if statements == SQLiteStore.identifierMigration { try SQLiteStore.refuseIdentifierCollisions(s) }
                     for statement in statements { try s.query(statement) }
                     try s.query(
                         "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",

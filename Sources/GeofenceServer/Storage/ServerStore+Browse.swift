@@ -98,7 +98,7 @@ public struct DeviceCursor: Sendable, Hashable {
         guard seconds.wholeMatch(of: /-?[0-9]{1,20}(\.[0-9]{1,20})?(e[-+]?[0-9]{1,2})?/) != nil,
             let t = Double(seconds), t.isFinite
         else { return nil }
-        let id = String(scalars[scalars.index(after: bar)...])
+        let id = Identifier.normalized(String(scalars[scalars.index(after: bar)...]))
         guard Identifier.flaw(id) == nil else { return nil }
         self.init(lastSeen: t, id: id)
     }
