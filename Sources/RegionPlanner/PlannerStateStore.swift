@@ -63,6 +63,8 @@ public struct PlannerSnapshot: Sendable, Hashable, Codable {
     var inCoarseRun: Bool?
     /// When the exit the awaited re-plan answers was confirmed (its lateness is checked then).
     var awaitedExitTime: Date?
+    /// The event latency learned from late events (seconds).
+    var learnedEventLatency: TimeInterval?
 }
 
 /// A ``PlannerStateStore`` in memory (tests, or an app that keeps its own persistence).

@@ -26,18 +26,27 @@ extension RegionPlanner {
     var effectiveSizing: ReplanSizing {
         let observed = track.recentIntervals.filter { $0 < gapThreshold }.max() ?? 0
         return sizing.adapted(toFixInterval: observed).adapted(toSpeed: track.observedSpeed ?? 0)
-            .adapted(toEventLatency: monitor.eventLatency)
+            .adapted(toEventLatency: max(monitor.eventLatency, learnedEventLatency))
     }
+
+    /// The longest event latency the planner learns from late events (seconds): three times the
+    /// top of the platform's "typically within 3–5 minutes". An event later than that is a
+    /// device that slept or lost its network, not a latency to size every later plan for; it
+    /// is still reported.
+    static var learnedLatencyCap: TimeInterval { 3 * ReplanSizing.coreLocationEventLatency }
 
     /// Reports a monitor event confirmed at `confirmed` that reached the planner later than the
     /// stated latency: the planner holds a position stamped at `seen`, more than the latency
     /// after it — and, for the re-plan region's exit, the first position asked for after it, so
-    /// one fix interval more (and a second of rounding) is allowed.
+    /// one fix interval more (and a second of rounding) is allowed. From then on the planner
+    /// sizes its plans for that lateness (up to ``learnedLatencyCap``), as it does for the fix
+    /// intervals and speeds it sees: one late event is reported, the next ones are planned for.
     func noteLatency(confirmedAt confirmed: Date, seenAt seen: Date) {
         let sizing = effectiveSizing
         let late = seen.timeIntervalSince(confirmed)
         guard late > sizing.eventLatency + sizing.maximumFixInterval + 1 else { return }
         notice(.conditionBroken(.eventLatencyExceeded(lateBy: late, stated: sizing.eventLatency), at: seen))
+        learnedEventLatency = max(learnedEventLatency, min(late, Self.learnedLatencyCap))
     }
 
     /// Whether the trusted fix `x` (slot mode) lies beyond where the re-plan region's exit must

@@ -39,6 +39,7 @@ extension RegionPlanner {
         }
         breachSincePlan = snap.breachSincePlan ?? false
         awaitedExitTime = snap.awaitedExitTime
+        learnedEventLatency = snap.learnedEventLatency ?? 0
         inCoarseRun = snap.inCoarseRun ?? false
         if mode == .hybrid {
             hybridSince = snap.hybridSince ?? snap.lastFix?.timestamp
@@ -90,7 +91,8 @@ extension RegionPlanner {
             pendingFresh: pendingFresh, updatesRequested: updatesRequested,
             softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics,
             soft: mode == .hybrid ? soft.saved() : nil, track: track, hybridSince: hybridSince,
-            breachSincePlan: breachSincePlan, inCoarseRun: inCoarseRun, awaitedExitTime: awaitedExitTime)
+            breachSincePlan: breachSincePlan, inCoarseRun: inCoarseRun, awaitedExitTime: awaitedExitTime,
+            learnedEventLatency: learnedEventLatency)
         do { try await store.save(snap) } catch { storeErrors.append(.storeFailed(UnderlyingError(error))) }
     }
 }

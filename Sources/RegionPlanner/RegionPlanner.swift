@@ -87,6 +87,9 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     var awaitingFix = false
     /// When the re-plan region's exit that ``awaitingFix`` answers was confirmed.
     var awaitedExitTime: Date?
+    /// The longest lateness of a monitor event seen so far, capped (``noteLatency(confirmedAt:seenAt:)``):
+    /// later plans are sized for it.
+    var learnedEventLatency: TimeInterval = 0
     var updatesRequested = false
     /// Usable slots after the monitor's foreign regions.
     var usableSlots: Int

@@ -128,22 +128,31 @@ import Testing
     }
 
     /// Events beyond the stated latency, an app that gets region events and
-    /// significant-location-change fixes: whatever differs from the whole-catalogue engine lies
-    /// in a window a notice reports — from the late event's confirmation to the position that
-    /// showed it late, plus the confirmation of a region entered meanwhile.
-    @Test("events up to 5 minutes late, 30 s stated: every difference inside a reported window")
+    /// significant-location-change fixes: whatever differs from the whole-catalogue engine
+    /// either lies in a window a notice reports — from the late event's confirmation to the
+    /// position that showed it late, plus the confirmation of a region entered meanwhile — or
+    /// comes after a notice; and after the first notice the planner sizes for the lateness it
+    /// saw, so later late events cost little.
+    @Test("events up to 5 minutes late, 30 s stated: every difference reported, in its window or after a notice")
     func beyondStatedLatency() async throws {
         let r = try await Self.run(stated: 30, delays: 0...300, significantChanges: true)
         let notices = Self.latencyNotices(r)
+        let differences = r.missed.union(r.extra)
+        let first = notices.map(\.at).min() ?? .distantFuture
+        let beforeAnyNotice = differences.filter { $0.time < first }.count
         print(
             DriveEquivalenceTests.summary("clustered 110 km, ±10 m, events ≤ 300 s late, 30 s stated", r)
-                + "; latency notices \(notices.count), significant-change fixes \(r.significantChangeFixes)")
+                + "; latency notices \(notices.count), significant-change fixes \(r.significantChangeFixes); "
+                + "differences before the first notice \(beforeAnyNotice)")
         #expect(!notices.isEmpty, "late events are reported")
         let settle = Self.sizing.confirmationTime + 3 * Self.sizing.maximumFixInterval
-        for e in r.missed.union(r.extra) {
+        for e in differences {
             let reported = notices.contains { $0.since <= e.time && e.time <= $0.at.addingTimeInterval(settle) }
-            #expect(reported, "\(e) in no reported window")
+            #expect(reported || e.time >= first, "\(e) in no reported window; notices \(notices)")
         }
+        // Learning the lateness: the same drive made 12 misses and 8 extra events when every
+        // plan kept the stated 30 s (docs/planner.md, "Event latency").
+        #expect(differences.count <= 10, "\(r.missed.count) missed, \(r.extra.count) extra")
     }
 
     /// The same late events, an app that gets every fix (a navigation app): the position past
