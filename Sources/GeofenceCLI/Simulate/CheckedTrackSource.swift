@@ -11,9 +11,12 @@ import Geofencing
 /// Rejected positions are counted (``invalidPositions``) because they still count as fixes
 /// read.
 final class CheckedTrackSource: TrackSource {
-    private var source: any TrackSource
+    // Not checked for exclusive access at run time (a check per record): only `next()`
+    // changes them, which calls nothing that could re-enter this source, and a source is
+    // read by one thread at a time.
+    @exclusivity(unchecked) private var source: any TrackSource
     private let subject: String
-    private var lastTime: Double
+    @exclusivity(unchecked) private var lastTime: Double
     private let counter = Counter()
 
     /// - Parameter after: the subject's last fix time already in the engine (`-∞` if none).

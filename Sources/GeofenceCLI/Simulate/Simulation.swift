@@ -68,12 +68,38 @@ public struct Simulation {
     ) throws -> SimulationSummary {
         var w = writer
         output.write(w.header())
+        let summary = try withBoundaryDistance(for: W.self) {
+            try $0.run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
+        }
+        output.write(w.footer())
+        return summary
+    }
+
+    /// ``run(tracks:writer:to:progress:)`` into a file: each event's text is written as bytes
+    /// straight into the output's buffer (``EventWriter/write(_:into:)``), the same text
+    /// without a string per event.
+    mutating func run<W: EventWriter>(
+        tracks: [TrackInput], writer: W, to output: inout FileDescriptorOutput,
+        progress: ((SimulationProgress) -> Void)? = nil
+    ) throws -> SimulationSummary {
+        var w = writer
+        output.write(w.header())
+        let summary = try withBoundaryDistance(for: W.self) {
+            try $0.run(tracks: tracks, progress: progress) { output.write($0, with: &w) }
+        }
+        output.write(w.footer())
+        return summary
+    }
+
+    /// Runs `body` with ``computesBoundaryDistance`` off when writer type `W` does not print
+    /// the distance.
+    private mutating func withBoundaryDistance<W: EventWriter, R>(
+        for _: W.Type, _ body: (inout Simulation) throws -> R
+    ) rethrows -> R {
         let wanted = computesBoundaryDistance
         computesBoundaryDistance = wanted && W.usesBoundaryDistance
         defer { computesBoundaryDistance = wanted }
-        let summary = try run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
-        output.write(w.footer())
-        return summary
+        return try body(&self)
     }
 
     /// Runs the tracks, handing each event to `emit` in time order.
