@@ -265,11 +265,15 @@ public struct Simulation {
             buffer.removeAll(keepingCapacity: true)
             try engine.process(fixes[...], subjects: handles[0..<fixes.count], into: &buffer)
             if map != nil { for f in fixes { map?.record(f) } }
+            fixes.removeAll(keepingCapacity: true)
+            if pending.isEmpty, writeAll(inOrder: buffer, upTo: lastTime, summary: &summary, emit: emit) {
+                seq += buffer.count
+                return
+            }
             for e in buffer {
                 pending.append((seq, e))
                 seq += 1
             }
-            fixes.removeAll(keepingCapacity: true)
             flush(upTo: lastTime)
         }
         func consume(_ record: TrackRecord) throws {
@@ -339,33 +343,50 @@ public struct Simulation {
             b.indices.dropFirst().allSatisfy { (b[$0 - 1].event.time, b[$0 - 1].seq) < (b[$0].event.time, b[$0].seq) }
         }
         if !inOrder { pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) } }
-        // Counted here and added to the summary's dictionary once (a hash per event was 3 %
-        // of a dense-city run).
-        var enter = 0
-        var exit = 0
-        var dwell = 0
-        defer {
-            for (kind, count) in [(TransitionEvent.Kind.enter, enter), (.exit, exit), (.dwell, dwell)] where count > 0 {
-                summary.eventsByKind[kind, default: 0] += count
-            }
-        }
+        var counts = KindCounts()
+        defer { counts.add(to: &summary) }
         var n = 0
         while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
-            let e = pending[n].event
-            switch e.kind {
-            case .enter: enter += 1
-            case .exit: exit += 1
-            case .dwell: dwell += 1
-            }
-            let d =
-                computesBoundaryDistance
-                ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
-            let reported = ReportedEvent(event: e, boundaryDistance: d)
-            map?.record(reported)
-            emit(reported)
+            report(pending[n].event, counting: &counts, emit: emit)
             n += 1
         }
         pending.removeFirst(n)
+    }
+
+    /// Writes `events` exactly as ``write(_:upTo:summary:emit:)`` would write them from an
+    /// empty pending list up to a watermark at or after the last of them — which is what
+    /// it writes when they are in time order: a single track's chunk, as a rule. Spares
+    /// copying each event into the pending list and out again.
+    /// - Returns: false, writing nothing, when `events` are not in time order or reach past
+    ///   `watermark`.
+    mutating func writeAll(
+        inOrder events: [TransitionEvent], upTo watermark: Double,
+        summary: inout SimulationSummary, emit: (ReportedEvent) -> Void
+    ) -> Bool {
+        let inOrder = events.withUnsafeBufferPointer { b in
+            b.indices.dropFirst().allSatisfy { b[$0 - 1].time <= b[$0].time }
+        }
+        guard inOrder, (events.last?.time.timeIntervalSinceReferenceDate ?? -.infinity) <= watermark else {
+            return false
+        }
+        var counts = KindCounts()
+        defer { counts.add(to: &summary) }
+        for e in events { report(e, counting: &counts, emit: emit) }
+        return true
+    }
+
+    /// Counts, measures, records on the map and emits one event.
+    @inline(__always)
+    private mutating func report(
+        _ e: TransitionEvent, counting counts: inout KindCounts, emit: (ReportedEvent) -> Void
+    ) {
+        counts.count(e.kind)
+        let d =
+            computesBoundaryDistance
+            ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
+        let reported = ReportedEvent(event: e, boundaryDistance: d)
+        if map != nil { map?.record(reported) }
+        emit(reported)
     }
 
     static func describe(_ error: GeofencingError) -> String {
@@ -386,4 +407,27 @@ public struct SimulationProgress: Sendable, Hashable {
     public var events: Int
     /// Bytes of the track files consumed so far (0 when the sources cannot tell).
     public var bytesRead: Int
+}
+
+/// Events counted by kind, added to a summary's dictionary once per write (a hash per event
+/// was 3 % of a dense-city run).
+private struct KindCounts {
+    var enter = 0
+    var exit = 0
+    var dwell = 0
+
+    @inline(__always)
+    mutating func count(_ kind: TransitionEvent.Kind) {
+        switch kind {
+        case .enter: enter += 1
+        case .exit: exit += 1
+        case .dwell: dwell += 1
+        }
+    }
+
+    func add(to summary: inout SimulationSummary) {
+        for (kind, count) in [(TransitionEvent.Kind.enter, enter), (.exit, exit), (.dwell, dwell)] where count > 0 {
+            summary.eventsByKind[kind, default: 0] += count
+        }
+    }
 }
