@@ -19,6 +19,7 @@ extension Simulation {
         while let item = stage.queue.take() {
             switch item {
             case .events(let events): for e in events { emit(e) }
+            case .chunk(let events): for e in events { emit(ReportedEvent(event: e)) }
             case .progress(let p): progress?(p)
             }
         }
@@ -43,6 +44,8 @@ private final class EngineStage: @unchecked Sendable {
 
     enum Item {
         case events([ReportedEvent])
+        /// A chunk's events as the engine gave them (``Simulation/chunkReceiver``).
+        case chunk([TransitionEvent])
         case progress(SimulationProgress)
     }
 
@@ -55,6 +58,8 @@ private final class EngineStage: @unchecked Sendable {
     func run() {
         let batcher = EventBatcher(queue)
         let progress: ((SimulationProgress) -> Void)? = reportsProgress ? { batcher.progress($0) } : nil
+        simulation.chunkReceiver = { batcher.handOver($0) }
+        defer { simulation.chunkReceiver = nil }
         result = Result {
             try simulation.runSingle(track, progress: progress) { batcher.add($0) }
         }
@@ -87,6 +92,12 @@ private final class EventBatcher {
     func add(_ event: ReportedEvent) {
         batch.append(event)
         if batch.count == EngineStage.batchSize { flush() }
+    }
+
+    /// Hands the events gathered so far to the output thread, then `chunk` whole.
+    func handOver(_ chunk: [TransitionEvent]) {
+        flush()
+        if !chunk.isEmpty { queue.put(.chunk(chunk)) }
     }
 
     /// Hands the events gathered so far to the output thread, then `p`.

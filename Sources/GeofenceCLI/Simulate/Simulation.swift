@@ -51,6 +51,12 @@ public struct Simulation {
     public var workerThreads = 1
     /// Fixes per engine call on the single-track path.
     static let chunkSize = 1_024
+    /// When set, a chunk of events that ``writeAll(inOrder:upTo:summary:emit:)`` writes whole,
+    /// with neither boundary distances nor a map wanted, is handed to it as it is instead of
+    /// emitted event by event: the receiver must emit `ReportedEvent(event: e)` for each, in
+    /// order (the same events). The pipelined run hands chunks to its output thread this way,
+    /// so that the engine thread does not copy each event into a reported one.
+    var chunkReceiver: (([TransitionEvent]) -> Void)?
 
     /// Loads `regions` into a fresh engine with `policy`.
     /// - Throws: the engine's error for the first invalid or duplicate region.
@@ -371,6 +377,11 @@ public struct Simulation {
         }
         var counts = KindCounts()
         defer { counts.add(to: &summary) }
+        if let chunkReceiver, !computesBoundaryDistance, map == nil {
+            for e in events { counts.count(e.kind) }
+            chunkReceiver(events)
+            return true
+        }
         for e in events { report(e, counting: &counts, emit: emit) }
         return true
     }
