@@ -249,7 +249,7 @@ public struct Simulation {
         let handle = engine.handle(for: track.subject)
         var lastTime = engine.lastFix(of: track.subject)?.timestamp.timeIntervalSinceReferenceDate ?? -.infinity
         let checked = CheckedTrackSource(track.source, subject: track.subject, after: lastTime)
-        var source: any TrackSource = readsAhead ? ReadAheadTrackSource(checked) : checked
+        let ahead = readsAhead ? FixChunkReader(checked, chunkSize: Simulation.chunkSize) : nil
         var fixes: [LocationFix] = []
         fixes.reserveCapacity(Simulation.chunkSize)
         let handles = [SubjectHandle](repeating: handle, count: Simulation.chunkSize)
@@ -265,13 +265,17 @@ public struct Simulation {
         func flush(upTo watermark: Double) {
             write(&pending, upTo: watermark, summary: &summary, emit: emit)
         }
-        /// Feeds the gathered fixes (all valid and in order) and writes what is final.
+        /// Feeds the gathered fixes and writes what is final.
         func feed() throws {
-            guard !fixes.isEmpty else { return }
+            defer { fixes.removeAll(keepingCapacity: true) }
+            try feed(fixes[...])
+        }
+        /// Feeds `batch` (valid fixes, in order) and writes what is final.
+        func feed(_ batch: ArraySlice<LocationFix>) throws {
+            guard !batch.isEmpty else { return }
             buffer.removeAll(keepingCapacity: true)
-            try engine.process(fixes[...], subjects: handles[0..<fixes.count], into: &buffer)
-            if map != nil { for f in fixes { map?.record(f) } }
-            fixes.removeAll(keepingCapacity: true)
+            try engine.process(batch, subjects: handles[0..<batch.count], into: &buffer)
+            if map != nil { for f in batch { map?.record(f) } }
             if pending.isEmpty, writeAll(inOrder: buffer, upTo: lastTime, summary: &summary, emit: emit) {
                 seq += buffer.count
                 return
@@ -298,14 +302,29 @@ public struct Simulation {
                         horizontalAccuracy: p.accuracy, timestamp: p.time,
                         speed: p.speed, course: p.course))
                 if fixes.count == Simulation.chunkSize { try feed() }
-                if let progress, accepted >= nextProgress {
-                    nextProgress += progressInterval
-                    progress(
-                        SimulationProgress(
-                            fixesRead: accepted + checked.invalidPositions,
-                            events: summary.eventCount, bytesRead: source.bytesRead))
-                }
+                reportProgress()
             }
+        }
+        /// A chunk cut by the reading thread: fed whole, where fix by fix it would be fed too.
+        func consume(_ chunk: FixChunkReader.Chunk) throws {
+            switch chunk {
+            case .rejected(let position, let reason):
+                try feed()
+                reject(position, reason)
+            case .fixes(let chunk):
+                accepted += chunk.count
+                lastTime = chunk[chunk.count - 1].timestamp.timeIntervalSinceReferenceDate
+                try feed(chunk[...])
+                reportProgress()
+            }
+        }
+        func reportProgress() {
+            guard let progress, accepted >= nextProgress else { return }
+            nextProgress += progressInterval
+            progress(
+                SimulationProgress(
+                    fixesRead: accepted + checked.invalidPositions,
+                    events: summary.eventCount, bytesRead: ahead?.bytesRead ?? checked.bytesRead))
         }
         /// Feeds what was gathered and writes every pending event, then rethrows.
         func fail(_ error: any Error) throws -> Never {
@@ -315,17 +334,17 @@ public struct Simulation {
             throw error
         }
 
-        if let ahead = source as? ReadAheadTrackSource {
+        if let ahead {
             while true {
-                let records: ArraySlice<TrackRecord>
-                do { records = try ahead.nextBatch() } catch { try fail(error) }
-                if records.isEmpty { break }
-                for r in records { try consume(r) }
+                let chunks: [FixChunkReader.Chunk]
+                do { chunks = try ahead.nextBatch() } catch { try fail(error) }
+                if chunks.isEmpty { break }
+                for c in chunks { try consume(c) }
             }
         } else {
             while true {
                 let record: TrackRecord?
-                do { record = try source.next() } catch { try fail(error) }
+                do { record = try checked.next() } catch { try fail(error) }
                 guard let record else { break }
                 try consume(record)
             }
