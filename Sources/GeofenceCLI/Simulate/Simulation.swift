@@ -31,8 +31,9 @@ public struct Simulation {
     /// Calls the progress callback every this many fixes.
     public var progressInterval = 1 << 18
     /// When true, each track is parsed on its own thread, a batch of records ahead of the
-    /// engine (``ReadAheadTrackSource``): the same records, events, output and errors as a
-    /// sequential run, in about max(parse, engine) wall time instead of their sum.
+    /// engine (``ReadAheadTrackSource``; a single track's in the engine's chunks,
+    /// ``FixChunkReader``): the same records, events, output and errors as a sequential run,
+    /// in about max(parse, engine) wall time instead of their sum.
     public var readsAhead = false
     /// When true (the default), a single track is fed to the engine in chunks through its
     /// batch API (``Engine/process(_:subjects:initialTrigger:into:)``): the same events,
