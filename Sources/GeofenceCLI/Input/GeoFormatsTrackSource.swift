@@ -6,10 +6,17 @@ import GeoFormats
 /// Bad lines become ``TrackRecord/rejected(position:reason:)`` with the reader's position;
 /// a fatal error (broken XML or JSON, a CSV header without a needed column, empty input)
 /// is thrown, ending the track.
-struct GeoFormatsTrackSource: TrackSource {
-    private var iterator: TrackReader.Iterator
+///
+/// A class, so that an `any TrackSource` holding it holds a reference: a struct this size
+/// would live in a box that every `next()` checks for uniqueness (2 % of a dense-city run's
+/// CPU).
+final class GeoFormatsTrackSource: TrackSource {
+    // Not checked for exclusive access at run time (a check per record): only `next()`
+    // changes them, which calls nothing that could re-enter this source, and a source is
+    // read by one thread at a time.
+    @exclusivity(unchecked) private var iterator: TrackReader.Iterator
     private let path: String
-    private var index = 0
+    @exclusivity(unchecked) private var index = 0
 
     init(reader: TrackReader, path: String) {
         iterator = reader.makeIterator()
@@ -18,7 +25,7 @@ struct GeoFormatsTrackSource: TrackSource {
 
     var bytesRead: Int { iterator.bytesRead }
 
-    mutating func next() throws -> TrackRecord? {
+    func next() throws -> TrackRecord? {
         guard let element = iterator.next() else { return nil }
         switch element {
         case .success(let p):

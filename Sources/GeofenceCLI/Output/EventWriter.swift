@@ -32,6 +32,9 @@ public protocol EventWriter {
     mutating func text(for event: ReportedEvent) -> String
     /// Text after the last event (may be empty).
     mutating func footer() -> String
+    /// Appends ``text(for:)``'s text, as UTF-8, to `bytes`. Writers that can build their
+    /// text as bytes implement it (the default makes the string and copies it).
+    mutating func write(_ event: ReportedEvent, into bytes: inout [UInt8])
     /// Whether the text uses ``ReportedEvent/boundaryDistance`` (computing it costs a region
     /// lookup and a distance per event, so writers that ignore it say so).
     static var usesBoundaryDistance: Bool { get }
@@ -39,4 +42,8 @@ public protocol EventWriter {
 
 extension EventWriter {
     public static var usesBoundaryDistance: Bool { true }
+
+    public mutating func write(_ event: ReportedEvent, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: text(for: event).utf8)
+    }
 }

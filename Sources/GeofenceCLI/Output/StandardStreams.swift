@@ -24,6 +24,12 @@ struct FileDescriptorOutput: TextOutputStream {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes `event`'s text by `writer` into the buffer as bytes (no string in between).
+    mutating func write<W: EventWriter>(_ event: ReportedEvent, with writer: inout W) {
+        writer.write(event, into: &buffer)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
         buffer.withUnsafeBufferPointer { b in
             var done = 0

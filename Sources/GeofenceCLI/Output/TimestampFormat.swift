@@ -19,43 +19,69 @@ public enum TimestampFormat {
 
     /// ``iso8601(_:)`` for a Unix time in seconds.
     public static func iso8601(secondsSince1970 t: Double) -> String {
-        let ms = (t * 1000).rounded()
-        let whole = (ms / 1000).rounded(.down)
-        let millis = Int(ms - whole * 1000)
-        let c = civil(Int(whole))
+        let (c, millis) = split(t)
         if (0...9_999).contains(c.year) {
             // The common case, written digit by digit into the string's own storage (a few
             // times faster than padding and interpolating; the writers call this per event).
-            let count = millis != 0 ? 24 : 20
-            return String(unsafeUninitializedCapacity: count) { b in
-                func two(_ v: Int, _ i: Int) {
-                    b[i] = UInt8(48 + v / 10)
-                    b[i + 1] = UInt8(48 + v % 10)
-                }
-                two(c.year / 100, 0)
-                two(c.year % 100, 2)
-                b[4] = 45
-                two(c.month, 5)
-                b[7] = 45
-                two(c.day, 8)
-                b[10] = 84
-                two(c.hour, 11)
-                b[13] = 58
-                two(c.minute, 14)
-                b[16] = 58
-                two(c.second, 17)
-                if millis != 0 {
-                    b[19] = 46
-                    b[20] = UInt8(48 + millis / 100)
-                    two(millis % 100, 21)
-                    b[23] = 90
-                } else {
-                    b[19] = 90
-                }
-                return count
-            }
+            return String(unsafeUninitializedCapacity: maximumCompactBytes) { write(c, millis: millis, into: $0) }
         }
         return padded(c, millis: millis)
+    }
+
+    /// Appends ``iso8601(_:)``'s text for `date` to `bytes` (UTF-8), without making a string
+    /// in the common case: the byte writers' form.
+    static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+        let (c, millis) = split(date.timeIntervalSince1970)
+        if (0...9_999).contains(c.year) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCompactBytes) { b in
+                let n = write(c, millis: millis, into: b)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<n]))
+            }
+        } else {
+            bytes.append(contentsOf: padded(c, millis: millis).utf8)
+        }
+    }
+
+    /// The longest text ``write(_:millis:into:)`` writes.
+    static let maximumCompactBytes = 24
+
+    /// The civil time of Unix time `t` rounded to the millisecond, and its milliseconds.
+    @inline(__always)
+    static func split(_ t: Double) -> (Civil, Int) {
+        let ms = (t * 1000).rounded()
+        let whole = (ms / 1000).rounded(.down)
+        return (civil(Int(whole)), Int(ms - whole * 1000))
+    }
+
+    /// Writes `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (a year of four digits) into `b` (at least
+    /// ``maximumCompactBytes`` long); returns the bytes written.
+    @inline(__always)
+    static func write(_ c: Civil, millis: Int, into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        func two(_ v: Int, _ i: Int) {
+            b[i] = UInt8(48 + v / 10)
+            b[i + 1] = UInt8(48 + v % 10)
+        }
+        two(c.year / 100, 0)
+        two(c.year % 100, 2)
+        b[4] = 45
+        two(c.month, 5)
+        b[7] = 45
+        two(c.day, 8)
+        b[10] = 84
+        two(c.hour, 11)
+        b[13] = 58
+        two(c.minute, 14)
+        b[16] = 58
+        two(c.second, 17)
+        if millis != 0 {
+            b[19] = 46
+            b[20] = UInt8(48 + millis / 100)
+            two(millis % 100, 21)
+            b[23] = 90
+            return 24
+        }
+        b[19] = 90
+        return 20
     }
 
     /// The general form (any year), by padding and interpolation.

@@ -11,9 +11,12 @@ import Geofencing
 /// Rejected positions are counted (``invalidPositions``) because they still count as fixes
 /// read.
 final class CheckedTrackSource: TrackSource {
-    private var source: any TrackSource
+    // Not checked for exclusive access at run time (a check per record): only `next()`
+    // changes them, which calls nothing that could re-enter this source, and a source is
+    // read by one thread at a time.
+    @exclusivity(unchecked) private var source: any TrackSource
     private let subject: String
-    private var lastTime: Double
+    @exclusivity(unchecked) private var lastTime: Double
     private let counter = Counter()
 
     /// - Parameter after: the subject's last fix time already in the engine (`-∞` if none).
@@ -31,20 +34,31 @@ final class CheckedTrackSource: TrackSource {
     func next() throws -> TrackRecord? {
         guard let record = try source.next() else { return nil }
         guard case .position(let p) = record else { return record }
-        if let reason = check(p) {
-            counter.increment()
-            return .rejected(position: p.positionText, reason: reason)
-        }
+        if case .failure(let rejection) = check(p) { return rejection.record }
         return record
     }
 
-    /// The engine's checks, in its order; `nil` when the fix will be accepted.
-    private func check(_ p: TrackPosition) -> String? {
+    /// The next record as the engine path takes it: the fix itself, built once here (on the
+    /// reading thread, with read-ahead), or a rejection; `nil` at the end.
+    func nextChecked() throws -> CheckedRecord? {
+        guard let record = try source.next() else { return nil }
+        switch record {
+        case .rejected(let position, let reason): return .rejected(position: position, reason: reason)
+        case .position(let p):
+            switch check(p) {
+            case .success(let fix): return .fix(fix)
+            case .failure(let rejection): return rejection.checked
+            }
+        }
+    }
+
+    /// The engine's checks, in its order: the fix it will accept, or why not (counted).
+    private func check(_ p: TrackPosition) -> Result<LocationFix, Rejection> {
         let coordinate: Coordinate
         do {
             coordinate = try Coordinate(latitude: p.latitude, longitude: p.longitude)
         } catch {
-            return error.description
+            return reject(p, error.description)
         }
         let fix = LocationFix(
             subject: subject, coordinate: coordinate, horizontalAccuracy: p.accuracy,
@@ -52,17 +66,32 @@ final class CheckedTrackSource: TrackSource {
         do {
             try fix.validate()
         } catch {
-            return Simulation.describe(error)
+            return reject(p, Simulation.describe(error))
         }
         let t = p.time.timeIntervalSinceReferenceDate
         if t < lastTime {
-            return Simulation.describe(
-                .outOfOrderFix(
-                    subject: subject, timestamp: p.time,
-                    lastTimestamp: Date(timeIntervalSinceReferenceDate: lastTime)))
+            return reject(
+                p,
+                Simulation.describe(
+                    .outOfOrderFix(
+                        subject: subject, timestamp: p.time,
+                        lastTimestamp: Date(timeIntervalSinceReferenceDate: lastTime))))
         }
         lastTime = t
-        return nil
+        return .success(fix)
+    }
+
+    private func reject(_ p: TrackPosition, _ reason: String) -> Result<LocationFix, Rejection> {
+        counter.increment()
+        return .failure(Rejection(position: p.positionText, reason: reason))
+    }
+
+    /// A position the engine would refuse.
+    private struct Rejection: Error {
+        var position: String
+        var reason: String
+        var record: TrackRecord { .rejected(position: position, reason: reason) }
+        var checked: CheckedRecord { .rejected(position: position, reason: reason) }
     }
 
     /// A count written by the reading thread and read by the consumer.
@@ -80,4 +109,11 @@ final class CheckedTrackSource: TrackSource {
             return count
         }
     }
+}
+
+/// What ``CheckedTrackSource/nextChecked()`` yields: a fix the engine accepts, or a record
+/// refused (by the reader or by the engine's checks) with where and why.
+enum CheckedRecord {
+    case fix(LocationFix)
+    case rejected(position: String, reason: String)
 }

@@ -25,7 +25,7 @@ final class ReadAheadTrackSource: TrackSource {
     /// Batches that may wait in the queue before the reading thread blocks.
     static let maximumQueuedBatches = 4
 
-    private let queue: RecordBatchQueue
+    private let queue: RecordBatchQueue<TrackRecord>
     private var batch: [TrackRecord] = []
     private var position = 0
 
@@ -93,7 +93,7 @@ final class ReadAheadTrackSource: TrackSource {
     }
 
     /// The reading thread's loop: fill batches until the end, an error or cancellation.
-    private static func produce(box: SourceBox, into queue: RecordBatchQueue, batchSize: Int) {
+    private static func produce(box: SourceBox, into queue: RecordBatchQueue<TrackRecord>, batchSize: Int) {
         defer { queue.producerExited() }
         var buffer: [TrackRecord] = []
         buffer.reserveCapacity(batchSize)
@@ -121,19 +121,20 @@ final class ReadAheadTrackSource: TrackSource {
     }
 }
 
-/// The bounded queue between a ``ReadAheadTrackSource``'s reading thread and its consumer.
+/// The bounded queue between a reading thread (``ReadAheadTrackSource``'s, ``FixChunkReader``'s)
+/// and its consumer: batches of records.
 ///
 /// Invariant: every mutable field is read and written only with `condition` locked.
-final class RecordBatchQueue: @unchecked Sendable {
+final class RecordBatchQueue<Record>: @unchecked Sendable {
     enum Item {
-        case batch([TrackRecord])
+        case batch([Record])
         case end
         case failure(any Error)
     }
 
     private let condition = NSCondition()
     private let capacity: Int
-    private var batches: [[TrackRecord]] = []
+    private var batches: [[Record]] = []
     private var head = 0
     private var ending: (any Error)?? // nil: still reading; .some(nil): clean end
     private var cancelled = false
@@ -151,7 +152,7 @@ final class RecordBatchQueue: @unchecked Sendable {
     }
 
     /// Producer: queues `batch`, waiting while the queue is full. False when cancelled.
-    func put(_ batch: [TrackRecord], bytesRead: Int) -> Bool {
+    func put(_ batch: [Record], bytesRead: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while batches.count - head >= capacity, !cancelled { condition.wait() }

@@ -19,6 +19,7 @@ extension Simulation {
         while let item = stage.queue.take() {
             switch item {
             case .events(let events): for e in events { emit(e) }
+            case .chunk(let events): for e in events { emit(ReportedEvent(event: e)) }
             case .progress(let p): progress?(p)
             }
         }
@@ -43,6 +44,8 @@ private final class EngineStage: @unchecked Sendable {
 
     enum Item {
         case events([ReportedEvent])
+        /// A chunk's events as the engine gave them (``Simulation/chunkReceiver``).
+        case chunk([TransitionEvent])
         case progress(SimulationProgress)
     }
 
@@ -53,27 +56,14 @@ private final class EngineStage: @unchecked Sendable {
     }
 
     func run() {
-        var batch: [ReportedEvent] = []
-        batch.reserveCapacity(EngineStage.batchSize)
-        let queue = self.queue
-        let progress: ((SimulationProgress) -> Void)? =
-            reportsProgress
-            ? { p in
-                if !batch.isEmpty { queue.put(.events(batch)) }
-                batch = []
-                queue.put(.progress(p))
-            } : nil
+        let batcher = EventBatcher(queue)
+        let progress: ((SimulationProgress) -> Void)? = reportsProgress ? { batcher.progress($0) } : nil
+        simulation.chunkReceiver = { batcher.handOver($0) }
+        defer { simulation.chunkReceiver = nil }
         result = Result {
-            try simulation.runSingle(track, progress: progress) { e in
-                batch.append(e)
-                if batch.count == EngineStage.batchSize {
-                    queue.put(.events(batch))
-                    batch = []
-                    batch.reserveCapacity(EngineStage.batchSize)
-                }
-            }
+            try simulation.runSingle(track, progress: progress) { batcher.add($0) }
         }
-        if !batch.isEmpty { queue.put(.events(batch)) }
+        batcher.flush()
         queue.close()
     }
 
@@ -81,6 +71,47 @@ private final class EngineStage: @unchecked Sendable {
     func finish() -> Simulation {
         queue.waitUntilClosed()
         return simulation
+    }
+}
+
+/// Gathers the engine thread's events into batches for the output thread.
+///
+/// A class rather than a variable captured by the callbacks: a captured variable that an
+/// escaping closure (the progress callback) also holds lives in a box whose every access,
+/// one per event, was checked for exclusivity at run time.
+/// Invariant: used by the engine thread alone (`batch` is therefore not checked).
+private final class EventBatcher {
+    private let queue: HandOverQueue<EngineStage.Item>
+    @exclusivity(unchecked) private var batch: [ReportedEvent] = []
+
+    init(_ queue: HandOverQueue<EngineStage.Item>) {
+        self.queue = queue
+        batch.reserveCapacity(EngineStage.batchSize)
+    }
+
+    func add(_ event: ReportedEvent) {
+        batch.append(event)
+        if batch.count == EngineStage.batchSize { flush() }
+    }
+
+    /// Hands the events gathered so far to the output thread, then `chunk` whole.
+    func handOver(_ chunk: [TransitionEvent]) {
+        flush()
+        if !chunk.isEmpty { queue.put(.chunk(chunk)) }
+    }
+
+    /// Hands the events gathered so far to the output thread, then `p`.
+    func progress(_ p: SimulationProgress) {
+        flush()
+        queue.put(.progress(p))
+    }
+
+    /// Hands the events gathered so far to the output thread.
+    func flush() {
+        guard !batch.isEmpty else { return }
+        queue.put(.events(batch))
+        batch = []
+        batch.reserveCapacity(EngineStage.batchSize)
     }
 }
 

@@ -31,8 +31,9 @@ public struct Simulation {
     /// Calls the progress callback every this many fixes.
     public var progressInterval = 1 << 18
     /// When true, each track is parsed on its own thread, a batch of records ahead of the
-    /// engine (``ReadAheadTrackSource``): the same records, events, output and errors as a
-    /// sequential run, in about max(parse, engine) wall time instead of their sum.
+    /// engine (``ReadAheadTrackSource``; a single track's in the engine's chunks,
+    /// ``FixChunkReader``): the same records, events, output and errors as a sequential run,
+    /// in about max(parse, engine) wall time instead of their sum.
     public var readsAhead = false
     /// When true (the default), a single track is fed to the engine in chunks through its
     /// batch API (``Engine/process(_:subjects:initialTrigger:into:)``): the same events,
@@ -51,6 +52,12 @@ public struct Simulation {
     public var workerThreads = 1
     /// Fixes per engine call on the single-track path.
     static let chunkSize = 1_024
+    /// When set, a chunk of events that ``writeAll(inOrder:upTo:summary:emit:)`` writes whole,
+    /// with neither boundary distances nor a map wanted, is handed to it as it is instead of
+    /// emitted event by event: the receiver must emit `ReportedEvent(event: e)` for each, in
+    /// order (the same events). The pipelined run hands chunks to its output thread this way,
+    /// so that the engine thread does not copy each event into a reported one.
+    var chunkReceiver: (([TransitionEvent]) -> Void)?
 
     /// Loads `regions` into a fresh engine with `policy`.
     /// - Throws: the engine's error for the first invalid or duplicate region.
@@ -68,12 +75,38 @@ public struct Simulation {
     ) throws -> SimulationSummary {
         var w = writer
         output.write(w.header())
+        let summary = try withBoundaryDistance(for: W.self) {
+            try $0.run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
+        }
+        output.write(w.footer())
+        return summary
+    }
+
+    /// ``run(tracks:writer:to:progress:)`` into a file: each event's text is written as bytes
+    /// straight into the output's buffer (``EventWriter/write(_:into:)``), the same text
+    /// without a string per event.
+    mutating func run<W: EventWriter>(
+        tracks: [TrackInput], writer: W, to output: inout FileDescriptorOutput,
+        progress: ((SimulationProgress) -> Void)? = nil
+    ) throws -> SimulationSummary {
+        var w = writer
+        output.write(w.header())
+        let summary = try withBoundaryDistance(for: W.self) {
+            try $0.run(tracks: tracks, progress: progress) { output.write($0, with: &w) }
+        }
+        output.write(w.footer())
+        return summary
+    }
+
+    /// Runs `body` with ``computesBoundaryDistance`` off when writer type `W` does not print
+    /// the distance.
+    private mutating func withBoundaryDistance<W: EventWriter, R>(
+        for _: W.Type, _ body: (inout Simulation) throws -> R
+    ) rethrows -> R {
         let wanted = computesBoundaryDistance
         computesBoundaryDistance = wanted && W.usesBoundaryDistance
         defer { computesBoundaryDistance = wanted }
-        let summary = try run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
-        output.write(w.footer())
-        return summary
+        return try body(&self)
     }
 
     /// Runs the tracks, handing each event to `emit` in time order.
@@ -217,7 +250,7 @@ public struct Simulation {
         let handle = engine.handle(for: track.subject)
         var lastTime = engine.lastFix(of: track.subject)?.timestamp.timeIntervalSinceReferenceDate ?? -.infinity
         let checked = CheckedTrackSource(track.source, subject: track.subject, after: lastTime)
-        var source: any TrackSource = readsAhead ? ReadAheadTrackSource(checked) : checked
+        let ahead = readsAhead ? FixChunkReader(checked, chunkSize: Simulation.chunkSize) : nil
         var fixes: [LocationFix] = []
         fixes.reserveCapacity(Simulation.chunkSize)
         let handles = [SubjectHandle](repeating: handle, count: Simulation.chunkSize)
@@ -233,17 +266,25 @@ public struct Simulation {
         func flush(upTo watermark: Double) {
             write(&pending, upTo: watermark, summary: &summary, emit: emit)
         }
-        /// Feeds the gathered fixes (all valid and in order) and writes what is final.
+        /// Feeds the gathered fixes and writes what is final.
         func feed() throws {
-            guard !fixes.isEmpty else { return }
+            defer { fixes.removeAll(keepingCapacity: true) }
+            try feed(fixes[...])
+        }
+        /// Feeds `batch` (valid fixes, in order) and writes what is final.
+        func feed(_ batch: ArraySlice<LocationFix>) throws {
+            guard !batch.isEmpty else { return }
             buffer.removeAll(keepingCapacity: true)
-            try engine.process(fixes[...], subjects: handles[0..<fixes.count], into: &buffer)
-            if map != nil { for f in fixes { map?.record(f) } }
+            try engine.process(batch, subjects: handles[0..<batch.count], into: &buffer)
+            if map != nil { for f in batch { map?.record(f) } }
+            if pending.isEmpty, writeAll(inOrder: buffer, upTo: lastTime, summary: &summary, emit: emit) {
+                seq += buffer.count
+                return
+            }
             for e in buffer {
                 pending.append((seq, e))
                 seq += 1
             }
-            fixes.removeAll(keepingCapacity: true)
             flush(upTo: lastTime)
         }
         func consume(_ record: TrackRecord) throws {
@@ -262,14 +303,29 @@ public struct Simulation {
                         horizontalAccuracy: p.accuracy, timestamp: p.time,
                         speed: p.speed, course: p.course))
                 if fixes.count == Simulation.chunkSize { try feed() }
-                if let progress, accepted >= nextProgress {
-                    nextProgress += progressInterval
-                    progress(
-                        SimulationProgress(
-                            fixesRead: accepted + checked.invalidPositions,
-                            events: summary.eventCount, bytesRead: source.bytesRead))
-                }
+                reportProgress()
             }
+        }
+        /// A chunk cut by the reading thread: fed whole, where fix by fix it would be fed too.
+        func consume(_ chunk: FixChunkReader.Chunk) throws {
+            switch chunk {
+            case .rejected(let position, let reason):
+                try feed()
+                reject(position, reason)
+            case .fixes(let chunk):
+                accepted += chunk.count
+                lastTime = chunk[chunk.count - 1].timestamp.timeIntervalSinceReferenceDate
+                try feed(chunk[...])
+                reportProgress()
+            }
+        }
+        func reportProgress() {
+            guard let progress, accepted >= nextProgress else { return }
+            nextProgress += progressInterval
+            progress(
+                SimulationProgress(
+                    fixesRead: accepted + checked.invalidPositions,
+                    events: summary.eventCount, bytesRead: ahead?.bytesRead ?? checked.bytesRead))
         }
         /// Feeds what was gathered and writes every pending event, then rethrows.
         func fail(_ error: any Error) throws -> Never {
@@ -279,17 +335,17 @@ public struct Simulation {
             throw error
         }
 
-        if let ahead = source as? ReadAheadTrackSource {
+        if let ahead {
             while true {
-                let records: ArraySlice<TrackRecord>
-                do { records = try ahead.nextBatch() } catch { try fail(error) }
-                if records.isEmpty { break }
-                for r in records { try consume(r) }
+                let chunks: [FixChunkReader.Chunk]
+                do { chunks = try ahead.nextBatch() } catch { try fail(error) }
+                if chunks.isEmpty { break }
+                for c in chunks { try consume(c) }
             }
         } else {
             while true {
                 let record: TrackRecord?
-                do { record = try source.next() } catch { try fail(error) }
+                do { record = try checked.next() } catch { try fail(error) }
                 guard let record else { break }
                 try consume(record)
             }
@@ -313,33 +369,55 @@ public struct Simulation {
             b.indices.dropFirst().allSatisfy { (b[$0 - 1].event.time, b[$0 - 1].seq) < (b[$0].event.time, b[$0].seq) }
         }
         if !inOrder { pending.sort { ($0.event.time, $0.seq) < ($1.event.time, $1.seq) } }
-        // Counted here and added to the summary's dictionary once (a hash per event was 3 %
-        // of a dense-city run).
-        var enter = 0
-        var exit = 0
-        var dwell = 0
-        defer {
-            for (kind, count) in [(TransitionEvent.Kind.enter, enter), (.exit, exit), (.dwell, dwell)] where count > 0 {
-                summary.eventsByKind[kind, default: 0] += count
-            }
-        }
+        var counts = KindCounts()
+        defer { counts.add(to: &summary) }
         var n = 0
         while n < pending.count, pending[n].event.time.timeIntervalSinceReferenceDate <= watermark {
-            let e = pending[n].event
-            switch e.kind {
-            case .enter: enter += 1
-            case .exit: exit += 1
-            case .dwell: dwell += 1
-            }
-            let d =
-                computesBoundaryDistance
-                ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
-            let reported = ReportedEvent(event: e, boundaryDistance: d)
-            map?.record(reported)
-            emit(reported)
+            report(pending[n].event, counting: &counts, emit: emit)
             n += 1
         }
         pending.removeFirst(n)
+    }
+
+    /// Writes `events` exactly as ``write(_:upTo:summary:emit:)`` would write them from an
+    /// empty pending list up to a watermark at or after the last of them — which is what
+    /// it writes when they are in time order: a single track's chunk, as a rule. Spares
+    /// copying each event into the pending list and out again.
+    /// - Returns: false, writing nothing, when `events` are not in time order or reach past
+    ///   `watermark`.
+    mutating func writeAll(
+        inOrder events: [TransitionEvent], upTo watermark: Double,
+        summary: inout SimulationSummary, emit: (ReportedEvent) -> Void
+    ) -> Bool {
+        let inOrder = events.withUnsafeBufferPointer { b in
+            b.indices.dropFirst().allSatisfy { b[$0 - 1].time <= b[$0].time }
+        }
+        guard inOrder, (events.last?.time.timeIntervalSinceReferenceDate ?? -.infinity) <= watermark else {
+            return false
+        }
+        var counts = KindCounts()
+        defer { counts.add(to: &summary) }
+        if let chunkReceiver, !computesBoundaryDistance, map == nil {
+            for e in events { counts.count(e.kind) }
+            chunkReceiver(events)
+            return true
+        }
+        for e in events { report(e, counting: &counts, emit: emit) }
+        return true
+    }
+
+    /// Counts, measures, records on the map and emits one event.
+    @inline(__always)
+    private mutating func report(
+        _ e: TransitionEvent, counting counts: inout KindCounts, emit: (ReportedEvent) -> Void
+    ) {
+        counts.count(e.kind)
+        let d =
+            computesBoundaryDistance
+            ? engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
+        let reported = ReportedEvent(event: e, boundaryDistance: d)
+        if map != nil { map?.record(reported) }
+        emit(reported)
     }
 
     static func describe(_ error: GeofencingError) -> String {
@@ -360,4 +438,27 @@ public struct SimulationProgress: Sendable, Hashable {
     public var events: Int
     /// Bytes of the track files consumed so far (0 when the sources cannot tell).
     public var bytesRead: Int
+}
+
+/// Events counted by kind, added to a summary's dictionary once per write (a hash per event
+/// was 3 % of a dense-city run).
+private struct KindCounts {
+    var enter = 0
+    var exit = 0
+    var dwell = 0
+
+    @inline(__always)
+    mutating func count(_ kind: TransitionEvent.Kind) {
+        switch kind {
+        case .enter: enter += 1
+        case .exit: exit += 1
+        case .dwell: dwell += 1
+        }
+    }
+
+    func add(to summary: inout SimulationSummary) {
+        for (kind, count) in [(TransitionEvent.Kind.enter, enter), (.exit, exit), (.dwell, dwell)] where count > 0 {
+            summary.eventsByKind[kind, default: 0] += count
+        }
+    }
 }

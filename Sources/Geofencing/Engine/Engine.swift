@@ -297,7 +297,7 @@ public struct Engine: Sendable {
         let store = self.store
         index.rebuild((0..<store.slotCount).lazy.filter(store.isAlive).map { (Int32($0), store.geoBox($0)) })
         self.store.indexWasRebuilt()
-        initialExitLog.removeAll { !self.store.isAlive(Int($0.slot)) || self.store.hot[Int($0.slot)].stamp != $0.stamp }
+        initialExitLog.removeAll { !store.isAlive(Int($0.slot)) || store.hot[Int($0.slot)].stamp != $0.stamp }
     }
 
     /// Approximate heap bytes held for regions and the spatial index (not subjects), from

@@ -189,6 +189,10 @@ struct SubjectState: Sendable {
             // An empty list gives its buffer back: an emptied buffer's header would be one
             // more cache miss for every later fix that copies the (empty) array.
             self.tracks = []
+        } else if self.tracks.count == tracks.count {
+            // As many as before (the usual case): copied over in place (`removeAll` and
+            // `append` were two calls per fix).
+            self.tracks.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: tracks) }
         } else {
             self.tracks.removeAll(keepingCapacity: true)
             self.tracks.append(contentsOf: tracks)
@@ -279,8 +283,8 @@ struct Track: Sendable {
     /// rounded to a `Float` whose sign is the distance's own (a positive distance too small
     /// for a `Float` is kept as its smallest positive value).
     var lastSD: Double {
-        get { Double(storedLastSD) }
-        set {
+        @inline(__always) get { Double(storedLastSD) }
+        @inline(__always) set {
             var f = Float(newValue)
             if f == 0, newValue > 0 { f = .leastNonzeroMagnitude }
             storedLastSD = f

@@ -342,7 +342,10 @@ struct FixMargins: Sendable {
     func margin(regionSize size: Double) -> RegionMargin {
         let room = cap * size
         let coarse = accuracy > ratio * size || noise > room
-        return RegionMargin(meters: Swift.max(noise, Swift.min(fixed, room)), decidesInside: !coarse)
+        // Swift.max(noise, Swift.min(fixed, room)), spelled out: the generic functions were
+        // left calls in the batch loop (the same results, NaN included).
+        let capped = room < fixed ? room : fixed
+        return RegionMargin(meters: capped >= noise ? capped : noise, decidesInside: !coarse)
     }
 
     /// The largest margin any region can get.

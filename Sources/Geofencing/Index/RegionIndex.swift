@@ -450,15 +450,6 @@ struct RegionIndex: Sendable {
         }
     }
 
-    /// Calls `body` for every entry of cell `k`: its run in the static part, then (when
-    /// `overflow` is true) its dynamic entries.
-    @inline(__always)
-    private func forEachEntry(inCell k: UInt64, overflow hasOverflow: Bool, _ body: (Entry) -> Void) {
-        forEachRun(inCell: k, overflow: hasOverflow) { run in
-            for e in run { body(e) }
-        }
-    }
-
     /// A point query (no margin) that also computes a ``SafeRect`` around the point: calls
     /// `visit` for exactly the slots ``query(lat:lon:dLat:dLon:_:)`` visits with a zero
     /// margin (the entries whose box contains the point), and intersects `safe` with a
@@ -487,51 +478,23 @@ struct RegionIndex: Sendable {
             let oy = -90 + Double(y) * c
             let qx = Int(RegionIndex.quantDown((lon - ox) * inv))
             let qy = Int(RegionIndex.quantDown((lat - oy) * inv))
-            // The free rectangle in this cell, in quantisation steps (inclusive).
-            var rx0 = 0
-            var rx1 = 65_535
-            var ry0 = 0
-            var ry1 = 65_535
-            @inline(__always) func scan(_ e: Entry) {
-                let x0 = Int(e.x0)
-                let x1 = Int(e.x1)
-                let y0 = Int(e.y0)
-                let y1 = Int(e.y1)
-                if x1 >= qx, x0 <= qx, y1 >= qy, y0 <= qy {
-                    visit(e.slot)
-                    return
-                }
-                if x1 < rx0 || x0 > rx1 || y1 < ry0 || y0 > ry1 { return }
-                // Cut the side that keeps the most area (at least one applies: the box
-                // does not contain the point).
-                let w = rx1 - rx0 + 1
-                let h = ry1 - ry0 + 1
-                var best = -1
-                var cut = 0
-                if x1 < qx, (rx1 - x1) * h > best {
-                    best = (rx1 - x1) * h
-                    cut = 0
-                }
-                if x0 > qx, (x0 - rx0) * h > best {
-                    best = (x0 - rx0) * h
-                    cut = 1
-                }
-                if y1 < qy, (ry1 - y1) * w > best {
-                    best = (ry1 - y1) * w
-                    cut = 2
-                }
-                if y0 > qy, (y0 - ry0) * w > best {
-                    best = (y0 - ry0) * w
-                    cut = 3
-                }
-                switch cut {
-                case 0: rx0 = x1 + 1
-                case 1: rx1 = x0 - 1
-                case 2: ry0 = y1 + 1
-                default: ry1 = y0 - 1
+            // The free rectangle in this cell. Scanned in a closure expression, not through a
+            // local function: a local function's captured variables were checked for
+            // exclusive access at run time, per entry.
+            var free = FreeCellRect()
+            forEachRun(inCell: k, overflow: hasOverflow) { run in
+                for e in run {
+                    if Int(e.x1) >= qx, Int(e.x0) <= qx, Int(e.y1) >= qy, Int(e.y0) <= qy {
+                        visit(e.slot)
+                    } else {
+                        free.exclude(e, qx: qx, qy: qy)
+                    }
                 }
             }
-            forEachEntry(inCell: k, overflow: hasOverflow, scan)
+            let rx0 = free.x0
+            let rx1 = free.x1
+            let ry0 = free.y0
+            let ry1 = free.y1
             // Pull every edge in by one step: [rx0 + 1, rx1) in steps, so a later point
             // in the rectangle quantises into [rx0, rx1] despite rounding.
             if rx1 - rx0 < 2 || ry1 - ry0 < 2 {
@@ -660,5 +623,51 @@ struct RegionIndex: Sendable {
     var memoryBytes: Int {
         table.capacity * MemoryLayout<Cell>.stride + entries.capacity * MemoryLayout<Entry>.stride
             + overflow.count * 64 + overflowCount * 3 * MemoryLayout<Entry>.stride
+    }
+}
+
+/// The free rectangle of a point query in one cell, in quantisation steps (inclusive): the
+/// part of the cell around the point that no scanned entry's box overlaps.
+struct FreeCellRect {
+    var x0 = 0
+    var x1 = 65_535
+    var y0 = 0
+    var y1 = 65_535
+
+    /// Cuts the box of `e` (which does not contain the point (`qx`, `qy`)) away, on the side
+    /// that keeps the most area (at least one side applies).
+    @inline(__always)
+    mutating func exclude(_ e: RegionIndex.Entry, qx: Int, qy: Int) {
+        let ex0 = Int(e.x0)
+        let ex1 = Int(e.x1)
+        let ey0 = Int(e.y0)
+        let ey1 = Int(e.y1)
+        if ex1 < x0 || ex0 > x1 || ey1 < y0 || ey0 > y1 { return }
+        let w = x1 - x0 + 1
+        let h = y1 - y0 + 1
+        var best = -1
+        var cut = 0
+        if ex1 < qx, (x1 - ex1) * h > best {
+            best = (x1 - ex1) * h
+            cut = 0
+        }
+        if ex0 > qx, (ex0 - x0) * h > best {
+            best = (ex0 - x0) * h
+            cut = 1
+        }
+        if ey1 < qy, (y1 - ey1) * w > best {
+            best = (y1 - ey1) * w
+            cut = 2
+        }
+        if ey0 > qy, (ey0 - y0) * w > best {
+            best = (ey0 - y0) * w
+            cut = 3
+        }
+        switch cut {
+        case 0: x0 = ex1 + 1
+        case 1: x1 = ex0 - 1
+        case 2: y0 = ey1 + 1
+        default: y1 = ey0 - 1
+        }
     }
 }

@@ -37,7 +37,8 @@ struct RegionStore: Sendable {
     var ids: [String] = []
     var lat: [Double] = []
     var lon: [Double] = []
-    var hot: [Hot] = []
+    /// In a ``RecordTable``: a candidate's record is read in place, never copied out by a call.
+    var hot = RecordTable<Hot>()
     /// Dwell seconds, NaN for none.
     var dwell: [Double] = []
     var areas: [Int32: PreparedArea] = [:]
@@ -62,7 +63,7 @@ struct RegionStore: Sendable {
         lon.reserveCapacity(total)
         hot.reserveCapacity(total)
         dwell.reserveCapacity(total)
-        HugePages.advise(&hot)
+        hot.adviseHugePages()
         HugePages.advise(&ids)
         table.reserve(n, ids: ids)
     }
