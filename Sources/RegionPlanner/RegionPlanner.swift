@@ -286,7 +286,12 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             let verdict = track.consider(event.fix, consecutive: updatesRequested)
             noteConditions(after: verdict, fix: event.fix)
         }
-        if let latest = track.latest { noteLatency(confirmedAt: event.time, seenAt: latest.timestamp) }
+        if let latest = track.latest {
+            let learned = learnedEventLatency
+            noteLatency(confirmedAt: event.time, seenAt: latest.timestamp)
+            // What is learned must survive a relaunch, whatever this event turns out to be.
+            if learnedEventLatency != learned { await save() }
+        }
         if event.regionID == Self.replanIdentifier {
             if event.kind == .exit, mode == .slots, replanRegistered {
                 awaitedExitTime = event.time

@@ -78,6 +78,54 @@ import Testing
         #expect(late.mode == .hybrid, "24 km of travel in 600 s at 40 m/s: the slots cannot cover it")
     }
 
+    @Test("a late event is reported once, then planned for: the learned latency survives a relaunch and is capped")
+    func learnedLatency() async throws {
+        let catalogue = try Catalogue(Drive.clustered.prefix(100).map { CatalogueEntry(region: $0) })
+        let monitor = EngineSlotMonitor(subject: "car", policy: .coreLocation)
+        let store = MemoryPlannerStore()
+        func planner() throws -> RegionPlanner<EngineSlotMonitor> {
+            try RegionPlanner(
+                monitor: monitor, sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: Self.sizing,
+                store: store)
+        }
+        let fixes = Self.route.fixes
+        let first = try planner()
+        try await first.start(at: fixes[0])
+        _ = try await first.observe(fixes[200])
+        // An event confirmed at the first fix reaches the app when it already holds a position
+        // 200 s later.
+        func late(_ id: String, confirmedAt fix: LocationFix) -> TransitionEvent {
+            TransitionEvent(
+                kind: .exit, regionID: id, subject: "car", fix: fix, time: fix.timestamp, crossedAt: fix.timestamp)
+        }
+        _ = try await first.handle(late("biz.nowhere", confirmedAt: fixes[0]))
+        var notices = await first.takeNotices().filter {
+            if case .conditionBroken(.eventLatencyExceeded, _) = $0 { true } else { false }
+        }
+        #expect(notices.count == 1)
+        #expect(await first.status.effectiveEventLatency == 200)
+        let relaunched = try planner()
+        #expect(try await relaunched.restore())
+        #expect(await relaunched.status.effectiveEventLatency == 200, "saved with the plan")
+        // As late again: planned for, not reported.
+        _ = try await relaunched.handle(late("biz.nowhere", confirmedAt: fixes[1]))
+        notices = await relaunched.takeNotices().filter {
+            if case .conditionBroken(.eventLatencyExceeded, _) = $0 { true } else { false }
+        }
+        #expect(notices.isEmpty)
+        // A device that slept an hour: reported, and sized for no more than the cap.
+        let hourLater = fixes[200].timestamp.addingTimeInterval(3_600)
+        var woken = fixes[200]
+        woken.timestamp = hourLater
+        let asleep = try RegionPlanner(
+            monitor: EngineSlotMonitor(subject: "car", policy: .coreLocation),
+            sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: Self.sizing, now: { hourLater })
+        try await asleep.start(at: fixes[0])
+        _ = try await asleep.observe(woken)
+        _ = try await asleep.handle(late("biz.nowhere", confirmedAt: fixes[0]))
+        #expect(await asleep.status.effectiveEventLatency == RegionPlanner<EngineSlotMonitor>.learnedLatencyCap)
+    }
+
     @Test("a negative or unbounded latency is refused, naming the field", arguments: [-1, .nan, .infinity])
     func absurdLatency(_ latency: Double) throws {
         let catalogue = try Catalogue([CatalogueEntry(region: Drive.clustered[0])])
