@@ -9,12 +9,22 @@ import Geofencing
 /// `event` is `enter`, `exit` or `dwell`; `time` is the confirmation time, `crossedAt` the
 /// estimated boundary crossing (for dwell: the entry), both ISO 8601 UTC; `latitude` /
 /// `longitude` are the confirming fix's position. Initial-state events add `"initial":true`.
-public struct JSONLinesEventWriter: EventWriter {
+public struct JSONLinesEventWriter: EventWriter, Sendable {
     public init() {}
 
     public mutating func header() -> String { "" }
 
     public mutating func text(for reported: ReportedEvent) -> String {
+        independentText(for: reported)
+    }
+
+    public mutating func footer() -> String { "" }
+
+    public static var usesBoundaryDistance: Bool { false }
+}
+
+extension JSONLinesEventWriter: IndependentEventText {
+    func independentText(for reported: ReportedEvent) -> String {
         let e = reported.event
         var s = ""
         s.reserveCapacity(160 + e.regionID.utf8.count + e.subject.utf8.count)
@@ -37,8 +47,4 @@ public struct JSONLinesEventWriter: EventWriter {
         s += "}\n"
         return s
     }
-
-    public mutating func footer() -> String { "" }
-
-    public static var usesBoundaryDistance: Bool { false }
 }

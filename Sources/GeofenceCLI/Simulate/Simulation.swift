@@ -71,7 +71,18 @@ public struct Simulation {
         let wanted = computesBoundaryDistance
         computesBoundaryDistance = wanted && W.usesBoundaryDistance
         defer { computesBoundaryDistance = wanted }
-        let summary = try run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
+        let summary: SimulationSummary
+        if let independent = w as? any IndependentEventText, canRunInParallel(tracks) {
+            // The fleet's event texts are written on its lanes' threads.
+            let distances = computesBoundaryDistance
+            summary = try withoutActuallyEscaping({ output.write($0) }) { write in
+                var sink = EventTextSink(
+                    distances: distances, render: { independent.independentText(for: $0) }, write: write)
+                return try runInParallel(tracks: tracks, sink: &sink, progress: progress)
+            }
+        } else {
+            summary = try run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
+        }
         output.write(w.footer())
         return summary
     }
@@ -89,7 +100,11 @@ public struct Simulation {
             return try runSingle(tracks[0], progress: progress, emit: emit)
         }
         if canRunInParallel(tracks) {
-            return try runInParallel(tracks: tracks, progress: progress, emit: emit)
+            let distances = computesBoundaryDistance
+            return try withoutActuallyEscaping(emit) { emit in
+                var sink = ReportedEventSink(distances: distances, emit: emit)
+                return try runInParallel(tracks: tracks, sink: &sink, progress: progress)
+            }
         }
         var summary = SimulationSummary()
         summary.regionCount = engine.regionCount
