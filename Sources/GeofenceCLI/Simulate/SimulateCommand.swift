@@ -87,14 +87,24 @@ struct SimulateCommand: ParsableCommand {
         if power { return try PowerComparison.printComparison() }
         let clock = ContinuousClock()
         let started = clock.now
-        let regionList = try InputFiles.loadRegions(path: regions ?? "")
+        // The tracks open while the regions load; errors come in the order of the steps.
+        let opening = TrackOpening(paths: tracks)
+        let regionList: [Region]
+        let loaded: Result<Simulation, GeofencingError>
+        do {
+            regionList = try InputFiles.loadRegions(path: regions ?? "")
+            loaded = Result { () throws(GeofencingError) in try Simulation(regions: regionList, policy: profile.policy) }
+        } catch {
+            _ = try? opening.wait()
+            throw error
+        }
         var inputs: [TrackInput] = []
-        for (i, path) in tracks.enumerated() {
-            let opened = try InputFiles.openTrack(path: path)
+        for (i, opened) in try opening.wait().enumerated() {
+            let path = tracks[i]
             let subject = i < subjects.count ? subjects[i] : SimulateCommand.defaultSubject(for: path, among: tracks)
             inputs.append(TrackInput(subject: subject, name: path, source: opened.source))
         }
-        var simulation = try Simulation(regions: regionList, policy: profile.policy)
+        var simulation = try loaded.get()
         if map != nil { simulation.map = MapRecorder() }
         simulation.readsAhead = true
         simulation.workerThreads = threads ?? ProcessInfo.processInfo.activeProcessorCount
