@@ -93,7 +93,9 @@ struct SimulateCommand: ParsableCommand {
         let loaded: Result<Simulation, GeofencingError>
         do {
             regionList = try InputFiles.loadRegions(path: regions ?? "")
-            loaded = Result { () throws(GeofencingError) in try Simulation(regions: regionList, policy: profile.policy) }
+            loaded = Result { () throws(GeofencingError) in
+                try Simulation(regions: regionList, policy: profile.policy)
+            }
         } catch {
             _ = try? opening.wait()
             throw error
