@@ -63,6 +63,23 @@ struct CommandTests {
         }
     }
 
+    @Test("with the regions good, the first track that cannot be opened fails the run")
+    func missingTrack() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let regions = try write(shanghaiGeoJSON, to: "r.geojson", in: dir)
+        let track = try write(shanghaiCSV(), to: "phone.csv", in: dir)
+        var command = try GeofenceCommand.parseAsRoot([
+            "simulate", "--regions", regions, "--track", track, "--track", dir + "/a.csv",
+            "--track", dir + "/b.csv", "--quiet", "--output", dir + "/out.jsonl",
+        ])
+        #expect {
+            try command.run()
+        } throws: { error in
+            "\(error)".contains("/a.csv") && !"\(error)".contains("/b.csv")
+        }
+    }
+
     @Test("default subject names come from the file names, made unique")
     func subjects() {
         #expect(SimulateCommand.defaultSubject(for: "a/drive.gpx", among: ["a/drive.gpx"]) == "drive")

@@ -59,6 +59,9 @@ struct EventTextSink: FleetEventSink {
 
     var isEmpty: Bool { pending.isEmpty }
 
+    /// Bytes of text kept for held events (and released ones not yet dropped).
+    var bufferedBytes: Int { bytes.count }
+
     mutating func hold(_ range: Range<Int>, of events: borrowing TrackLanes.LaneEvents) {
         var start = range.lowerBound == 0 ? 0 : events.marks[range.lowerBound - 1].end
         for mark in events.marks[range] {
