@@ -84,5 +84,10 @@ struct CommandTests {
     func subjects() {
         #expect(SimulateCommand.defaultSubject(for: "a/drive.gpx", among: ["a/drive.gpx"]) == "drive")
         #expect(SimulateCommand.defaultSubject(for: "b/drive.csv", among: ["a/drive.gpx", "b/drive.csv"]) == "drive-2")
+        let paths = ["a/drive.gpx", "walk", "b/drive.csv", "a/drive.gpx", "x/.hidden", "y/.hidden", "c/run.nmea"]
+        #expect(
+            SimulateCommand.defaultSubjects(for: paths)
+                == paths.map { SimulateCommand.defaultSubject(for: $0, among: paths) })
+        #expect(SimulateCommand.defaultSubjects(for: paths)[2] == "drive-3")
     }
 }
