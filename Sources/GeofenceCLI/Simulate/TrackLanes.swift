@@ -6,9 +6,10 @@ import Geofencing
 /// merge by a few batches: the parallel half of ``Simulation``'s fleet replay.
 ///
 /// ```swift
-/// let lanes = TrackLanes(tracks: inputs, engine: engine, workers: 2)
+/// let lanes = TrackLanes(tracks: inputs, engine: engine, workers: 2, form: .reported(distances: true))
 /// defer { lanes.stop() }
 /// while let record = try lanes.next(of: 3) { ... }   // track 3's records with their verdicts
+/// lanes.withEvents(of: 3) { $0.reported[range] }     // an accepted record's events
 /// ```
 ///
 /// - Each track (a *lane*) has its own copy of the engine, sharing the regions (copy on
