@@ -69,7 +69,7 @@ wait_quiet() {
     busy=$(top -b -n 2 -d 3 -w 200 | awk '/^top -/ { n++ } n == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 { print $1 }' |
       while read -r pid; do
         group=$(cat "/proc/$pid/autogroup" 2>/dev/null) || continue
-        [ "${group%% *}" != "$own" ] && [ "${group##* }" -lt 0 ] && echo "$pid"
+        if [ "${group%% *}" != "$own" ] && [ "${group##* }" -lt 0 ]; then echo "$pid"; fi
       done)
     [ -z "$busy" ] && return 0
     waited=$((waited + 3))
