@@ -22,6 +22,12 @@ public enum GeofenceVersion {
 
 extension GeofenceCommand {
     /// Parses `arguments` and runs the chosen subcommand, exiting the process on error or completion.
+    ///
+    /// On the main actor, so that a synchronous subcommand (`simulate`, `geodesic`) runs on the
+    /// main thread and the threads it starts inherit the process's priority: on a
+    /// cooperative-pool thread, which Dispatch runs at nice 0, `nice geofence simulate` had no
+    /// effect on the work.
+    @MainActor
     public static func run<S: Sequence<String>>(_ arguments: S) async {
         do {
             var command = try parseAsRoot(Array(arguments))

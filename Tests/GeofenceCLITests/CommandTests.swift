@@ -63,6 +63,23 @@ struct CommandTests {
         }
     }
 
+    @Test("with the regions good, the first track that cannot be opened fails the run")
+    func missingTrack() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let regions = try write(shanghaiGeoJSON, to: "r.geojson", in: dir)
+        let track = try write(shanghaiCSV(), to: "phone.csv", in: dir)
+        var command = try GeofenceCommand.parseAsRoot([
+            "simulate", "--regions", regions, "--track", track, "--track", dir + "/a.csv",
+            "--track", dir + "/b.csv", "--quiet", "--output", dir + "/out.jsonl",
+        ])
+        #expect {
+            try command.run()
+        } throws: { error in
+            "\(error)".contains("/a.csv") && !"\(error)".contains("/b.csv")
+        }
+    }
+
     @Test("default subject names come from the file names, made unique")
     func subjects() {
         #expect(SimulateCommand.defaultSubject(forTrackAt: 0, among: ["a/drive.gpx"]) == "drive")
@@ -72,5 +89,13 @@ struct CommandTests {
         let twoSpellings = ["a/caf\u{E9}.gpx", "a/cafe\u{301}.gpx"]
         let names = twoSpellings.indices.map { SimulateCommand.defaultSubject(forTrackAt: $0, among: twoSpellings) }
         #expect(names.map { $0.hasSuffix("-1") } == [true, false] && names[1].hasSuffix("-2"), "\(names)")
+        let paths = ["a/drive.gpx", "walk", "b/drive.csv", "a/drive.gpx", "x/.hidden", "y/.hidden", "c/run.nmea"]
+        #expect(
+            SimulateCommand.defaultSubjects(for: paths)
+                == paths.indices.map { SimulateCommand.defaultSubject(forTrackAt: $0, among: paths) })
+        #expect(
+            SimulateCommand.defaultSubjects(for: paths) == [
+                "drive-1", "walk", "drive-3", "drive-4", ".hidden-5", ".hidden-6", "run",
+            ], "the same file twice is two subjects")
     }
 }

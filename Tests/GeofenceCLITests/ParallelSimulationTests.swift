@@ -99,6 +99,95 @@ struct ParallelSimulationTests {
         #expect(table2.text == table1.text)
     }
 
+    @Test("a fleet through a writer with state (geojson) and through emit: the same events and distances")
+    func fleetWithoutEventText() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var paths: [String] = []
+        for k in 0..<5 { paths.append(try write(walk(k, fixes: 1_200 + 300 * k), to: "v\(k).csv", in: dir)) }
+        #expect(!(GeoJSONEventWriter() is any IndependentEventText))
+        let one = try run(paths, threads: 1, writer: GeoJSONEventWriter())
+        let two = try run(paths, threads: 2, writer: GeoJSONEventWriter())
+        #expect(one.text.contains("boundaryDistanceMeters"))
+        #expect(two.text == one.text)
+        func emitted(threads: Int) throws -> [ReportedEvent] {
+            var sim = try Simulation(regions: regions, policy: .precise)
+            sim.workerThreads = threads
+            let inputs = try paths.map {
+                TrackInput(subject: $0, name: $0, source: try InputFiles.openTrack(path: $0).source)
+            }
+            var events: [ReportedEvent] = []
+            _ = try sim.run(tracks: inputs) { events.append($0) }
+            return events
+        }
+        let serial = try emitted(threads: 1)
+        #expect(serial.count > 100)
+        #expect(serial.allSatisfy { $0.boundaryDistance != nil })
+        #expect(try emitted(threads: 3) == serial)
+    }
+
+    @Test("held events are written by time, ties in the order held, each once")
+    func pendingEventsOrder() {
+        var rng = SplitMix64(seed: 3_535)
+        var pending = PendingEvents<Int>()
+        var reference: [(time: Double, seq: Int)] = []
+        var written: [Int] = []
+        var summary = SimulationSummary()
+        var watermark = 0.0
+        for seq in 0..<5_000 {
+            // Mostly rising times with ties, sometimes an earlier one (another subject's dwell).
+            let time = rng.nextUnit() < 0.05 ? watermark + Double(Int(rng.nextUnit() * 3)) : watermark + Double(seq % 7)
+            pending.hold(time: time, kind: .enter, payload: seq)
+            reference.append((time, seq))
+            if rng.nextUnit() < 0.3 {
+                watermark += Double(Int(rng.nextUnit() * 4))
+                let released = pending.release(upTo: watermark, summary: &summary) { entries in
+                    written.append(contentsOf: entries.map(\.payload))
+                }
+                #expect(released == reference.filter { $0.time <= watermark }.count)
+                reference.removeAll { $0.time <= watermark }
+            }
+        }
+        pending.release(upTo: .infinity, summary: &summary) { written.append(contentsOf: $0.map(\.payload)) }
+        #expect(pending.isEmpty)
+        #expect(written.count == 5_000 && Set(written).count == 5_000)
+        #expect(summary.eventCount == 5_000)
+    }
+
+    @Test("event texts are released by time: in one piece when in place, gathered when not, compacted when large")
+    func eventTextSink() {
+        var out: [String] = []
+        withoutActuallyEscaping({ (s: String) in out.append(s) }) { write in
+            var sink = EventTextSink(distances: false, render: { _ in "" }, write: write)
+            func batch(_ texts: [(Double, String)]) -> TrackLanes.LaneEvents {
+                var events = TrackLanes.LaneEvents()
+                for (time, text) in texts {
+                    events.text.append(contentsOf: text.utf8)
+                    events.marks.append(TrackLanes.TextMark(time: time, kind: .exit, end: events.text.count))
+                }
+                return events
+            }
+            var summary = SimulationSummary()
+            let first = batch([(1, "a1\n"), (2, "a2\n"), (5, "a5\n")])
+            sink.hold(1..<3, of: first) // a2, a5
+            sink.hold(0..<1, of: first) // a1: earlier than a5, held after it
+            sink.release(upTo: 2, summary: &summary)
+            #expect(out == ["a1\na2\n"])
+            sink.release(upTo: 4, summary: &summary)
+            #expect(out.count == 1)
+            let big = String(repeating: "x", count: 1_200_000) + "\n"
+            let second = batch([(6, big), (9, "b9\n"), (9, "c9\n")])
+            sink.hold(0..<3, of: second)
+            sink.release(upTo: 6, summary: &summary) // a5, then the big text: compacted after
+            #expect(out.count == 2 && out[1] == "a5\n" + big)
+            #expect(sink.bufferedBytes == 6)
+            sink.release(upTo: 9, summary: &summary)
+            #expect(out.count == 3 && out[2] == "b9\nc9\n")
+            #expect(sink.isEmpty)
+            #expect(summary.eventsByKind[.exit] == 6)
+        }
+    }
+
     @Test("tracks sharing a subject are merged on one thread, as before")
     func sharedSubjectFallsBack() throws {
         let dir = try temporaryDirectory()

@@ -28,6 +28,11 @@ public enum GeoJSONRegionReader {
 
     /// Reads the file at `path`.
     public static func read(path: String) throws(GeoJSONError) -> [RegionFeature] {
+        try read(bytes: contents(of: path))
+    }
+
+    /// The bytes of the file at `path`.
+    static func contents(of path: String) throws(GeoJSONError) -> [UInt8] {
         let source: ByteSource
         switch ByteSource.open(path: path) {
         case .success(let s): source = s
@@ -35,7 +40,7 @@ public enum GeoJSONRegionReader {
         }
         let bytes = source.readAll()
         if let e = source.readError { throw .unreadable("\(path): \(e)") }
-        return try read(bytes: bytes)
+        return bytes
     }
 
     /// Reads GeoJSON text.

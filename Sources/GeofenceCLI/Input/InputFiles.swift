@@ -32,11 +32,13 @@ public enum InputFiles {
     /// `notifyOnEntry`, `notifyOnExit`, `dwell` (seconds) are read; every other property is
     /// kept as metadata (strings as they are, numbers and booleans as text, anything else as
     /// compact JSON).
+    /// A large FeatureCollection is parsed on `threads` threads (the same regions, or the
+    /// same error: ``GeoJSONRegionReader/read(path:threads:)``).
     /// - Throws: ``InputError`` naming the file and the feature (or line) at fault.
-    public static func loadRegions(path: String) throws(InputError) -> [Region] {
+    public static func loadRegions(path: String, threads: Int = 1) throws(InputError) -> [Region] {
         let features: [RegionFeature]
         do {
-            features = try GeoJSONRegionReader.read(path: path)
+            features = try GeoJSONRegionReader.read(path: path, threads: threads)
         } catch {
             throw inputError(error, path: path)
         }

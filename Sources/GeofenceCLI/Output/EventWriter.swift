@@ -47,3 +47,11 @@ extension EventWriter {
         bytes.append(contentsOf: text(for: event).utf8)
     }
 }
+
+/// A writer whose text for an event depends on that event alone (not on the events before
+/// it), so that several threads may write events' texts and the texts be joined in order: the
+/// fleet replay's lanes do (``TrackLanes``), and the merge only copies bytes.
+protocol IndependentEventText: EventWriter, Sendable {
+    /// The text for `event`: what ``EventWriter/text(for:)`` gives for it anywhere in the stream.
+    func independentText(for event: ReportedEvent) -> String
+}

@@ -9,20 +9,22 @@ import Geofencing
 /// `event` is `enter`, `exit` or `dwell`; `time` is the confirmation time, `crossedAt` the
 /// estimated boundary crossing (for dwell: the entry), both ISO 8601 UTC; `latitude` /
 /// `longitude` are the confirming fix's position. Initial-state events add `"initial":true`.
-public struct JSONLinesEventWriter: EventWriter {
+public struct JSONLinesEventWriter: EventWriter, Sendable {
     public init() {}
 
     public mutating func header() -> String { "" }
 
     public mutating func text(for reported: ReportedEvent) -> String {
-        var bytes: [UInt8] = []
-        write(reported, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        independentText(for: reported)
     }
 
     /// Appends the event's line to `bytes`, built in place: no string per event or field
     /// (a `String` per event was a third of a dense-city run's CPU, docs/performance.md).
     public mutating func write(_ reported: ReportedEvent, into bytes: inout [UInt8]) {
+        Self.appendLine(reported, to: &bytes)
+    }
+
+    static func appendLine(_ reported: ReportedEvent, to bytes: inout [UInt8]) {
         let e = reported.event
         bytes.append(contentsOf: #"{"event":""#.utf8)
         bytes.append(contentsOf: e.kind.rawValue.utf8)
@@ -46,4 +48,12 @@ public struct JSONLinesEventWriter: EventWriter {
     public mutating func footer() -> String { "" }
 
     public static var usesBoundaryDistance: Bool { false }
+}
+
+extension JSONLinesEventWriter: IndependentEventText {
+    func independentText(for reported: ReportedEvent) -> String {
+        var bytes: [UInt8] = []
+        Self.appendLine(reported, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -10,7 +10,7 @@ import Geofencing
 /// confirming fix was past the boundary (inside for enter / dwell, outside for exit), and
 /// `delay` the time from the estimated crossing to the confirmation. Columns have fixed
 /// widths (long names are truncated with "…") so the table can stream.
-public struct TableEventWriter: EventWriter {
+public struct TableEventWriter: EventWriter, Sendable {
     /// Time zone of the clock times.
     public var timeZone: TimeZone
     private var wroteHeader = false
@@ -29,6 +29,11 @@ public struct TableEventWriter: EventWriter {
     }
 
     public mutating func text(for reported: ReportedEvent) -> String {
+        independentText(for: reported)
+    }
+
+    /// The row for `reported` (it depends on no other row: the columns have fixed widths).
+    func independentText(for reported: ReportedEvent) -> String {
         let e = reported.event
         let w = Self.widths
         var distance = "–"
@@ -63,3 +68,5 @@ public struct TableEventWriter: EventWriter {
         return String(repeating: " ", count: width - n) + s
     }
 }
+
+extension TableEventWriter: IndependentEventText {}

@@ -15,15 +15,16 @@ extension Simulation {
     /// as the sequential merge of ``run(tracks:progress:emit:)`` merges the fixes: the same
     /// order of fixes (earliest head first, ties to the first track), the same rejections,
     /// the same moments of writing, so the same output, byte for byte, and the same summary.
-    /// The subjects' states are gathered back into ``engine`` at the end.
-    mutating func runInParallel(
-        tracks: [TrackInput], progress: ((SimulationProgress) -> Void)?,
-        emit: (ReportedEvent) -> Void
+    /// The events reach `sink` in the form it asks of the lanes (with their text made on the
+    /// workers, the merge only orders and copies bytes). The subjects' states are gathered
+    /// back into ``engine`` at the end.
+    mutating func runInParallel<Sink: FleetEventSink>(
+        tracks: [TrackInput], sink: inout Sink, progress: ((SimulationProgress) -> Void)?
     ) throws -> SimulationSummary {
         var summary = SimulationSummary()
         summary.regionCount = engine.regionCount
         summary.subjects = tracks.map(\.subject)
-        let lanes = TrackLanes(tracks: tracks, engine: engine, workers: workerThreads)
+        let lanes = TrackLanes(tracks: tracks, engine: engine, workers: workerThreads, form: sink.form)
         defer { lanes.stop() }
         // The heads' times (∞: no head) pick the next fix; the tracks' last accepted fix
         // times (∞: a track that is done) give the watermark. Only the chosen track changes
@@ -32,8 +33,6 @@ extension Simulation {
         var headTimes = TournamentTree(count: tracks.count, initial: .infinity)
         var lastTimes = TournamentTree(count: tracks.count, initial: -.infinity)
         var done = Array(repeating: false, count: tracks.count)
-        var pending: [(seq: Int, event: TransitionEvent)] = []
-        var seq = 0
         var nextProgress = progressInterval
 
         func reject(_ track: Int, _ position: String, _ reason: String) {
@@ -49,7 +48,7 @@ extension Simulation {
                 case let record?: heads[t] = record
                 }
             }
-            headTimes[t] = heads[t]?.position.map { $0.time.timeIntervalSinceReferenceDate } ?? .infinity
+            headTimes[t] = heads[t]?.time ?? .infinity
         }
 
         for t in tracks.indices {
@@ -68,23 +67,21 @@ extension Simulation {
             heads[best] = nil
             summary.fixesRead += 1
             switch head {
-            case .refused(let p, let reason):
-                reject(best, p.positionText, reason)
-            case .accepted(let p, let events):
-                lastTimes[best] = p.time.timeIntervalSinceReferenceDate
-                for e in events {
-                    pending.append((seq, e))
-                    seq += 1
-                }
+            case .refused(_, let position, let reason):
+                reject(best, position, reason)
+            case .accepted(let time, let events):
+                lastTimes[best] = time
+                // Taken before the lane's next record: the batch holding them is current.
+                if !events.isEmpty { lanes.withEvents(of: best) { sink.hold(events, of: $0) } }
             case .unreadable:
                 break
             }
             try refill(best)
             if done[best], heads[best] == nil { lastTimes[best] = .infinity }
-            if !pending.isEmpty {
+            if !sink.isEmpty {
                 // Later events of subject s are later than its last fix; subjects that are
                 // done produce nothing more.
-                write(&pending, upTo: lastTimes.minimum, summary: &summary, emit: emit)
+                sink.release(upTo: lastTimes.minimum, summary: &summary)
             }
             if let progress, summary.fixesRead >= nextProgress {
                 nextProgress += progressInterval
@@ -94,7 +91,7 @@ extension Simulation {
                         bytesRead: tracks.indices.reduce(0) { $0 + lanes.bytesRead(of: $1) }))
             }
         }
-        write(&pending, upTo: .infinity, summary: &summary, emit: emit)
+        sink.release(upTo: .infinity, summary: &summary)
         for t in tracks.indices { _ = engine.adoptSubject(tracks[t].subject, from: lanes.engine(of: t)) }
         return summary
     }

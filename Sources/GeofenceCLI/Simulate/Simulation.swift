@@ -75,8 +75,13 @@ public struct Simulation {
     ) throws -> SimulationSummary {
         var w = writer
         output.write(w.header())
-        let summary = try withBoundaryDistance(for: W.self) {
-            try $0.run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
+        let summary = try withBoundaryDistance(for: W.self) { simulation in
+            if let fleet = try simulation.runFleetWritingText(
+                tracks, w, progress: progress, write: { output.write($0) })
+            {
+                return fleet
+            }
+            return try simulation.run(tracks: tracks, progress: progress) { output.write(w.text(for: $0)) }
         }
         output.write(w.footer())
         return summary
@@ -91,11 +96,31 @@ public struct Simulation {
     ) throws -> SimulationSummary {
         var w = writer
         output.write(w.header())
-        let summary = try withBoundaryDistance(for: W.self) {
-            try $0.run(tracks: tracks, progress: progress) { output.write($0, with: &w) }
+        let summary = try withBoundaryDistance(for: W.self) { simulation in
+            if let fleet = try simulation.runFleetWritingText(
+                tracks, w, progress: progress, write: { output.write($0) })
+            {
+                return fleet
+            }
+            return try simulation.run(tracks: tracks, progress: progress) { output.write($0, with: &w) }
         }
         output.write(w.footer())
         return summary
+    }
+
+    /// The fleet replay with each event's text written on its lane's thread, when the writer's
+    /// text depends on the event alone (``IndependentEventText``) and the tracks run in
+    /// parallel; `nil` otherwise.
+    private mutating func runFleetWritingText<W: EventWriter>(
+        _ tracks: [TrackInput], _ w: W, progress: ((SimulationProgress) -> Void)?, write: (String) -> Void
+    ) throws -> SimulationSummary? {
+        guard let independent = w as? any IndependentEventText, canRunInParallel(tracks) else { return nil }
+        let distances = computesBoundaryDistance
+        return try withoutActuallyEscaping(write) { write in
+            var sink = EventTextSink(
+                distances: distances, render: { independent.independentText(for: $0) }, write: write)
+            return try runInParallel(tracks: tracks, sink: &sink, progress: progress)
+        }
     }
 
     /// Runs `body` with ``computesBoundaryDistance`` off when writer type `W` does not print
@@ -122,7 +147,11 @@ public struct Simulation {
             return try runSingle(tracks[0], progress: progress, emit: emit)
         }
         if canRunInParallel(tracks) {
-            return try runInParallel(tracks: tracks, progress: progress, emit: emit)
+            let distances = computesBoundaryDistance
+            return try withoutActuallyEscaping(emit) { emit in
+                var sink = ReportedEventSink(distances: distances, emit: emit)
+                return try runInParallel(tracks: tracks, sink: &sink, progress: progress)
+            }
         }
         var summary = SimulationSummary()
         summary.regionCount = engine.regionCount

@@ -6,9 +6,10 @@ import Geofencing
 /// merge by a few batches: the parallel half of ``Simulation``'s fleet replay.
 ///
 /// ```swift
-/// let lanes = TrackLanes(tracks: inputs, engine: engine, workers: 2)
+/// let lanes = TrackLanes(tracks: inputs, engine: engine, workers: 2, form: .reported(distances: true))
 /// defer { lanes.stop() }
 /// while let record = try lanes.next(of: 3) { ... }   // track 3's records with their verdicts
+/// lanes.withEvents(of: 3) { $0.reported[range] }     // an accepted record's events
 /// ```
 ///
 /// - Each track (a *lane*) has its own copy of the engine, sharing the regions (copy on
@@ -19,6 +20,9 @@ import Geofencing
 /// - A lane's fixes go through ``Engine/process(_:subject:initialTrigger:into:)`` one by one,
 ///   exactly as the sequential merge does, and each record comes back with its verdict:
 ///   accepted with its events, or rejected with the sequential path's reason.
+/// - The events are made into what the merge writes on the lane's worker (``EventForm``):
+///   with their boundary distances, and, for a writer whose text depends on the event alone,
+///   as text, so that the merge's share of the work is ordering and copying bytes.
 /// - Memory is bounded: at most ``readyBatches`` batches of ``batchSize`` records per lane
 ///   wait for the merge. Workers take lanes round robin from a queue of lanes that have room,
 ///   so all tracks advance together, as the merge consumes them in time order.
@@ -31,35 +35,57 @@ final class TrackLanes: @unchecked Sendable {
     /// Batches a lane may hold ready before its worker stops reading it.
     static let readyBatches = 2
 
+    /// What a lane makes of each event its engine gives, on the lane's worker.
+    enum EventForm: Sendable {
+        /// The event with its boundary distance (when `distances`), for the merge to emit.
+        case reported(distances: Bool)
+        /// The event's text as `render` writes it (with its boundary distance when
+        /// `distances`), for the merge to copy: `render` must depend on the event alone.
+        case text(distances: Bool, render: @Sendable (ReportedEvent) -> String)
+    }
+
+    /// The events of one batch, in the lanes' ``EventForm``.
+    struct LaneEvents {
+        /// `.reported`: the events.
+        var reported: [ReportedEvent] = []
+        /// `.text`: every event's text, one after the other.
+        var text: [UInt8] = []
+        /// `.text`: per event, its time and kind and where its text ends in `text`.
+        var marks: [TextMark] = []
+    }
+
+    /// Where an event's text ends in ``LaneEvents/text`` (it starts where the one before ends).
+    struct TextMark {
+        /// The event's time (seconds since the reference date).
+        var time: Double
+        var kind: TransitionEvent.Kind
+        var end: Int
+    }
+
     /// A record as the merge consumes it.
     enum Processed {
         /// A record the reader could not read (`TrackRecord.rejected`).
         case unreadable(position: String, reason: String)
-        /// A position the engine took, and the events its fix confirmed.
-        case accepted(TrackPosition, ArraySlice<TransitionEvent>)
-        /// A position the engine refused, with the sequential path's reason.
-        case refused(TrackPosition, reason: String)
+        /// A position the engine took (its time, seconds since the reference date), and the
+        /// indices of the events its fix confirmed among the lane's current ``LaneEvents``
+        /// (``withEvents(of:_:)``, valid until the lane's next record is taken).
+        case accepted(time: Double, events: Range<Int>)
+        /// A position the engine refused, where it is in its file, with the sequential path's reason.
+        case refused(time: Double, position: String, reason: String)
 
-        var position: TrackPosition? {
+        /// The time by which the merge orders the record (nil: none, it is not a position).
+        var time: Double? {
             switch self {
             case .unreadable: nil
-            case .accepted(let p, _), .refused(let p, _): p
+            case .accepted(let t, _), .refused(let t, _, _): t
             }
         }
     }
 
-    /// A record of a batch: as `Processed`, with an accepted fix's events as a range of the
-    /// batch's `events` (one array per batch, not one per fix).
-    private enum Item {
-        case unreadable(position: String, reason: String)
-        case accepted(TrackPosition, events: Range<Int>)
-        case refused(TrackPosition, reason: String)
-    }
-
     /// One batch of a lane.
     private struct Batch {
-        var items: [Item] = []
-        var events: [TransitionEvent] = []
+        var items: [Processed] = []
+        var events = LaneEvents()
         /// The source's fatal error, after `items`.
         var failure: (any Error)?
         /// The source ended after `items` (or failed).
@@ -72,6 +98,8 @@ final class TrackLanes: @unchecked Sendable {
     private final class Lane {
         var source: any TrackSource
         var engine: Engine
+        /// The engine's events for one fix (reused).
+        var scratch: [TransitionEvent] = []
         let subject: String
         let handle: SubjectHandle
         // Under `condition`:
@@ -97,15 +125,17 @@ final class TrackLanes: @unchecked Sendable {
     // `engine` only by the worker that took it from `queue` (one at a time: `scheduled`).
     private let condition = NSCondition()
     private let lanes: [Lane]
+    private let form: EventForm
     private var queue: [Int] = []
     private var queueHead = 0
     private var cancelled = false
     private var running = 0
 
     /// Starts `workers` threads (no more than there are tracks) on `tracks`, each lane on its
-    /// own copy of `engine`.
-    init(tracks: [TrackInput], engine: Engine, workers: Int) {
+    /// own copy of `engine`, making each event into `form`.
+    init(tracks: [TrackInput], engine: Engine, workers: Int, form: EventForm) {
         lanes = tracks.map { Lane($0, engine: engine) }
+        self.form = form
         queue = Array(lanes.indices)
         for lane in lanes { lane.scheduled = true }
         running = max(1, min(workers, lanes.count)) // a worker per lane at most
@@ -145,11 +175,13 @@ final class TrackLanes: @unchecked Sendable {
             lane.bytesRead = lane.current.bytesRead
         }
         defer { lane.position += 1 }
-        switch lane.current.items[lane.position] {
-        case .unreadable(let position, let reason): return .unreadable(position: position, reason: reason)
-        case .accepted(let p, let range): return .accepted(p, lane.current.events[range])
-        case .refused(let p, let reason): return .refused(p, reason: reason)
-        }
+        return lane.current.items[lane.position]
+    }
+
+    /// Calls `body` with the events of track `t`'s current batch: those that the record last
+    /// taken with ``next(of:)`` names.
+    func withEvents<R>(of t: Int, _ body: (borrowing LaneEvents) -> R) -> R {
+        body(lanes[t].current.events)
     }
 
     /// The consumer: lane `t`'s next batch, scheduling the lane again if it now has room.
@@ -231,23 +263,64 @@ final class TrackLanes: @unchecked Sendable {
         return batch
     }
 
-    /// One position through the lane's engine (``Simulation``'s fix-by-fix checks and reasons).
-    private func run(_ p: TrackPosition, in lane: Lane, events: inout [TransitionEvent]) -> Item {
+    /// One position through the lane's engine (``Simulation``'s fix-by-fix checks and reasons),
+    /// its events added to `events` in the lanes' form.
+    private func run(_ p: TrackPosition, in lane: Lane, events: inout LaneEvents) -> Processed {
+        let time = p.time.timeIntervalSinceReferenceDate
         let coordinate: Coordinate
         do {
             coordinate = try Coordinate(latitude: p.latitude, longitude: p.longitude)
         } catch {
-            return .refused(p, reason: error.description)
+            return .refused(time: time, position: p.positionText, reason: error.description)
         }
         let fix = LocationFix(
             subject: lane.subject, coordinate: coordinate, horizontalAccuracy: p.accuracy,
             timestamp: p.time, speed: p.speed, course: p.course)
-        let first = events.count
+        lane.scratch.removeAll(keepingCapacity: true)
         do {
-            try lane.engine.process(fix, subject: lane.handle, into: &events)
+            try lane.engine.process(fix, subject: lane.handle, into: &lane.scratch)
         } catch {
-            return .refused(p, reason: Simulation.describe(error))
+            return .refused(time: time, position: p.positionText, reason: Simulation.describe(error))
         }
-        return .accepted(p, events: first..<events.count)
+        let first = form.count(of: events)
+        for e in lane.scratch {
+            // As ``Simulation/write(_:upTo:summary:emit:)`` measures it; the lane's engine
+            // holds the same regions.
+            let distance =
+                form.distances ? lane.engine.region(identifier: e.regionID)?.signedDistance(to: e.fix.coordinate) : nil
+            form.add(ReportedEvent(event: e, boundaryDistance: distance), to: &events)
+        }
+        return .accepted(time: time, events: first..<form.count(of: events))
+    }
+}
+
+extension TrackLanes.EventForm {
+    /// Whether each event carries its boundary distance.
+    var distances: Bool {
+        switch self {
+        case .reported(let distances), .text(let distances, _): distances
+        }
+    }
+
+    /// How many events `events` holds.
+    func count(of events: borrowing TrackLanes.LaneEvents) -> Int {
+        switch self {
+        case .reported: events.reported.count
+        case .text: events.marks.count
+        }
+    }
+
+    /// Adds `reported` to `events` in this form.
+    func add(_ reported: ReportedEvent, to events: inout TrackLanes.LaneEvents) {
+        switch self {
+        case .reported:
+            events.reported.append(reported)
+        case .text(_, let render):
+            events.text.append(contentsOf: render(reported).utf8)
+            events.marks.append(
+                TrackLanes.TextMark(
+                    time: reported.event.time.timeIntervalSinceReferenceDate, kind: reported.event.kind,
+                    end: events.text.count))
+        }
     }
 }
