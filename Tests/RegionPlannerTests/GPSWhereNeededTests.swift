@@ -69,8 +69,10 @@ import Testing
             fixes: route.fixes, kilometres: route.kilometres, policy: .coreLocation, sizing: Self.gpsGradeSizing,
             options: options)
         let cities = Drive.cityShare(route)
-        let need = HybridNeed(
-            route: route, catalogue: Drive.clusteredCatalogue, sizing: Self.gpsGradeSizing, modes: r.modes)
+        let modes = r.modes
+        let need = await offThePool {
+            HybridNeed(route: route, catalogue: Drive.clusteredCatalogue, sizing: Self.gpsGradeSizing, modes: modes)
+        }
         let perEvent = Self.plannerJoulesPerHour(r)
         let continuous = Self.continuousReportingJoulesPerHour(r)
         // Like for like: the server learns of everything within the same delay on both sides.
@@ -111,13 +113,16 @@ import Testing
         let route = Drive.route(interval: 1, seed: 11, sigma: 3, claimedAccuracy: 10)
         var options = PlannerHarness.Options()
         options.tracesModes = true
+        let catalogue = await offThePool { Drive.sharpCitiesCatalogue }
         let r = try await PlannerHarness.run(
-            regions: Drive.sharpCities, catalogue: Drive.sharpCitiesCatalogue,
+            regions: Drive.sharpCities, catalogue: catalogue,
             fixes: route.fixes, kilometres: route.kilometres, policy: .coreLocation, sizing: Self.gpsGradeSizing,
             options: options)
         let cities = Drive.cityShare(route)
-        let need = HybridNeed(
-            route: route, catalogue: Drive.sharpCitiesCatalogue, sizing: Self.gpsGradeSizing, modes: r.modes)
+        let modes = r.modes
+        let need = await offThePool {
+            HybridNeed(route: route, catalogue: Drive.sharpCitiesCatalogue, sizing: Self.gpsGradeSizing, modes: modes)
+        }
         let continuous = Self.continuousReportingJoulesPerHour(r)
         let planner10 = Self.plannerJoulesPerHour(r, batchSeconds: 10)
         let local = Self.plannerJoulesPerHour(r, uploads: false)

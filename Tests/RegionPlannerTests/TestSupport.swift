@@ -123,3 +123,13 @@ struct EventKey: Hashable, CustomStringConvertible {
     var time: Date
     var description: String { "\(kind.rawValue) \(region) @\(time.timeIntervalSince1970)" }
 }
+
+/// Runs long synchronous work (building a 200,000-region catalogue, a nearest query per fix of
+/// a 4-hour drive) on a Dispatch thread, so that it does not hold one of the few threads of
+/// Swift's cooperative pool for a minute while other suites (servers with real deadlines) need
+/// them.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}
