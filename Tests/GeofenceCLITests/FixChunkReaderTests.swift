@@ -9,7 +9,9 @@ import Testing
 @Suite("Fix chunk reader")
 struct FixChunkReaderTests {
     /// Every chunk until the end or the error: fix counts, or `-1` for a rejection.
-    func drain(_ reader: FixChunkReader) -> (shape: [Int], fixes: [LocationFix], error: (any Error)?) {
+    /// `measured` counts the chunks whose measurement covers exactly their fixes.
+    func drain(_ reader: FixChunkReader) -> (shape: [Int], fixes: [LocationFix], error: (any Error)?, measured: Int) {
+        var measured = 0
         var shape: [Int] = []
         var fixes: [LocationFix] = []
         do {
@@ -18,7 +20,8 @@ struct FixChunkReaderTests {
                 if chunks.isEmpty { break }
                 for c in chunks {
                     switch c {
-                    case .fixes(let f):
+                    case .fixes(let f, let geometry):
+                        if geometry?.count == f.count { measured += 1 }
                         shape.append(f.count)
                         fixes += f
                     case .rejected: shape.append(-1)
@@ -26,9 +29,9 @@ struct FixChunkReaderTests {
                 }
             }
         } catch {
-            return (shape, fixes, error)
+            return (shape, fixes, error, measured)
         }
-        return (shape, fixes, nil)
+        return (shape, fixes, nil, measured)
     }
 
     @Test("chunks end at the chunk size and at each rejected record, and hold the checked fixes")
@@ -49,6 +52,14 @@ struct FixChunkReaderTests {
             ])
         #expect(result.fixes.allSatisfy { $0.subject == "s" && $0.horizontalAccuracy == 10 })
         #expect(checked.invalidPositions == 2)
+        #expect(result.measured == 0)
+        // Given the engine's regions, every chunk comes measured.
+        let again = CheckedTrackSource(ArrayTrackSource(records), subject: "s", after: -.infinity)
+        var engine = Engine()
+        try engine.add(.circle(identifier: "z", center: Coordinate(latitude: 31.24, longitude: 121.5), radius: 500))
+        let measured = drain(FixChunkReader(again, chunkSize: 4, measuring: engine.geometry))
+        #expect(measured.shape == result.shape && measured.fixes == result.fixes)
+        #expect(measured.measured == 5)
     }
 
     @Test("an error ending the source comes after the chunks read before it")

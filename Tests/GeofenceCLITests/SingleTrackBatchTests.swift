@@ -1,6 +1,6 @@
 import Foundation
 import Geodesy
-import Geofencing
+@testable import Geofencing
 import Testing
 
 @testable import GeofenceCLI
@@ -83,6 +83,40 @@ struct SingleTrackBatchTests {
                 path, batches: true, readsAhead: readsAhead, writer: TableEventWriter(timeZone: utc), policy: policy)
             #expect(tb == ta)
             #expect(ta.contains(" m"))
+        }
+    }
+
+    @Test("measured ahead on the reading thread, in a dense town: byte-identical output and summary")
+    func measuredAhead() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try write(track(fixes: 7_000), to: "walk.csv", in: dir)
+        // 300 circles of 20-400 m over the walk's 2.5 km, a dozen over most of its fixes.
+        var rng = SplitMix64(seed: 35)
+        let town: [Region] = (0..<300).map { i in
+            .circle(
+                identifier: "t\(i)",
+                center: Coordinate(
+                    uncheckedLatitude: 31.2385 + rng.nextUnit() * 0.023, longitude: 121.4975 + rng.nextUnit() * 0.005),
+                radius: 20 + rng.nextUnit() * 380, dwell: i % 4 == 0 ? 30 : nil)
+        }
+        for policy in [HysteresisPolicy.precise, .coreLocation] {
+            var outputs: [String] = []
+            var summaries: [SimulationSummary] = []
+            for measures in [false, true] {
+                var sim = try Simulation(regions: regions + town, policy: policy)
+                sim.readsAhead = true
+                sim.measuresAhead = measures
+                let input = TrackInput(subject: "walker", name: path, source: try InputFiles.openTrack(path: path).source)
+                var out = ""
+                summaries.append(try sim.run(tracks: [input], writer: JSONLinesEventWriter(), to: &out))
+                outputs.append(out)
+                #expect(measures == (sim.engine.measuredFixesTaken > 3_000))
+            }
+            #expect(try parseLines(outputs[0]).count > 1_000)
+            #expect(outputs[1] == outputs[0])
+            #expect(summaries[1].eventsByKind == summaries[0].eventsByKind)
+            #expect(summaries[1].firstRejections == summaries[0].firstRejections)
         }
     }
 

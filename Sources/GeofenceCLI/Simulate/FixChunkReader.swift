@@ -3,7 +3,9 @@ import Geofencing
 
 /// Reads a ``CheckedTrackSource`` on its own thread and hands over its fixes already cut into
 /// the chunks the single-track run feeds to the engine: up to `chunkSize` fixes, a chunk ending
-/// at each rejected record. The engine thread then does no work per record at all.
+/// at each rejected record. The engine thread then does no work per record at all; given the
+/// engine's ``RegionGeometry``, this thread also measures each chunk (``FixGeometry``), taking
+/// the index queries and distances off the engine's thread.
 ///
 /// - The chunks are exactly where the run would cut them fix by fix (it feeds when it has
 ///   `chunkSize` fixes, and before each rejection), and a fatal error comes after everything
@@ -15,23 +17,27 @@ import Geofencing
 final class FixChunkReader {
     /// A run of fixes to feed in one engine call, or a rejected record between two.
     enum Chunk {
-        case fixes([LocationFix])
+        case fixes([LocationFix], measured: FixGeometry?)
         case rejected(position: String, reason: String)
     }
 
-    /// Chunks per hand-over (16 full chunks of 1,024 fixes: about 1.3 MB).
+    /// Chunks per hand-over (16 full chunks of 1,024 fixes: about 1.3 MB, and up to 3 MB of
+    /// their measurements in a dense city).
     static let chunksPerBatch = 16
     /// Batches that may wait before the reading thread blocks.
     static let maximumQueuedBatches = 4
 
     private let queue = RecordBatchQueue<Chunk>(capacity: FixChunkReader.maximumQueuedBatches)
 
-    /// Starts reading `source` on a new thread, in chunks of up to `chunkSize` fixes.
-    init(_ source: CheckedTrackSource, chunkSize: Int) {
+    /// Starts reading `source` on a new thread, in chunks of up to `chunkSize` fixes, each
+    /// measured against `geometry` when given.
+    init(_ source: CheckedTrackSource, chunkSize: Int, measuring geometry: RegionGeometry? = nil) {
         let box = SourceBox(source)
         let queue = self.queue
         let size = max(1, chunkSize)
-        let thread = Thread { FixChunkReader.produce(box: box, into: queue, chunkSize: size) }
+        let thread = Thread {
+            FixChunkReader.produce(box: box, into: queue, chunkSize: size, measuring: geometry)
+        }
         thread.name = "geofence.read-ahead"
         thread.start()
     }
@@ -53,7 +59,9 @@ final class FixChunkReader {
     }
 
     /// The reading thread's loop: cut chunks until the end, an error or cancellation.
-    private static func produce(box: SourceBox, into queue: RecordBatchQueue<Chunk>, chunkSize: Int) {
+    private static func produce(
+        box: SourceBox, into queue: RecordBatchQueue<Chunk>, chunkSize: Int, measuring geometry: RegionGeometry?
+    ) {
         defer { queue.producerExited() }
         var batch: [Chunk] = []
         var fixes: [LocationFix] = []
@@ -61,7 +69,7 @@ final class FixChunkReader {
         /// Moves the gathered fixes into the batch as one chunk.
         func cut() {
             guard !fixes.isEmpty else { return }
-            batch.append(.fixes(fixes))
+            batch.append(.fixes(fixes, measured: geometry?.measure(fixes[...])))
             fixes = []
             fixes.reserveCapacity(chunkSize)
         }

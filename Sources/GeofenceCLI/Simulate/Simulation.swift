@@ -36,10 +36,15 @@ public struct Simulation {
     /// in about max(parse, engine) wall time instead of their sum.
     public var readsAhead = false
     /// When true (the default), a single track is fed to the engine in chunks through its
-    /// batch API (``Engine/process(_:subjects:initialTrigger:into:)``): the same events,
+    /// batch API (``Engine/process(_:subjects:measured:initialTrigger:into:)``): the same events,
     /// output and rejections as fix by fix, with less work per fix. Tests turn it off to
     /// compare.
     public var batchesSingleTrack = true
+    /// When true (the default), the reading thread of a single track (``readsAhead``) also
+    /// measures each chunk's positions against the regions (``FixGeometry``), so that the
+    /// index queries and distances run on its core, not the engine's: the same events.
+    /// Tests turn it off to compare.
+    public var measuresAhead = true
     /// When true, each reported event carries its fix's distance to the region's boundary
     /// (``ReportedEvent/boundaryDistance``); ``run(tracks:writer:to:progress:)`` skips it for
     /// writers that do not print it.
@@ -279,7 +284,10 @@ public struct Simulation {
         let handle = engine.handle(for: track.subject)
         var lastTime = engine.lastFix(of: track.subject)?.timestamp.timeIntervalSinceReferenceDate ?? -.infinity
         let checked = CheckedTrackSource(track.source, subject: track.subject, after: lastTime)
-        let ahead = readsAhead ? FixChunkReader(checked, chunkSize: Simulation.chunkSize) : nil
+        let ahead =
+            readsAhead
+            ? FixChunkReader(checked, chunkSize: Simulation.chunkSize, measuring: measuresAhead ? engine.geometry : nil)
+            : nil
         var fixes: [LocationFix] = []
         fixes.reserveCapacity(Simulation.chunkSize)
         let handles = [SubjectHandle](repeating: handle, count: Simulation.chunkSize)
@@ -300,11 +308,12 @@ public struct Simulation {
             defer { fixes.removeAll(keepingCapacity: true) }
             try feed(fixes[...])
         }
-        /// Feeds `batch` (valid fixes, in order) and writes what is final.
-        func feed(_ batch: ArraySlice<LocationFix>) throws {
+        /// Feeds `batch` (valid fixes, in order; `measured`: their positions, measured ahead)
+        /// and writes what is final.
+        func feed(_ batch: ArraySlice<LocationFix>, measured: FixGeometry? = nil) throws {
             guard !batch.isEmpty else { return }
             buffer.removeAll(keepingCapacity: true)
-            try engine.process(batch, subjects: handles[0..<batch.count], into: &buffer)
+            try engine.process(batch, subjects: handles[0..<batch.count], measured: measured, into: &buffer)
             if map != nil { for f in batch { map?.record(f) } }
             if pending.isEmpty, writeAll(inOrder: buffer, upTo: lastTime, summary: &summary, emit: emit) {
                 seq += buffer.count
@@ -341,10 +350,10 @@ public struct Simulation {
             case .rejected(let position, let reason):
                 try feed()
                 reject(position, reason)
-            case .fixes(let chunk):
+            case .fixes(let chunk, let measured):
                 accepted += chunk.count
                 lastTime = chunk[chunk.count - 1].timestamp.timeIntervalSinceReferenceDate
-                try feed(chunk[...])
+                try feed(chunk[...], measured: measured)
                 reportProgress()
             }
         }

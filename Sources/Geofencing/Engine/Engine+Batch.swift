@@ -3,7 +3,7 @@ import Foundation
 
 extension Engine {
     /// How many fixes ahead each prefetch stage of a batch runs (see
-    /// ``process(_:subjects:initialTrigger:into:)``). A fix takes 0.1–0.5 µs to evaluate and a
+    /// ``process(_:subjects:measured:initialTrigger:into:)``). A fix takes 0.1–0.5 µs to evaluate and a
     /// load from DRAM about 0.1 µs, so two fixes of work cover one level of misses.
     static let prefetchDistance = 2
 
@@ -34,6 +34,11 @@ extension Engine {
     /// try engine.process(fixes[...], subjects: handles[...], into: &events)
     /// ```
     ///
+    /// - Parameter measured: the fixes' regions and distances, measured ahead on another
+    ///   thread (``RegionGeometry/measure(_:)``): the engine then skips the index queries
+    ///   and distances it would repeat. Ignored unless measured from exactly these fixes'
+    ///   positions against this engine's current regions (the caller's promise for the
+    ///   positions; the regions are checked).
     /// - Throws: like the single-fix call, for the first bad fix; the fixes before it stay
     ///   applied (their events are in `events`), the bad one and those after it are not.
     ///   Different counts of fixes and handles throw
@@ -41,7 +46,7 @@ extension Engine {
     ///   anything is applied.
     public mutating func process(
         _ fixes: ArraySlice<LocationFix>, subjects: ArraySlice<SubjectHandle>,
-        initialTrigger: InitialTrigger = [],
+        measured: FixGeometry? = nil, initialTrigger: InitialTrigger = [],
         into events: inout [TransitionEvent]
     ) throws(GeofencingError) {
         guard fixes.count == subjects.count else {
@@ -49,6 +54,22 @@ extension Engine {
                 subject: fixes.first?.subject ?? "", field: "subject",
                 reason: "\(fixes.count) fixes but \(subjects.count) subject handles")
         }
+        if let measured, measured.generation === catalogueGeneration, measured.count == fixes.count {
+            try measured.withFixes { (measuredFix) throws(GeofencingError) in
+                try process(fixes, subjects: subjects, measuredFix: measuredFix, initialTrigger: initialTrigger, into: &events)
+            }
+        } else {
+            try process(fixes, subjects: subjects, measuredFix: { _ in nil }, initialTrigger: initialTrigger, into: &events)
+        }
+    }
+
+    /// The batch loop, with fix i's measurement from `measuredFix(i)` (nil: measured here).
+    @inline(__always)
+    private mutating func process(
+        _ fixes: ArraySlice<LocationFix>, subjects: ArraySlice<SubjectHandle>,
+        measuredFix: (Int) -> MeasuredFix?, initialTrigger: InitialTrigger,
+        into events: inout [TransitionEvent]
+    ) throws(GeofencingError) {
         let n = fixes.count
         let d = Engine.prefetchDistance
         // Read-only copies for the prefetch stages (they share the buffers; processing does
@@ -95,7 +116,7 @@ extension Engine {
                             }
                         } else {
                             inRect &= ~bit
-                            view.prefetchBuckets(lat: p.latitude, lon: p.longitude)
+                            if measuredFix(i) == nil { view.prefetchBuckets(lat: p.latitude, lon: p.longitude) }
                         }
                         if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
                             // Header and the tracks (every fix reads them all), up to 16.
@@ -111,7 +132,7 @@ extension Engine {
                     if case let i = j - 2 * d, i >= 0, i < n,
                         case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount
                     {
-                        if inRect & (1 << UInt64(i & 63)) == 0 {
+                        if inRect & (1 << UInt64(i & 63)) == 0, measuredFix(i) == nil {
                             view.prefetchEntries(lat: fixes[i].coordinate.latitude, lon: fixes[i].coordinate.longitude)
                         }
                         let slots = subjectStates[si].hintSlots
@@ -125,7 +146,8 @@ extension Engine {
                     }
                     if case let i = j - 3 * d, i >= 0 {
                         try process(
-                            fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger, into: &events)
+                            fixes.baseAddress! + i, subject: subjects[i], initialTrigger: initialTrigger,
+                            measured: measuredFix(i), into: &events)
                     }
                 }
             }

@@ -25,9 +25,11 @@ extension Engine {
     ///   that ran out before `t` (``isDue(_:at:before:)``), the subject's previous fix: those
     ///   are confirmed first, exactly as ``advanceSubject(_:to:before:fix:events:)`` would
     ///   before this fix (in the same pass over the tracks, when the fix is fully evaluated).
+    /// - Parameter measured: the fix's regions and distances, measured ahead
+    ///   (``FixGeometry``), taken where the index would be queried.
     mutating func evaluate(
         subject si: Int, fix: FixRef, time t: Double, accuracy: Double,
-        trigger: InitialTrigger, due: FixRef?, events: inout [TransitionEvent]
+        trigger: InitialTrigger, due: FixRef?, measured: MeasuredFix?, events: inout [TransitionEvent]
     ) {
         let p = fix.pointee.coordinate
         let oldStamp = subjectStates[si].usableStamp
@@ -43,15 +45,17 @@ extension Engine {
         var cands = ScratchList(taking: &candidateScratch)
         defer { cands.give(back: &candidateScratch) }
         let newSafe = findCandidates(
-            subject: si, at: p, fresh: fresh, inRectangle: hit, margin: queryMargin, into: &cands)
+            subject: si, at: p, fresh: fresh, inRectangle: hit, margin: queryMargin, measured: measured,
+            into: &cands)
         if cands.isEmpty, !subjectStates[si].hasTracks, !fresh {
             // Nothing near and nothing tracked (the common case far from every region).
             subjectStates[si].finishEmpty(newSafe: newSafe, lat: p.latitude, lon: p.longitude, time: t)
             return
         }
-        let cart = CartesianPoint(p)
+        // Made at the first distance not measured ahead (often none).
+        var cart = LazyCartesianPoint(p)
         let around = measureCandidates(
-            &cands, at: p, cart, margin: queryMargin, newerThan: oldStamp,
+            &cands, at: p, &cart, margin: queryMargin, newerThan: oldStamp,
             forShortcuts: newSafe != nil || hit)
         let candidatesAreSafeSlots = updateShortcuts(
             subject: si, inRectangle: hit, newSafe: newSafe,
@@ -62,7 +66,7 @@ extension Engine {
         loadTracks(of: si, into: &tracks)
         let margins = policy.margins(accuracy: accuracy)
         let kept = applyRuleToTracks(
-            &tracks, candidates: &cands, fix: fix, at: p, cart, time: t, margins: margins,
+            &tracks, candidates: &cands, fix: fix, at: p, &cart, time: t, margins: margins,
             trigger: trigger, due: due, events: &events)
         startTracks(
             &tracks, after: kept, forUntracked: cands, subject: si, newerThan: oldStamp, fix: fix,
@@ -96,14 +100,16 @@ extension Engine {
         return subjectStates[si].stayInEmptyRect(lat: lat, lon: lon, time: t)
     }
 
-    /// Collects the candidate regions of a fix into `cands` (slots only; distances come later):
-    /// from the index — regions whose box holds the fix, or is within `margin` of it for a
-    /// subject with regions new to it — or, inside the safe rectangle, the regions it lists.
-    /// Returns the new safe rectangle when one was computed.
+    /// Collects the candidate regions of a fix into `cands` (slots only, and distances where
+    /// `measured` has them; the rest come later): from the index — regions whose box holds
+    /// the fix, or is within `margin` of it for a subject with regions new to it — or,
+    /// inside the safe rectangle, the regions it lists. A plain zero-margin query is
+    /// answered by `measured` when given: the same entries, from the same index. Returns the
+    /// new safe rectangle when one was computed.
     @inline(__always)
     mutating func findCandidates(
         subject si: Int, at p: Coordinate, fresh: Bool, inRectangle hit: Bool,
-        margin: Double, into cands: inout ScratchList<Candidate>
+        margin: Double, measured: MeasuredFix?, into cands: inout ScratchList<Candidate>
     ) -> SafeRect? {
         let lat = p.latitude
         let lon = p.longitude
@@ -127,6 +133,11 @@ extension Engine {
             // Rectangles have not been paying off for this subject (dense regions, or fast
             // movement): a plain query, keeping the last rectangle (still valid).
             if subjectStates[si].rectPause > 0 { subjectStates[si].rectPause -= 1 }
+            if let measured {
+                measuredFixesTaken &+= 1
+                take(measured, into: &cands)
+                return nil
+            }
             index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
                 records.record(slot)
@@ -142,12 +153,18 @@ extension Engine {
         return safe
     }
 
+    /// Appends a measured fix's entries, with their distances, to `cands`.
+    @inline(__always)
+    func take(_ measured: MeasuredFix, into cands: inout ScratchList<Candidate>) {
+        for e in measured.entries { cands.append(Candidate(slot: e.slot, sd: e.sd, used: false, measured: true)) }
+    }
+
     /// Works out each candidate's signed distance and keeps those that concern the fix — it is
     /// inside them, or they are new to the subject (stamp after `oldStamp`) and within
     /// `margin` — in slot order. With `forShortcuts`, also measures the surroundings.
     @inline(__always)
     func measureCandidates(
-        _ cands: inout ScratchList<Candidate>, at p: Coordinate, _ cart: CartesianPoint,
+        _ cands: inout ScratchList<Candidate>, at p: Coordinate, _ cart: inout LazyCartesianPoint,
         margin: Double, newerThan oldStamp: UInt64, forShortcuts: Bool
     ) -> Surroundings {
         var around = Surroundings()
@@ -159,7 +176,7 @@ extension Engine {
             // The index has tested the box; stale entries of removed regions remain.
             guard store.isAlive(s) else { continue }
             if multiCell, (0..<kept).contains(where: { cands[$0].slot == slot }) { continue }
-            let sd = store.signedDistance(s, to: p, cartesian: cart)
+            let sd = cands[i].measured ? cands[i].sd : store.signedDistance(s, to: p, cartesian: cart.value)
             if forShortcuts {
                 let reach = store.reliableDistance(s, sd: sd, latitude: p.latitude)
                 if sd > 0 {
@@ -245,7 +262,7 @@ extension Engine {
     @inline(__always)
     mutating func applyRuleToTracks(
         _ tracks: inout ScratchList<Track>, candidates cands: inout ScratchList<Candidate>,
-        fix: FixRef, at p: Coordinate, _ cart: CartesianPoint, time t: Double,
+        fix: FixRef, at p: Coordinate, _ cart: inout LazyCartesianPoint, time t: Double,
         margins: FixMargins, trigger: InitialTrigger, due: FixRef?,
         events: inout [TransitionEvent]
     ) -> Int {
@@ -261,7 +278,7 @@ extension Engine {
                 if tracks[r].isIdle { continue }
             }
             var sd = takeCandidateDistance(of: tracks[r].slot, from: &cands, cursor: &c, previous: &previous)
-            if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart) }
+            if sd.isNaN { sd = store.signedDistance(s, to: p, cartesian: cart.value) }
             step(&tracks[r], sd: sd, margins: margins, time: t, fix: fix, trigger: trigger, events: &events)
             if !tracks[r].isIdle {
                 if w != r { tracks[w] = tracks[r] }
@@ -393,3 +410,22 @@ extension Engine {
         settledSkips &+= 1
     }
 }
+
+/// A fix's point on the ellipsoid, computed when first asked for: with its candidates
+/// measured ahead (``FixGeometry``), a fix may need no distance of its own.
+struct LazyCartesianPoint {
+    let coordinate: Coordinate
+    private var point: CartesianPoint?
+
+    init(_ coordinate: Coordinate) { self.coordinate = coordinate }
+
+    var value: CartesianPoint {
+        @inline(__always) mutating get {
+            if let point { return point }
+            let made = CartesianPoint(coordinate)
+            point = made
+            return made
+        }
+    }
+}
+

@@ -75,7 +75,7 @@ extension Engine {
     @inline(__always)
     mutating func process(
         _ fix: FixRef, subject handle: SubjectHandle, initialTrigger: InitialTrigger,
-        into events: inout [TransitionEvent]
+        measured: MeasuredFix? = nil, into events: inout [TransitionEvent]
     ) throws(GeofencingError) {
         let si = Int(handle.rawValue)
         guard si >= 0, si < subjectStates.count, subjectStates[si].name == fix.pointee.subject else {
@@ -84,7 +84,7 @@ extension Engine {
                 reason: "does not match the subject handle \(handle.rawValue)")
         }
         if !fix.pointee.passesValidation { try fix.pointee.validate() }
-        try processValidated(fix, subject: si, initialTrigger: initialTrigger, into: &events)
+        try processValidated(fix, subject: si, initialTrigger: initialTrigger, measured: measured, into: &events)
     }
 
     /// Feeds fixes in order; stops at the first bad one (the fixes before it stay applied).
@@ -96,11 +96,12 @@ extension Engine {
         return all
     }
 
-    /// The body of `process` for a validated fix of subject `si`.
+    /// The body of `process` for a validated fix of subject `si` (with its regions and
+    /// distances when they were measured ahead, ``FixGeometry``).
     @inline(__always)
     mutating func processValidated(
         _ fix: FixRef, subject si: Int, initialTrigger: InitialTrigger,
-        into events: inout [TransitionEvent]
+        measured: MeasuredFix? = nil, into events: inout [TransitionEvent]
     ) throws(GeofencingError) {
         let t = fix.pointee.timestamp.timeIntervalSinceReferenceDate
         let last = subjectStates[si].lastTime
@@ -127,7 +128,7 @@ extension Engine {
                 if accuracy <= policy.maximumAccuracy {
                     evaluate(
                         subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
-                        due: previous, events: &events)
+                        due: previous, measured: measured, events: &events)
                 } else {
                     advanceSubject(si, to: t, before: true, fix: previous, events: &events)
                 }
@@ -137,7 +138,7 @@ extension Engine {
             if accuracy <= policy.maximumAccuracy {
                 evaluate(
                     subject: si, fix: fix, time: t, accuracy: accuracy, trigger: initialTrigger,
-                    due: nil, events: &events)
+                    due: nil, measured: measured, events: &events)
             }
         }
         // Confirmations that ran out before the fix come before its own events (all at `t`).

@@ -79,14 +79,19 @@ public struct Engine: Sendable {
     var safeRectHits = 0
     /// How many of those also skipped their tracks (``skipSettled(subject:fix:time:events:)``).
     var settledSkips = 0
+    /// How many fixes took their candidates from a measurement made ahead (``FixGeometry``).
+    var measuredFixesTaken = 0
     /// Reused memory for the candidates and the tracks of one fix (``ScratchList``).
     var candidateScratch = ScratchStorage<Candidate>(capacity: 64)
     var trackScratch = ScratchStorage<Track>(capacity: 64)
 
     struct Candidate {
         var slot: Int32
+        /// The signed distance, once measured (`measured`).
         var sd: Double
         var used: Bool
+        /// Whether `sd` holds the distance already (from a ``MeasuredFix``).
+        var measured = false
     }
 
     /// Creates an empty engine.

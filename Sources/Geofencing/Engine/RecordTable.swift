@@ -3,7 +3,7 @@
 ///
 /// An `Array`'s subscript getter returns a copy of the element, which the optimizer removes
 /// only when it inlines the getter — and it stops inlining in very large functions. The batch
-/// loop (``Engine/process(_:subjects:initialTrigger:into:)``, with the whole evaluation inlined
+/// loop (``Engine/process(_:subjects:measured:initialTrigger:into:)``, with the whole evaluation inlined
 /// into it) became one: every `subjectStates[si].field` there copied the whole record
 /// (≈ 330 bytes, retaining its name and two buffers) and destroyed the copy again, about a
 /// dozen times per fix — 10 % of a dense-city run — and every `store.hot[s]` of a candidate

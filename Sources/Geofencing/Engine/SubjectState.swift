@@ -11,7 +11,7 @@ struct SubjectState: Sendable {
     // what only some fixes need (the settled shortcut's area, deferred distances) last, so
     // the pipeline prefetches only ``hotBytes``.
 
-    /// Prefetch hints for batch processing (see ``Engine/process(_:subjects:initialTrigger:into:)``),
+    /// Prefetch hints for batch processing (see ``Engine/process(_:subjects:measured:initialTrigger:into:)``),
     /// set after each full evaluation: up to ``hintCapacity`` regions the next fix will read
     /// (the tracked ones first, then the safe rectangle's; −1 for none), which of them have a
     /// transition pending (whose identifiers an event may need), and where the `tracks` and
@@ -178,7 +178,7 @@ struct SubjectState: Sendable {
     }
 
     /// After a full evaluation: stores the tracks (in slot order), `settled` (see
-    /// ``Engine/evaluate(subject:fix:time:accuracy:trigger:due:events:)``), the hints, and
+    /// ``Engine/evaluate(subject:fix:time:accuracy:trigger:due:measured:events:)``), the hints, and
     /// the fix as the last usable one.
     @inline(__always) mutating func finish(
         tracks: UnsafeBufferPointer<Track>, settled: Bool, stamp: UInt64,

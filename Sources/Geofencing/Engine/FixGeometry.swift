@@ -1,0 +1,125 @@
+import Geodesy
+
+/// What the positions of a run of fixes decide on their own, worked out before the engine
+/// takes them: for each fix, the index entries whose box contains it (what a zero-margin
+/// query visits), with the signed distances of their regions.
+///
+/// None of it depends on a subject's state, so it can be measured on another thread while the
+/// engine works through earlier fixes (``RegionGeometry/measure(_:)``): one subject's index
+/// queries and distances on one core, its transitions on another. The engine takes a fix's
+/// measurement only where it would have made that very query and measured the same regions
+/// itself, so the events are exactly those without it
+/// (``Engine/process(_:subjects:measured:initialTrigger:into:)``).
+public struct FixGeometry: Sendable {
+    /// The regions as they stood when measured: a measurement of other regions is ignored.
+    let generation: CatalogueGeneration
+    /// Fix i's entries are `entries[offset(i)..<offset(i + 1)]`, in slot order. `starts[i]`
+    /// is the offset, or −offset − 1 where fix i was not measured (a position the engine
+    /// rejects): the engine then measures it itself.
+    var starts: [Int32]
+    var entries: [MeasuredEntry]
+
+    /// How many fixes it covers, measured or not.
+    public var count: Int { starts.count - 1 }
+
+    /// Calls `body` with a function giving fix i's measurement, read in place (valid only
+    /// during `body`).
+    @inline(__always)
+    func withFixes<R>(
+        _ body: ((Int) -> MeasuredFix?) throws(GeofencingError) -> R
+    ) throws(GeofencingError) -> R {
+        try starts.withUnsafeBufferPointer { (starts) throws(GeofencingError) in
+            try entries.withUnsafeBufferPointer { (entries) throws(GeofencingError) in
+                try body { i in
+                    let start = Int(starts[i])
+                    guard start >= 0 else { return nil }
+                    let next = Int(starts[i + 1])
+                    let end = next >= 0 ? next : -next - 1
+                    return MeasuredFix(entries: UnsafeBufferPointer(rebasing: entries[start..<end]))
+                }
+            }
+        }
+    }
+}
+
+/// An index entry of a measured fix: a region's slot and its signed distance from the fix
+/// (NaN for the stale entry of a removed region, which the engine skips as it would skip it
+/// in the index).
+struct MeasuredEntry {
+    var slot: Int32
+    var sd: Double
+}
+
+/// A read-only view of an engine's regions that measures fixes (``FixGeometry``) on any
+/// thread. It shares the engine's storage without copying it: processing fixes never changes
+/// the regions, and an engine whose regions did change ignores measurements of the old ones.
+public struct RegionGeometry: Sendable {
+    let index: RegionIndex
+    let store: RegionStore
+    let generation: CatalogueGeneration
+
+    /// Measures `fixes` in order.
+    public func measure(_ fixes: ArraySlice<LocationFix>) -> FixGeometry {
+        var starts = [Int32](repeating: 0, count: fixes.count + 1)
+        var storage = ScratchStorage<MeasuredEntry>(capacity: max(64, fixes.count * 16))
+        var entries = ScratchList(taking: &storage)
+        defer { entries.give(back: &storage) }
+        starts.withUnsafeMutableBufferPointer { starts in
+            for (i, fix) in fixes.enumerated() {
+                let p = fix.coordinate
+                let first = entries.count
+                // The engine rejects such fixes before any query: nothing to measure.
+                if p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 180 {
+                    measure(p, into: &entries)
+                    starts[i] = Int32(first)
+                } else {
+                    starts[i] = -Int32(first) - 1
+                }
+                starts[i + 1] = Int32(entries.count)
+            }
+        }
+        return FixGeometry(generation: generation, starts: starts, entries: Array(entries.buffer))
+    }
+
+    /// Appends the entries of a zero-margin query at `p`, measured and in slot order.
+    @inline(__always)
+    private func measure(_ p: Coordinate, into entries: inout ScratchList<MeasuredEntry>) {
+        let first = entries.count
+        index.query(lat: p.latitude, lon: p.longitude, dLat: 0, dLon: 0) { slot in
+            entries.append(MeasuredEntry(slot: slot, sd: .nan))
+        }
+        let cart = CartesianPoint(p)
+        for k in first..<entries.count {
+            let s = Int(entries[k].slot)
+            if store.isAlive(s) { entries[k].sd = store.signedDistance(s, to: p, cartesian: cart) }
+        }
+        // Insertion sort by slot: the index lists a cell's entries in slot order already, so
+        // this is one pass unless several grid levels hold regions at the point.
+        var i = first + 1
+        while i < entries.count {
+            let x = entries[i]
+            var j = i
+            while j > first, entries[j - 1].slot > x.slot {
+                entries[j] = entries[j - 1]
+                j -= 1
+            }
+            entries[j] = x
+            i += 1
+        }
+    }
+}
+
+extension Engine {
+    /// A view of the regions for measuring fixes on another thread (``FixGeometry``).
+    public var geometry: RegionGeometry {
+        RegionGeometry(index: index, store: store, generation: catalogueGeneration)
+    }
+}
+
+/// One fix's measurement, read in place by the engine.
+///
+/// Invariant: the buffer lies in a ``FixGeometry`` that the batch call holds (and reads
+/// through `withUnsafeBufferPointer`) for as long as the engine evaluates the fix.
+struct MeasuredFix {
+    let entries: UnsafeBufferPointer<MeasuredEntry>
+}
