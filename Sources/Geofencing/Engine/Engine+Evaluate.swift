@@ -156,7 +156,9 @@ extension Engine {
     /// Appends a measured fix's entries, with their distances, to `cands`.
     @inline(__always)
     func take(_ measured: MeasuredFix, into cands: inout ScratchList<Candidate>) {
-        for e in measured.entries { cands.append(Candidate(slot: e.slot, sd: e.sd, used: false, measured: true)) }
+        for e in measured.entries {
+            cands.append(Candidate(slot: e.slot, sd: e.sd, used: false, measured: true, live: e.alive))
+        }
     }
 
     /// Works out each candidate's signed distance and keeps those that concern the fix — it is
@@ -174,7 +176,7 @@ extension Engine {
             let slot = cands[i].slot
             let s = Int(slot)
             // The index has tested the box; stale entries of removed regions remain.
-            guard store.isAlive(s) else { continue }
+            guard cands[i].measured ? cands[i].live : store.isAlive(s) else { continue }
             if multiCell, (0..<kept).contains(where: { cands[$0].slot == slot }) { continue }
             let sd = cands[i].measured ? cands[i].sd : store.signedDistance(s, to: p, cartesian: cart.value)
             if forShortcuts {

@@ -92,6 +92,9 @@ public struct Engine: Sendable {
         var used: Bool
         /// Whether `sd` holds the distance already (from a ``MeasuredFix``).
         var measured = false
+        /// For a measured candidate: whether its region is live (the measurement read it, so
+        /// that the engine need not load the region's record for a candidate it is outside).
+        var live = true
     }
 
     /// Creates an empty engine.
