@@ -52,8 +52,8 @@ extension Engine {
             subjectStates[si].finishEmpty(newSafe: newSafe, lat: p.latitude, lon: p.longitude, time: t)
             return
         }
-        // Made at the first distance not measured ahead (often none).
-        var cart = LazyCartesianPoint(p)
+        // Measured ahead with the fix, or made at the first distance it needs.
+        var cart = LazyCartesianPoint(p, measured: measured?.point)
         let around = measureCandidates(
             &cands, at: p, &cart, margin: queryMargin, newerThan: oldStamp,
             forShortcuts: newSafe != nil || hit)
@@ -413,13 +413,17 @@ extension Engine {
     }
 }
 
-/// A fix's point on the ellipsoid, computed when first asked for: with its candidates
-/// measured ahead (``FixGeometry``), a fix may need no distance of its own.
+/// A fix's point on the ellipsoid, computed when first asked for (a fix may need no distance
+/// of its own), unless it came measured ahead (``FixGeometry``).
 struct LazyCartesianPoint {
     let coordinate: Coordinate
     private var point: CartesianPoint?
 
-    init(_ coordinate: Coordinate) { self.coordinate = coordinate }
+    /// `measured` must be `CartesianPoint(coordinate)`, made elsewhere.
+    init(_ coordinate: Coordinate, measured: CartesianPoint?) {
+        self.coordinate = coordinate
+        point = measured
+    }
 
     var value: CartesianPoint {
         @inline(__always) mutating get {

@@ -18,6 +18,8 @@ public struct FixGeometry: Sendable {
     /// rejects): the engine then measures it itself.
     var starts: [Int32]
     var entries: [MeasuredEntry]
+    /// Fix i's point on the ellipsoid (unused where it was not measured).
+    var points: [CartesianPoint]
 
     /// How many fixes it covers, measured or not.
     public var count: Int { starts.count - 1 }
@@ -30,12 +32,15 @@ public struct FixGeometry: Sendable {
     ) throws(GeofencingError) -> R {
         try starts.withUnsafeBufferPointer { (starts) throws(GeofencingError) in
             try entries.withUnsafeBufferPointer { (entries) throws(GeofencingError) in
-                try body { i in
-                    let start = Int(starts[i])
-                    guard start >= 0 else { return nil }
-                    let next = Int(starts[i + 1])
-                    let end = next >= 0 ? next : -next - 1
-                    return MeasuredFix(entries: UnsafeBufferPointer(rebasing: entries[start..<end]))
+                try points.withUnsafeBufferPointer { (points) throws(GeofencingError) in
+                    try body { i in
+                        let start = Int(starts[i])
+                        guard start >= 0 else { return nil }
+                        let next = Int(starts[i + 1])
+                        let end = next >= 0 ? next : -next - 1
+                        return MeasuredFix(
+                            entries: UnsafeBufferPointer(rebasing: entries[start..<end]), point: points[i])
+                    }
                 }
             }
         }
@@ -62,6 +67,7 @@ public struct RegionGeometry: Sendable {
     /// Measures `fixes` in order.
     public func measure(_ fixes: ArraySlice<LocationFix>) -> FixGeometry {
         var starts = [Int32](repeating: 0, count: fixes.count + 1)
+        var points = [CartesianPoint](repeating: CartesianPoint(x: 0, y: 0, z: 0), count: fixes.count)
         var storage = ScratchStorage<MeasuredEntry>(capacity: max(64, fixes.count * 16))
         var entries = ScratchList(taking: &storage)
         defer { entries.give(back: &storage) }
@@ -69,9 +75,10 @@ public struct RegionGeometry: Sendable {
             for (i, fix) in fixes.enumerated() {
                 let p = fix.coordinate
                 let first = entries.count
-                // The engine rejects such fixes before any query: nothing to measure.
+                // Not measured: positions the engine rejects before any query, and longitudes
+                // it wraps (left to the engine).
                 if p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 180 {
-                    measure(p, into: &entries)
+                    points[i] = measure(p, into: &entries)
                     starts[i] = Int32(first)
                 } else {
                     starts[i] = -Int32(first) - 1
@@ -79,12 +86,13 @@ public struct RegionGeometry: Sendable {
                 starts[i + 1] = Int32(entries.count)
             }
         }
-        return FixGeometry(generation: generation, starts: starts, entries: Array(entries.buffer))
+        return FixGeometry(generation: generation, starts: starts, entries: Array(entries.buffer), points: points)
     }
 
-    /// Appends the entries of a zero-margin query at `p`, measured and in slot order.
+    /// Appends the entries of a zero-margin query at `p`, measured and in slot order, and
+    /// returns `p`'s point on the ellipsoid.
     @inline(__always)
-    private func measure(_ p: Coordinate, into entries: inout ScratchList<MeasuredEntry>) {
+    private func measure(_ p: Coordinate, into entries: inout ScratchList<MeasuredEntry>) -> CartesianPoint {
         let first = entries.count
         index.query(lat: p.latitude, lon: p.longitude, dLat: 0, dLon: 0) { slot in
             entries.append(MeasuredEntry(slot: slot, alive: store.isAlive(Int(slot)), sd: .nan))
@@ -106,6 +114,7 @@ public struct RegionGeometry: Sendable {
             entries[j] = x
             i += 1
         }
+        return cart
     }
 }
 
@@ -122,4 +131,6 @@ extension Engine {
 /// through `withUnsafeBufferPointer`) for as long as the engine evaluates the fix.
 struct MeasuredFix {
     let entries: UnsafeBufferPointer<MeasuredEntry>
+    /// `CartesianPoint` of the fix's coordinate.
+    let point: CartesianPoint
 }
