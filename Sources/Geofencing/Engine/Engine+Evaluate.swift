@@ -44,7 +44,7 @@ extension Engine {
 
         var cands = ScratchList(taking: &candidateScratch)
         defer { cands.give(back: &candidateScratch) }
-        let newSafe = findCandidates(
+        let (newSafe, distancesKnown) = findCandidates(
             subject: si, at: p, fresh: fresh, inRectangle: hit, margin: queryMargin, measured: measured,
             into: &cands)
         if cands.isEmpty, !subjectStates[si].hasTracks, !fresh {
@@ -54,9 +54,12 @@ extension Engine {
         }
         // Measured ahead with the fix, or made at the first distance it needs.
         var cart = LazyCartesianPoint(p, measured: measured?.point)
-        let around = measureCandidates(
-            &cands, at: p, &cart, margin: queryMargin, newerThan: oldStamp,
-            forShortcuts: newSafe != nil || hit)
+        let around =
+            distancesKnown
+            ? keepMeasured(&cands)
+            : measureCandidates(
+                &cands, at: p, &cart, margin: queryMargin, newerThan: oldStamp,
+                forShortcuts: newSafe != nil || hit)
         let candidatesAreSafeSlots = updateShortcuts(
             subject: si, inRectangle: hit, newSafe: newSafe,
             around: around, candidates: cands, at: p)
@@ -105,12 +108,12 @@ extension Engine {
     /// the fix, or is within `margin` of it for a subject with regions new to it — or,
     /// inside the safe rectangle, the regions it lists. A plain zero-margin query is
     /// answered by `measured` when given: the same entries, from the same index. Returns the
-    /// new safe rectangle when one was computed.
+    /// new safe rectangle when one was computed, and whether the candidates came measured.
     @inline(__always)
     mutating func findCandidates(
         subject si: Int, at p: Coordinate, fresh: Bool, inRectangle hit: Bool,
         margin: Double, measured: MeasuredFix?, into cands: inout ScratchList<Candidate>
-    ) -> SafeRect? {
+    ) -> (safe: SafeRect?, measured: Bool) {
         let lat = p.latitude
         let lon = p.longitude
         // Each record is requested as the index names it, so that its miss overlaps the rest
@@ -123,11 +126,11 @@ extension Engine {
                 records.record(slot)
             }
             subjectStates[si].safe = .empty
-            return nil
+            return (nil, false)
         }
         if hit {
             for slot in subjectStates[si].safeSlots { cands.append(Candidate(slot: slot, sd: 0, used: false)) }
-            return nil
+            return (nil, false)
         }
         if subjectStates[si].rectPause > 0 || !useSafeRects {
             // Rectangles have not been paying off for this subject (dense regions, or fast
@@ -136,13 +139,13 @@ extension Engine {
             if let measured {
                 measuredFixesTaken &+= 1
                 take(measured, into: &cands)
-                return nil
+                return (nil, true)
             }
             index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
                 cands.append(Candidate(slot: slot, sd: 0, used: false))
                 records.record(slot)
             }
-            return nil
+            return (nil, false)
         }
         var safe = SafeRect.everything
         index.pointQuery(lat: lat, lon: lon, safe: &safe) { slot in
@@ -150,15 +153,30 @@ extension Engine {
             records.record(slot)
         }
         subjectStates[si].countRectMiss()
-        return safe
+        return (safe, false)
     }
 
     /// Appends a measured fix's entries, with their distances, to `cands`.
     @inline(__always)
     func take(_ measured: MeasuredFix, into cands: inout ScratchList<Candidate>) {
-        for e in measured.entries {
-            cands.append(Candidate(slot: e.slot, sd: e.sd, used: false, measured: true, live: e.alive))
+        for e in measured.entries { cands.append(Candidate(slot: e.slot, sd: e.sd, used: false)) }
+    }
+
+    /// ``measureCandidates(_:at:_:margin:newerThan:forShortcuts:)`` for candidates measured
+    /// ahead, which come from a plain zero-margin query (no margin, no shortcuts to measure),
+    /// in slot order and with their distances: the fix is inside those kept. A stale entry's
+    /// distance is NaN, so it is dropped without reading its region's record.
+    @inline(__always)
+    func keepMeasured(_ cands: inout ScratchList<Candidate>) -> Surroundings {
+        var kept = 0
+        for i in 0..<cands.count where cands[i].sd <= 0 {
+            cands[kept] = cands[i]
+            kept += 1
         }
+        var around = Surroundings()
+        around.allInside = kept == cands.count
+        cands.truncate(to: kept)
+        return around
     }
 
     /// Works out each candidate's signed distance and keeps those that concern the fix — it is
@@ -176,9 +194,9 @@ extension Engine {
             let slot = cands[i].slot
             let s = Int(slot)
             // The index has tested the box; stale entries of removed regions remain.
-            guard cands[i].measured ? cands[i].live : store.isAlive(s) else { continue }
+            guard store.isAlive(s) else { continue }
             if multiCell, (0..<kept).contains(where: { cands[$0].slot == slot }) { continue }
-            let sd = cands[i].measured ? cands[i].sd : store.signedDistance(s, to: p, cartesian: cart.value)
+            let sd = store.signedDistance(s, to: p, cartesian: cart.value)
             if forShortcuts {
                 let reach = store.reliableDistance(s, sd: sd, latitude: p.latitude)
                 if sd > 0 {

@@ -87,14 +87,8 @@ public struct Engine: Sendable {
 
     struct Candidate {
         var slot: Int32
-        /// The signed distance, once measured (`measured`).
         var sd: Double
         var used: Bool
-        /// Whether `sd` holds the distance already (from a ``MeasuredFix``).
-        var measured = false
-        /// For a measured candidate: whether its region is live (the measurement read it, so
-        /// that the engine need not load the region's record for a candidate it is outside).
-        var live = true
     }
 
     /// Creates an empty engine.

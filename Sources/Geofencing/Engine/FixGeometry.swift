@@ -47,12 +47,11 @@ public struct FixGeometry: Sendable {
     }
 }
 
-/// An index entry of a measured fix: a region's slot and its signed distance from the fix.
-/// A stale entry (of a removed region; `alive` false, no distance) is skipped by the engine as
-/// it would skip it in the index.
+/// An index entry of a measured fix: a region's slot and its signed distance from the fix,
+/// NaN for the stale entry of a removed region (never inside, so the engine drops it as it
+/// drops a stale entry of the index, without reading the region's record).
 struct MeasuredEntry {
     var slot: Int32
-    var alive: Bool
     var sd: Double
 }
 
@@ -95,11 +94,12 @@ public struct RegionGeometry: Sendable {
     private func measure(_ p: Coordinate, into entries: inout ScratchList<MeasuredEntry>) -> CartesianPoint {
         let first = entries.count
         index.query(lat: p.latitude, lon: p.longitude, dLat: 0, dLon: 0) { slot in
-            entries.append(MeasuredEntry(slot: slot, alive: store.isAlive(Int(slot)), sd: .nan))
+            entries.append(MeasuredEntry(slot: slot, sd: .nan))
         }
         let cart = CartesianPoint(p)
-        for k in first..<entries.count where entries[k].alive {
-            entries[k].sd = store.signedDistance(Int(entries[k].slot), to: p, cartesian: cart)
+        for k in first..<entries.count {
+            let s = Int(entries[k].slot)
+            if store.isAlive(s) { entries[k].sd = store.signedDistance(s, to: p, cartesian: cart) }
         }
         // Insertion sort by slot: the index lists a cell's entries in slot order already, so
         // this is one pass unless several grid levels hold regions at the point.
