@@ -188,7 +188,9 @@ extension Engine {
         margin: Double, newerThan oldStamp: UInt64, forShortcuts: Bool
     ) -> Surroundings {
         var around = Surroundings()
+        guard !cands.isEmpty else { return around }
         let multiCell = margin > 0 // a margin query may list a region once per cell
+        let cart = cart.value
         var kept = 0
         for i in 0..<cands.count {
             let slot = cands[i].slot
@@ -196,7 +198,7 @@ extension Engine {
             // The index has tested the box; stale entries of removed regions remain.
             guard store.isAlive(s) else { continue }
             if multiCell, (0..<kept).contains(where: { cands[$0].slot == slot }) { continue }
-            let sd = store.signedDistance(s, to: p, cartesian: cart.value)
+            let sd = store.signedDistance(s, to: p, cartesian: cart)
             if forShortcuts {
                 let reach = store.reliableDistance(s, sd: sd, latitude: p.latitude)
                 if sd > 0 {
