@@ -1,9 +1,9 @@
 import Foundation
 import Geodesy
-@testable import Geofencing
 import Testing
 
 @testable import GeofenceCLI
+@testable import Geofencing
 
 /// A single track goes to the engine in chunks; everything a user sees must be what the
 /// fix-by-fix path gives.
@@ -107,7 +107,8 @@ struct SingleTrackBatchTests {
                 var sim = try Simulation(regions: regions + town, policy: policy)
                 sim.readsAhead = true
                 sim.measuresAhead = measures
-                let input = TrackInput(subject: "walker", name: path, source: try InputFiles.openTrack(path: path).source)
+                let input = TrackInput(
+                    subject: "walker", name: path, source: try InputFiles.openTrack(path: path).source)
                 var out = ""
                 summaries.append(try sim.run(tracks: [input], writer: JSONLinesEventWriter(), to: &out))
                 outputs.append(out)

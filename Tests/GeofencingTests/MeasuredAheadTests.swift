@@ -40,7 +40,9 @@ struct MeasuredAheadTests {
     static func walks(seed: UInt64, subjects: Int, fixes: Int) -> [LocationFix] {
         var rng = SplitMix64(seed: seed)
         let c = Scene.shanghai
-        var pos = (0..<subjects).map { _ in (north: (rng.nextUnit() - 0.5) * 3_000, east: (rng.nextUnit() - 0.5) * 3_000) }
+        var pos = (0..<subjects).map { _ in
+            (north: (rng.nextUnit() - 0.5) * 3_000, east: (rng.nextUnit() - 0.5) * 3_000)
+        }
         var time = [Double](repeating: 0, count: subjects)
         var out: [LocationFix] = []
         for k in 0..<fixes {

@@ -56,10 +56,12 @@ extension Engine {
         }
         if let measured, measured.generation === catalogueGeneration, measured.count == fixes.count {
             try measured.withFixes { (measuredFix) throws(GeofencingError) in
-                try process(fixes, subjects: subjects, measuredFix: measuredFix, initialTrigger: initialTrigger, into: &events)
+                try process(
+                    fixes, subjects: subjects, measuredFix: measuredFix, initialTrigger: initialTrigger, into: &events)
             }
         } else {
-            try process(fixes, subjects: subjects, measuredFix: { _ in nil }, initialTrigger: initialTrigger, into: &events)
+            try process(
+                fixes, subjects: subjects, measuredFix: { _ in nil }, initialTrigger: initialTrigger, into: &events)
         }
     }
 

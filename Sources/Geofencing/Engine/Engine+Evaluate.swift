@@ -454,4 +454,3 @@ struct LazyCartesianPoint {
         }
     }
 }
-
