@@ -16,7 +16,7 @@ public struct FixGeometry: Sendable {
     /// Fix i's entries are `entries[offset(i)..<offset(i + 1)]`, in slot order. `starts[i]`
     /// is the offset, or −offset − 1 where fix i was not measured (a position the engine
     /// rejects): the engine then measures it itself.
-    var starts: [Int32]
+    var starts: [Int]
     var entries: [MeasuredEntry]
     /// Fix i's point on the ellipsoid (unused where it was not measured).
     var points: [CartesianPoint]
@@ -34,9 +34,9 @@ public struct FixGeometry: Sendable {
             try entries.withUnsafeBufferPointer { (entries) throws(GeofencingError) in
                 try points.withUnsafeBufferPointer { (points) throws(GeofencingError) in
                     try body { i in
-                        let start = Int(starts[i])
+                        let start = starts[i]
                         guard start >= 0 else { return nil }
-                        let next = Int(starts[i + 1])
+                        let next = starts[i + 1]
                         let end = next >= 0 ? next : -next - 1
                         return MeasuredFix(
                             entries: UnsafeBufferPointer(rebasing: entries[start..<end]), point: points[i])
@@ -65,9 +65,10 @@ public struct RegionGeometry: Sendable {
 
     /// Measures `fixes` in order.
     public func measure(_ fixes: ArraySlice<LocationFix>) -> FixGeometry {
-        var starts = [Int32](repeating: 0, count: fixes.count + 1)
+        var starts = [Int](repeating: 0, count: fixes.count + 1)
         var points = [CartesianPoint](repeating: CartesianPoint(x: 0, y: 0, z: 0), count: fixes.count)
-        var storage = ScratchStorage<MeasuredEntry>(capacity: max(64, fixes.count * 16))
+        // Room for 16 entries a fix of a chunk; more grows the list as needed.
+        var storage = ScratchStorage<MeasuredEntry>(capacity: 16 * min(max(fixes.count, 4), 4_096))
         var entries = ScratchList(taking: &storage)
         defer { entries.give(back: &storage) }
         starts.withUnsafeMutableBufferPointer { starts in
@@ -78,11 +79,11 @@ public struct RegionGeometry: Sendable {
                 // it wraps (left to the engine).
                 if p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 180 {
                     points[i] = measure(p, into: &entries)
-                    starts[i] = Int32(first)
+                    starts[i] = first
                 } else {
-                    starts[i] = -Int32(first) - 1
+                    starts[i] = -first - 1
                 }
-                starts[i + 1] = Int32(entries.count)
+                starts[i + 1] = entries.count
             }
         }
         return FixGeometry(generation: generation, starts: starts, entries: Array(entries.buffer), points: points)
