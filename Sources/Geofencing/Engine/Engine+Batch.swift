@@ -57,19 +57,22 @@ extension Engine {
         if let measured, measured.generation === catalogueGeneration, measured.count == fixes.count {
             try measured.withFixes { (measuredFix) throws(GeofencingError) in
                 try process(
-                    fixes, subjects: subjects, measuredFix: measuredFix, initialTrigger: initialTrigger, into: &events)
+                    fixes, subjects: subjects, measuredFix: measuredFix, prefetchesIndex: false,
+                    initialTrigger: initialTrigger, into: &events)
             }
         } else {
             try process(
-                fixes, subjects: subjects, measuredFix: { _ in nil }, initialTrigger: initialTrigger, into: &events)
+                fixes, subjects: subjects, measuredFix: { _ in nil }, prefetchesIndex: true,
+                initialTrigger: initialTrigger, into: &events)
         }
     }
 
-    /// The batch loop, with fix i's measurement from `measuredFix(i)` (nil: measured here).
+    /// The batch loop, with fix i's measurement from `measuredFix(i)` (nil: measured here);
+    /// without `prefetchesIndex` (a measured batch), the index's memory is not requested.
     @inline(__always)
     private mutating func process(
         _ fixes: ArraySlice<LocationFix>, subjects: ArraySlice<SubjectHandle>,
-        measuredFix: (Int) -> MeasuredFix?, initialTrigger: InitialTrigger,
+        measuredFix: (Int) -> MeasuredFix?, prefetchesIndex: Bool, initialTrigger: InitialTrigger,
         into events: inout [TransitionEvent]
     ) throws(GeofencingError) {
         let n = fixes.count
@@ -118,7 +121,7 @@ extension Engine {
                             }
                         } else {
                             inRect &= ~bit
-                            if measuredFix(i) == nil { view.prefetchBuckets(lat: p.latitude, lon: p.longitude) }
+                            if prefetchesIndex { view.prefetchBuckets(lat: p.latitude, lon: p.longitude) }
                         }
                         if let tracks = UnsafeRawPointer(bitPattern: subjectStates[si].hintTracks) {
                             // Header and the tracks (every fix reads them all), up to 16.
@@ -134,7 +137,7 @@ extension Engine {
                     if case let i = j - 2 * d, i >= 0, i < n,
                         case let si = Int(subjects[i].rawValue), si >= 0, si < stateCount
                     {
-                        if inRect & (1 << UInt64(i & 63)) == 0, measuredFix(i) == nil {
+                        if inRect & (1 << UInt64(i & 63)) == 0, prefetchesIndex {
                             view.prefetchEntries(lat: fixes[i].coordinate.latitude, lon: fixes[i].coordinate.longitude)
                         }
                         let slots = subjectStates[si].hintSlots

@@ -54,9 +54,10 @@ extension Engine {
         }
         // Measured ahead with the fix, or made at the first distance it needs.
         var cart = LazyCartesianPoint(p, measured: measured?.point)
+        // Measured candidates come from a plain query, which leaves no shortcut to measure.
         let around =
             distancesKnown
-            ? keepMeasured(&cands)
+            ? Surroundings()
             : measureCandidates(
                 &cands, at: p, &cart, margin: queryMargin, newerThan: oldStamp,
                 forShortcuts: newSafe != nil || hit)
@@ -138,7 +139,7 @@ extension Engine {
             if subjectStates[si].rectPause > 0 { subjectStates[si].rectPause -= 1 }
             if let measured {
                 measuredFixesTaken &+= 1
-                take(measured, into: &cands)
+                takeInside(measured, into: &cands)
                 return (nil, true)
             }
             index.query(lat: lat, lon: lon, dLat: 0, dLon: 0) { slot in
@@ -156,27 +157,13 @@ extension Engine {
         return (safe, false)
     }
 
-    /// Appends a measured fix's entries, with their distances, to `cands`.
+    /// Appends the entries of a measured fix that it is inside of, with their distances, to
+    /// `cands`: what ``measureCandidates(_:at:_:margin:newerThan:forShortcuts:)`` keeps of a
+    /// plain zero-margin query (in slot order already). A stale entry's distance is NaN, so it
+    /// is dropped without reading its region's record.
     @inline(__always)
-    func take(_ measured: MeasuredFix, into cands: inout ScratchList<Candidate>) {
-        for e in measured.entries { cands.append(Candidate(slot: e.slot, sd: e.sd, used: false)) }
-    }
-
-    /// ``measureCandidates(_:at:_:margin:newerThan:forShortcuts:)`` for candidates measured
-    /// ahead, which come from a plain zero-margin query (no margin, no shortcuts to measure),
-    /// in slot order and with their distances: the fix is inside those kept. A stale entry's
-    /// distance is NaN, so it is dropped without reading its region's record.
-    @inline(__always)
-    func keepMeasured(_ cands: inout ScratchList<Candidate>) -> Surroundings {
-        var kept = 0
-        for i in 0..<cands.count where cands[i].sd <= 0 {
-            cands[kept] = cands[i]
-            kept += 1
-        }
-        var around = Surroundings()
-        around.allInside = kept == cands.count
-        cands.truncate(to: kept)
-        return around
+    func takeInside(_ measured: MeasuredFix, into cands: inout ScratchList<Candidate>) {
+        for e in measured.entries where e.sd <= 0 { cands.append(Candidate(slot: e.slot, sd: e.sd, used: false)) }
     }
 
     /// Works out each candidate's signed distance and keeps those that concern the fix — it is

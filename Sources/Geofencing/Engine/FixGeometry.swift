@@ -102,19 +102,9 @@ public struct RegionGeometry: Sendable {
             let s = Int(entries[k].slot)
             if store.isAlive(s) { entries[k].sd = store.signedDistance(s, to: p, cartesian: cart) }
         }
-        // Insertion sort by slot: the index lists a cell's entries in slot order already, so
-        // this is one pass unless several grid levels hold regions at the point.
-        var i = first + 1
-        while i < entries.count {
-            let x = entries[i]
-            var j = i
-            while j > first, entries[j - 1].slot > x.slot {
-                entries[j] = entries[j - 1]
-                j -= 1
-            }
-            entries[j] = x
-            i += 1
-        }
+        // The index lists a cell's entries in slot order already: one pass unless several
+        // grid levels hold regions at the point.
+        entries.insertionSort(from: first + 1, floor: first) { $0.slot }
         return cart
     }
 }

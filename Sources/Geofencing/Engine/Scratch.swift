@@ -112,19 +112,19 @@ struct ScratchList<Element> {
 }
 
 extension ScratchList {
-    /// Moves each element from `start` on into its place among those before it, in order of
-    /// `key` (those before `start` must be in order already): a stable insertion sort, one
-    /// comparison for each element already in place (the index's candidates come in slot
-    /// order, the new tracks are few).
+    /// Moves each element from `start` on into its place among those before it from `floor`
+    /// on, in order of `key` (those in `floor..<start` must be in order already): a stable
+    /// insertion sort, one comparison for each element already in place (the index's
+    /// candidates come in slot order, the new tracks are few).
     @inline(__always)
-    func insertionSort(from start: Int = 1, by key: (Element) -> Int32) {
-        var i = max(start, 1)
+    func insertionSort(from start: Int = 1, floor: Int = 0, by key: (Element) -> Int32) {
+        var i = max(start, floor + 1)
         while i < count {
             let k = key(base[i])
             if k < key(base[i - 1]) {
                 let x = base[i]
                 var j = i
-                while j > 0, key(base[j - 1]) > k {
+                while j > floor, key(base[j - 1]) > k {
                     base[j] = base[j - 1]
                     j -= 1
                 }
