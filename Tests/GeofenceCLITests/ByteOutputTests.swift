@@ -101,6 +101,83 @@ struct ByteOutputTests {
         }
     }
 
+    @Test("one writer's times, days apart, back and forth and around midnight, are each the string form")
+    func timestampWriterKeepsNoStaleDate() {
+        var rng = SplitMix64(seed: 3_535)
+        let midnight = 1_781_222_400.0 // 2026-06-12T00:00:00Z
+        var times: [Double] = [midnight - 0.0004, midnight - 0.0005, midnight, midnight - 86_400, midnight + 0.001]
+        times += [951_782_400, 951_868_799.9996, 951_868_800, -1, -0.0004, 0, -86_400.5, 253_402_300_800, midnight]
+        for _ in 0..<3_000 {
+            let step = rng.nextUnit() < 0.9 ? rng.uniform(-600, 3_600) : rng.uniform(-4e9, 4e9)
+            times.append(times.last! + step)
+        }
+        var writer = ISO8601Writer()
+        for t in times {
+            var bytes: [UInt8] = [7]
+            bytes.appendLine(room: ISO8601Writer.maximumBytes) { writer.write(Date(timeIntervalSince1970: t), to: &$0) }
+            #expect(bytes == [7] + Array(TimestampFormat.iso8601(secondsSince1970: t).utf8), "\(t)")
+        }
+    }
+
+    @Test("jsonl lines of every kind, initial or not, with identifiers all escapes, parse back whole")
+    func jsonlLinesParseBack() throws {
+        let fix = LocationFix(
+            subject: "s", coordinate: try Coordinate(latitude: -33.8688, longitude: 151.2093), horizontalAccuracy: 5,
+            timestamp: Date(timeIntervalSince1970: 1_781_186_952))
+        // Every byte that needs escaping, repeated: the line's room is its worst case.
+        let worst = String(repeating: "\u{1}\"\\\n", count: 300)
+        var writer = JSONLinesEventWriter()
+        var bytes: [UInt8] = []
+        var expected: [(String, String, String, Bool)] = []
+        for kind in TransitionEvent.Kind.allCases {
+            for (region, subject) in [("r", "s"), (worst, "car \"7\" 🚗"), ("", worst)] {
+                for initial in [false, true] {
+                    let e = TransitionEvent(
+                        kind: kind, regionID: region, subject: subject, fix: fix,
+                        time: Date(timeIntervalSince1970: 1_781_186_952.25),
+                        crossedAt: Date(timeIntervalSince1970: -1e11), isInitial: initial)
+                    writer.write(ReportedEvent(event: e), into: &bytes)
+                    expected.append((kind.rawValue, region, subject, initial))
+                }
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == expected.count)
+        for (line, (kind, region, subject, initial)) in zip(lines, expected) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["event"] as? String == kind)
+            #expect(object["region"] as? String == region)
+            #expect(object["subject"] as? String == subject)
+            #expect(object["time"] as? String == "2026-06-11T14:09:12.250Z")
+            #expect(object["crossedAt"] as? String == TimestampFormat.iso8601(secondsSince1970: -1e11))
+            #expect(object["latitude"] as? Double == -33.8688 && object["longitude"] as? Double == 151.2093)
+            #expect((object["initial"] as? Bool) == (initial ? true : nil))
+        }
+    }
+
+    @Test("blocks of bytes of any size, large ones written past the buffer, keep their order in the file")
+    func byteBlocksKeepOrder() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = (dir as NSString).appendingPathComponent("blocks.txt")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        var out = FileDescriptorOutput(fileDescriptor: fd)
+        var expected: [UInt8] = []
+        for (i, size) in [10, 70_000, 3, 65_536, 65_535, 1, 200_000, 0, 40_000, 40_000].enumerated() {
+            let block = (0..<size).map { UInt8(97 + ($0 + i) % 26) }
+            if i % 3 == 2 {
+                out.write("text \(i)\n")
+                expected += Array("text \(i)\n".utf8)
+            }
+            block.withUnsafeBufferPointer { out.write(bytes: $0) }
+            expected += block
+        }
+        out.close()
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+    }
+
     @Test("a chunk is written whole only in time order and up to the watermark; else nothing is written")
     func writeAllInOrder() throws {
         var sim = try simulation(threads: 1)

@@ -157,8 +157,9 @@ struct ParallelSimulationTests {
     @Test("event texts are released by time: in one piece when in place, gathered when not, compacted when large")
     func eventTextSink() {
         var out: [String] = []
-        withoutActuallyEscaping({ (s: String) in out.append(s) }) { write in
-            var sink = EventTextSink(distances: false, render: { _ in "" }, write: write)
+        let collect = { (s: UnsafeBufferPointer<UInt8>) in out.append(String(decoding: s, as: UTF8.self)) }
+        withoutActuallyEscaping(collect) { write in
+            var sink = EventTextSink(distances: false, render: { _, _ in }, write: write)
             func batch(_ texts: [(Double, String)]) -> TrackLanes.LaneEvents {
                 var events = TrackLanes.LaneEvents()
                 for (time, text) in texts {

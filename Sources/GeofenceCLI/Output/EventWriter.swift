@@ -52,6 +52,16 @@ extension EventWriter {
 /// it), so that several threads may write events' texts and the texts be joined in order: the
 /// fleet replay's lanes do (``TrackLanes``), and the merge only copies bytes.
 protocol IndependentEventText: EventWriter, Sendable {
-    /// The text for `event`: what ``EventWriter/text(for:)`` gives for it anywhere in the stream.
-    func independentText(for event: ReportedEvent) -> String
+    /// Appends the text for `event` to `bytes` (UTF-8): what ``EventWriter/text(for:)`` gives
+    /// for it anywhere in the stream.
+    func appendIndependentText(for event: ReportedEvent, to bytes: inout [UInt8])
+}
+
+extension IndependentEventText {
+    /// ``appendIndependentText(for:to:)``'s text as a string.
+    func independentText(for event: ReportedEvent) -> String {
+        var bytes: [UInt8] = []
+        appendIndependentText(for: event, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -10,6 +10,9 @@ import Geofencing
 /// estimated boundary crossing (for dwell: the entry), both ISO 8601 UTC; `latitude` /
 /// `longitude` are the confirming fix's position. Initial-state events add `"initial":true`.
 public struct JSONLinesEventWriter: EventWriter, Sendable {
+    /// The date of the last time written (most events fall on the day of the one before).
+    private var times = ISO8601Writer()
+
     public init() {}
 
     public mutating func header() -> String { "" }
@@ -21,28 +24,35 @@ public struct JSONLinesEventWriter: EventWriter, Sendable {
     /// Appends the event's line to `bytes`, built in place: no string per event or field
     /// (a `String` per event was a third of a dense-city run's CPU, docs/performance.md).
     public mutating func write(_ reported: ReportedEvent, into bytes: inout [UInt8]) {
-        Self.appendLine(reported, to: &bytes)
+        Self.appendLine(reported, times: &times, to: &bytes)
     }
 
-    static func appendLine(_ reported: ReportedEvent, to bytes: inout [UInt8]) {
+    /// The most bytes of a line besides its two strings: the keys and punctuation (105), two
+    /// times and two numbers.
+    private static let maximumFixedBytes = 105 + 2 * ISO8601Writer.maximumBytes + 2 * JSONText.maximumNumberBytes
+
+    static func appendLine(_ reported: ReportedEvent, times: inout ISO8601Writer, to bytes: inout [UInt8]) {
         let e = reported.event
-        bytes.append(contentsOf: #"{"event":""#.utf8)
-        bytes.append(contentsOf: e.kind.rawValue.utf8)
-        bytes.append(contentsOf: #"","region":"#.utf8)
-        JSONText.appendString(e.regionID, to: &bytes)
-        bytes.append(contentsOf: #","subject":"#.utf8)
-        JSONText.appendString(e.subject, to: &bytes)
-        bytes.append(contentsOf: #","time":""#.utf8)
-        TimestampFormat.appendISO8601(e.time, to: &bytes)
-        bytes.append(contentsOf: #"","latitude":"#.utf8)
-        JSONText.appendNumber(e.fix.coordinate.latitude, to: &bytes)
-        bytes.append(contentsOf: #","longitude":"#.utf8)
-        JSONText.appendNumber(e.fix.coordinate.longitude, to: &bytes)
-        bytes.append(contentsOf: #","crossedAt":""#.utf8)
-        TimestampFormat.appendISO8601(e.crossedAt, to: &bytes)
-        bytes.append(0x22)
-        if e.isInitial { bytes.append(contentsOf: #","initial":true"#.utf8) }
-        bytes.append(contentsOf: "}\n".utf8)
+        let room = maximumFixedBytes + JSONText.maximumStringBytes(e.regionID) + JSONText.maximumStringBytes(e.subject)
+        bytes.appendLine(room: room) { line in
+            line.put(#"{"event":""#)
+            line.put(e.kind.literal)
+            line.put(#"","region":"#)
+            JSONText.writeString(e.regionID, to: &line)
+            line.put(#","subject":"#)
+            JSONText.writeString(e.subject, to: &line)
+            line.put(#","time":""#)
+            times.write(e.time, to: &line)
+            line.put(#"","latitude":"#)
+            JSONText.writeNumber(e.fix.coordinate.latitude, to: &line)
+            line.put(#","longitude":"#)
+            JSONText.writeNumber(e.fix.coordinate.longitude, to: &line)
+            line.put(#","crossedAt":""#)
+            times.write(e.crossedAt, to: &line)
+            line.put(0x22)
+            if e.isInitial { line.put(#","initial":true"#) }
+            line.put("}\n")
+        }
     }
 
     public mutating func footer() -> String { "" }
@@ -51,9 +61,19 @@ public struct JSONLinesEventWriter: EventWriter, Sendable {
 }
 
 extension JSONLinesEventWriter: IndependentEventText {
-    func independentText(for reported: ReportedEvent) -> String {
-        var bytes: [UInt8] = []
-        Self.appendLine(reported, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    func appendIndependentText(for reported: ReportedEvent, to bytes: inout [UInt8]) {
+        var times = ISO8601Writer()
+        Self.appendLine(reported, times: &times, to: &bytes)
+    }
+}
+
+extension TransitionEvent.Kind {
+    /// ``rawValue`` as a literal, for the byte writers.
+    fileprivate var literal: StaticString {
+        switch self {
+        case .enter: "enter"
+        case .exit: "exit"
+        case .dwell: "dwell"
+        }
     }
 }

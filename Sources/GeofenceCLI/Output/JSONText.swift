@@ -1,6 +1,6 @@
 /// Minimal JSON text helpers for the streaming writers (no Foundation encoder per event).
-/// Each form has a byte version that appends UTF-8 to a buffer, for writers that build
-/// their lines as bytes; the string versions are made from them.
+/// Each form has a byte version that writes UTF-8 through a ``LineCursor``, for writers that
+/// build their lines as bytes; the string versions are made from them.
 enum JSONText {
     /// `s` as a JSON string literal, quotes included (RFC 8259 escaping).
     static func string(_ s: String) -> String {
@@ -11,34 +11,47 @@ enum JSONText {
 
     /// Appends ``string(_:)``'s text for `s` to `bytes`.
     static func appendString(_ s: String, to bytes: inout [UInt8]) {
+        bytes.appendLine(room: maximumStringBytes(s)) { writeString(s, to: &$0) }
+    }
+
+    /// The most bytes ``writeString(_:to:)`` writes for `s`: quotes, and six bytes
+    /// (`\u001f`) for each byte that needs escaping.
+    static func maximumStringBytes(_ s: String) -> Int { 2 + 6 * s.utf8.count }
+
+    /// Writes ``string(_:)``'s text for `s` (at most ``maximumStringBytes(_:)`` bytes).
+    @inline(__always)
+    static func writeString(_ s: String, to line: inout LineCursor) {
         var s = s
         s.withUTF8 { utf8 in
-            bytes.append(0x22)
+            line.put(0x22)
             // Nothing to escape (identifiers usually): one copy between the quotes.
             if !utf8.contains(where: needsEscape) {
-                bytes.append(contentsOf: utf8)
+                line.put(utf8)
             } else {
                 // Bytes of a multi-byte character are all ≥ 0x80: copied as they are.
                 for b in utf8 {
                     guard needsEscape(b) else {
-                        bytes.append(b)
+                        line.put(b)
                         continue
                     }
-                    bytes.append(0x5C)
+                    line.put(0x5C)
                     switch b {
-                    case 0x22, 0x5C: bytes.append(b)
-                    case 0x0A: bytes.append(UInt8(ascii: "n"))
-                    case 0x0D: bytes.append(UInt8(ascii: "r"))
-                    case 0x09: bytes.append(UInt8(ascii: "t"))
+                    case 0x22, 0x5C: line.put(b)
+                    case 0x0A: line.put(UInt8(ascii: "n"))
+                    case 0x0D: line.put(UInt8(ascii: "r"))
+                    case 0x09: line.put(UInt8(ascii: "t"))
                     default:
-                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                        bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
+                        line.put("u00")
+                        line.put(hexDigit(b >> 4))
+                        line.put(hexDigit(b & 15))
                     }
                 }
             }
-            bytes.append(0x22)
+            line.put(0x22)
         }
     }
+
+    private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 
     @inline(__always)
     private static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
@@ -49,10 +62,13 @@ enum JSONText {
         return String(v)
     }
 
-    /// Appends ``number(_:)``'s text for `v` to `bytes`.
-    static func appendNumber(_ v: Double, to bytes: inout [UInt8]) {
+    /// The most bytes ``number(_:)`` gives (`-2.2250738585072014e-308` has 24).
+    static let maximumNumberBytes = 32
+
+    /// Writes ``number(_:)``'s text for finite `v` (at most ``maximumNumberBytes`` bytes).
+    @inline(__always)
+    static func writeNumber(_ v: Double, to line: inout LineCursor) {
         // Up to 15 bytes (most coordinates) the text is a small string: no allocation.
-        var text = number(v)
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        line.put(text: number(v))
     }
 }

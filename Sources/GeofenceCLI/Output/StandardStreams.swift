@@ -24,6 +24,17 @@ struct FileDescriptorOutput: TextOutputStream {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes UTF-8 `bytes`: a block of 64 KiB or more goes out directly once the buffer is
+    /// written, a smaller one through the buffer.
+    mutating func write(bytes: UnsafeBufferPointer<UInt8>) {
+        if buffer.count + bytes.count < 1 << 16 {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        flush()
+        if bytes.count >= 1 << 16 { writeAll(bytes) } else { buffer.append(contentsOf: bytes) }
+    }
+
     /// Writes `event`'s text by `writer` into the buffer as bytes (no string in between).
     mutating func write<W: EventWriter>(_ event: ReportedEvent, with writer: inout W) {
         writer.write(event, into: &buffer)
@@ -31,18 +42,21 @@ struct FileDescriptorOutput: TextOutputStream {
     }
 
     mutating func flush() {
-        buffer.withUnsafeBufferPointer { b in
-            var done = 0
-            while done < b.count {
-                let n = systemWrite(fd, b.baseAddress! + done, b.count - done)
-                if n <= 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                done += n
-            }
-        }
+        buffer.withUnsafeBufferPointer { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// `write(2)` until all of `b` is written (or the descriptor fails).
+    private func writeAll(_ b: UnsafeBufferPointer<UInt8>) {
+        var done = 0
+        while done < b.count {
+            let n = systemWrite(fd, b.baseAddress! + done, b.count - done)
+            if n <= 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            done += n
+        }
     }
 
     /// Flushes and closes the descriptor.

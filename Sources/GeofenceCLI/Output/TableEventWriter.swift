@@ -29,11 +29,15 @@ public struct TableEventWriter: EventWriter, Sendable {
     }
 
     public mutating func text(for reported: ReportedEvent) -> String {
-        independentText(for: reported)
+        row(for: reported)
+    }
+
+    func appendIndependentText(for reported: ReportedEvent, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: row(for: reported).utf8)
     }
 
     /// The row for `reported` (it depends on no other row: the columns have fixed widths).
-    func independentText(for reported: ReportedEvent) -> String {
+    func row(for reported: ReportedEvent) -> String {
         let e = reported.event
         let w = Self.widths
         var distance = "–"

@@ -31,26 +31,26 @@ public enum TimestampFormat {
     /// Appends ``iso8601(_:)``'s text for `date` to `bytes` (UTF-8), without making a string
     /// in the common case: the byte writers' form.
     static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
-        let (c, millis) = split(date.timeIntervalSince1970)
-        if (0...9_999).contains(c.year) {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCompactBytes) { b in
-                let n = write(c, millis: millis, into: b)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<n]))
-            }
-        } else {
-            bytes.append(contentsOf: padded(c, millis: millis).utf8)
-        }
+        var dates = ISO8601Writer()
+        bytes.appendLine(room: ISO8601Writer.maximumBytes) { dates.write(date, to: &$0) }
     }
 
     /// The longest text ``write(_:millis:into:)`` writes.
     static let maximumCompactBytes = 24
 
+    /// Unix time `t` rounded to the millisecond: its whole seconds and milliseconds.
+    @inline(__always)
+    static func wholeSecondsAndMillis(_ t: Double) -> (Int, Int) {
+        let ms = (t * 1000).rounded()
+        let whole = (ms / 1000).rounded(.down)
+        return (Int(whole), Int(ms - whole * 1000))
+    }
+
     /// The civil time of Unix time `t` rounded to the millisecond, and its milliseconds.
     @inline(__always)
     static func split(_ t: Double) -> (Civil, Int) {
-        let ms = (t * 1000).rounded()
-        let whole = (ms / 1000).rounded(.down)
-        return (civil(Int(whole)), Int(ms - whole * 1000))
+        let (whole, millis) = wholeSecondsAndMillis(t)
+        return (civil(whole), millis)
     }
 
     /// Writes `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (a year of four digits) into `b` (at least
@@ -112,18 +112,59 @@ public enum TimestampFormat {
     struct Civil { var year, month, day, hour, minute, second: Int }
 
     static func civil(_ unixSeconds: Int) -> Civil {
+        let (days, rem) = daysAndSeconds(unixSeconds)
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        return Civil(year: y, month: m, day: d, hour: rem / 3600, minute: rem % 3600 / 60, second: rem % 60)
+    }
+
+    /// Days since 1970-01-01 and seconds into that day (0..<86,400) of a Unix time.
+    @inline(__always)
+    static func daysAndSeconds(_ unixSeconds: Int) -> (days: Int, seconds: Int) {
         var days = unixSeconds / 86_400
         var rem = unixSeconds % 86_400
         if rem < 0 {
             rem += 86_400
             days -= 1
         }
-        let (y, m, d) = Timestamp.civilFromDays(days)
-        return Civil(year: y, month: m, day: d, hour: rem / 3600, minute: rem % 3600 / 60, second: rem % 60)
+        return (days, rem)
     }
 
     static func pad(_ v: Int, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+/// Writes ISO 8601 times, working out a day's civil date once: the times a writer formats
+/// mostly fall on the day of the one before, and the date is the costly part (a third of the
+/// formatting, docs/performance.md). Same text as ``TimestampFormat/iso8601(_:)``.
+struct ISO8601Writer {
+    /// The day (since 1970-01-01) whose date `date` holds; `Int.min`: none yet.
+    private var day = Int.min
+    private var date = (year: 0, month: 0, day: 0)
+
+    /// The most bytes ``write(_:to:)`` writes: a year of 12 digits and a sign (Unix times up
+    /// to 2^63 ms), then `-MM-DDTHH:MM:SS.mmmZ`.
+    static let maximumBytes = 40
+
+    /// Unix seconds of 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the years written with
+    /// four digits in place; others take the general form.
+    private static let compactSeconds = -62_167_219_200...253_402_300_799
+
+    mutating func write(_ time: Date, to line: inout LineCursor) {
+        let (whole, millis) = TimestampFormat.wholeSecondsAndMillis(time.timeIntervalSince1970)
+        guard Self.compactSeconds.contains(whole) else {
+            line.put(text: TimestampFormat.padded(TimestampFormat.civil(whole), millis: millis))
+            return
+        }
+        let (days, seconds) = TimestampFormat.daysAndSeconds(whole)
+        if days != day {
+            date = Timestamp.civilFromDays(days)
+            day = days
+        }
+        let c = TimestampFormat.Civil(
+            year: date.year, month: date.month, day: date.day,
+            hour: seconds / 3600, minute: seconds % 3600 / 60, second: seconds % 60)
+        line.write { TimestampFormat.write(c, millis: millis, into: $0) }
     }
 }

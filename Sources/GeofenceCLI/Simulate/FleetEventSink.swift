@@ -43,16 +43,19 @@ struct ReportedEventSink: FleetEventSink {
 }
 
 /// The fleet's events as text made on the lanes (``TrackLanes/EventForm/text(distances:render:)``):
-/// the merge copies each event's bytes once when it holds it, and writes the released ones as
-/// one string per release.
+/// the merge copies each event's bytes once when it holds it, and hands the released ones to
+/// `write` in one piece per release (valid during the call).
 struct EventTextSink: FleetEventSink {
     let form: TrackLanes.EventForm
-    let write: (String) -> Void
+    let write: (UnsafeBufferPointer<UInt8>) -> Void
     /// The held events' texts; each held event names its range.
     private var bytes: [UInt8] = []
     private var pending = PendingEvents<Range<Int>>()
 
-    init(distances: Bool, render: @escaping @Sendable (ReportedEvent) -> String, write: @escaping (String) -> Void) {
+    init(
+        distances: Bool, render: @escaping @Sendable (ReportedEvent, inout [UInt8]) -> Void,
+        write: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         form = .text(distances: distances, render: render)
         self.write = write
     }
@@ -82,11 +85,12 @@ struct EventTextSink: FleetEventSink {
                 end = e.payload.upperBound
             }
             if contiguous {
-                write(String(decoding: bytes[entries.first!.payload.lowerBound..<end], as: UTF8.self))
+                let start = entries.first!.payload.lowerBound
+                bytes.withUnsafeBufferPointer { write(UnsafeBufferPointer(rebasing: $0[start..<end])) }
             } else {
                 var gathered: [UInt8] = []
                 for e in entries { gathered.append(contentsOf: bytes[e.payload]) }
-                write(String(decoding: gathered, as: UTF8.self))
+                gathered.withUnsafeBufferPointer(write)
             }
         }
         if pending.isEmpty {

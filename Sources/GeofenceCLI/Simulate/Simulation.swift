@@ -82,7 +82,7 @@ public struct Simulation {
         output.write(w.header())
         let summary = try withBoundaryDistance(for: W.self) { simulation in
             if let fleet = try simulation.runFleetWritingText(
-                tracks, w, progress: progress, write: { output.write($0) })
+                tracks, w, progress: progress, write: { output.write(String(decoding: $0, as: UTF8.self)) })
             {
                 return fleet
             }
@@ -103,7 +103,7 @@ public struct Simulation {
         output.write(w.header())
         let summary = try withBoundaryDistance(for: W.self) { simulation in
             if let fleet = try simulation.runFleetWritingText(
-                tracks, w, progress: progress, write: { output.write($0) })
+                tracks, w, progress: progress, write: { output.write(bytes: $0) })
             {
                 return fleet
             }
@@ -117,13 +117,14 @@ public struct Simulation {
     /// text depends on the event alone (``IndependentEventText``) and the tracks run in
     /// parallel; `nil` otherwise.
     private mutating func runFleetWritingText<W: EventWriter>(
-        _ tracks: [TrackInput], _ w: W, progress: ((SimulationProgress) -> Void)?, write: (String) -> Void
+        _ tracks: [TrackInput], _ w: W, progress: ((SimulationProgress) -> Void)?,
+        write: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws -> SimulationSummary? {
         guard let independent = w as? any IndependentEventText, canRunInParallel(tracks) else { return nil }
         let distances = computesBoundaryDistance
         return try withoutActuallyEscaping(write) { write in
             var sink = EventTextSink(
-                distances: distances, render: { independent.independentText(for: $0) }, write: write)
+                distances: distances, render: { independent.appendIndependentText(for: $0, to: &$1) }, write: write)
             return try runInParallel(tracks: tracks, sink: &sink, progress: progress)
         }
     }

@@ -39,9 +39,9 @@ final class TrackLanes: @unchecked Sendable {
     enum EventForm: Sendable {
         /// The event with its boundary distance (when `distances`), for the merge to emit.
         case reported(distances: Bool)
-        /// The event's text as `render` writes it (with its boundary distance when
+        /// The event's text as `render` appends it (with its boundary distance when
         /// `distances`), for the merge to copy: `render` must depend on the event alone.
-        case text(distances: Bool, render: @Sendable (ReportedEvent) -> String)
+        case text(distances: Bool, render: @Sendable (ReportedEvent, inout [UInt8]) -> Void)
     }
 
     /// The events of one batch, in the lanes' ``EventForm``.
@@ -316,7 +316,7 @@ extension TrackLanes.EventForm {
         case .reported:
             events.reported.append(reported)
         case .text(_, let render):
-            events.text.append(contentsOf: render(reported).utf8)
+            render(reported, &events.text)
             events.marks.append(
                 TrackLanes.TextMark(
                     time: reported.event.time.timeIntervalSinceReferenceDate, kind: reported.event.kind,
