@@ -136,7 +136,7 @@ public enum TimestampFormat {
 }
 
 /// Writes ISO 8601 times, working out a day's civil date once: the times a writer formats
-/// mostly fall on the day of the one before, and the date is the costly part (a third of the
+/// mostly fall on the day of the one before, and the date is the costly part (about 40 % of the
 /// formatting, docs/performance.md). Same text as ``TimestampFormat/iso8601(_:)``.
 struct ISO8601Writer {
     /// The day (since 1970-01-01) whose date `date` holds; `Int.min`: none yet.
