@@ -65,6 +65,9 @@ public struct PlannerSnapshot: Sendable, Hashable, Codable {
     var awaitedExitTime: Date?
     /// The event latency learned from late events (seconds).
     var learnedEventLatency: TimeInterval?
+    /// When an event was last later than the stated latency (nil in snapshots from before the
+    /// learned latency faded: restored as the moment of the restore).
+    var learnedEventLatencyAt: Date?
 }
 
 /// A ``PlannerStateStore`` in memory (tests, or an app that keeps its own persistence).

@@ -23,11 +23,33 @@ extension RegionPlanner {
         }
     }
 
-    var effectiveSizing: ReplanSizing {
+    /// The sizing plans are made with: the stated one, adapted to the fix intervals and speeds
+    /// seen and to the lateness learned from late events.
+    var effectiveSizing: ReplanSizing { adaptedSizing(learnedLatency: currentLearnedLatency) }
+
+    /// ``effectiveSizing`` without what late events taught: what decides that an event is late.
+    private var statedSizing: ReplanSizing { adaptedSizing(learnedLatency: 0) }
+
+    private func adaptedSizing(learnedLatency: TimeInterval) -> ReplanSizing {
         let observed = track.recentIntervals.filter { $0 < gapThreshold }.max() ?? 0
         return sizing.adapted(toFixInterval: observed).adapted(toSpeed: track.observedSpeed ?? 0)
-            .adapted(toEventLatency: max(monitor.eventLatency, learnedEventLatency))
+            .adapted(toEventLatency: max(monitor.eventLatency, learnedLatency))
     }
+
+    /// The learned lateness while it holds: until ``learnedLatencyLifetime`` after the last
+    /// event later than the stated latency.
+    var currentLearnedLatency: TimeInterval {
+        guard let at = learnedEventLatencyAt, now().timeIntervalSince(at) < Self.learnedLatencyLifetime else {
+            return 0
+        }
+        return learnedEventLatency
+    }
+
+    /// How long a learned lateness holds with no event later than the stated latency: a day.
+    /// What makes events late (Low Power Mode, a weak network, a device that sleeps) lasts
+    /// hours, typically until the next charge; a day of events on time says it has passed, and
+    /// a phone late once should not plan for it for ever (docs/planner.md).
+    static var learnedLatencyLifetime: TimeInterval { 86_400 }
 
     /// The longest event latency the planner learns from late events (seconds): three times the
     /// top of the platform's "typically within 3–5 minutes". An event later than that is a
@@ -41,12 +63,18 @@ extension RegionPlanner {
     /// one fix interval more (and a second of rounding) is allowed. From then on the planner
     /// sizes its plans for that lateness (up to ``learnedLatencyCap``), as it does for the fix
     /// intervals and speeds it sees: one late event is reported, the next ones are planned for.
+    /// Every event later than the stated latency, reported or planned for, keeps what was
+    /// learned for another ``learnedLatencyLifetime``; after that it is forgotten.
     func noteLatency(confirmedAt confirmed: Date, seenAt seen: Date) {
-        let sizing = effectiveSizing
         let late = seen.timeIntervalSince(confirmed)
-        guard late > sizing.eventLatency + sizing.maximumFixInterval + 1 else { return }
-        notice(.conditionBroken(.eventLatencyExceeded(lateBy: late, stated: sizing.eventLatency), at: seen))
-        learnedEventLatency = max(learnedEventLatency, min(late, Self.learnedLatencyCap))
+        let stated = statedSizing
+        guard late > stated.eventLatency + stated.maximumFixInterval + 1 else { return }
+        let sizing = effectiveSizing
+        if late > sizing.eventLatency + sizing.maximumFixInterval + 1 {
+            notice(.conditionBroken(.eventLatencyExceeded(lateBy: late, stated: sizing.eventLatency), at: seen))
+        }
+        learnedEventLatency = max(currentLearnedLatency, min(late, Self.learnedLatencyCap))
+        learnedEventLatencyAt = now()
     }
 
     /// Whether the trusted fix `x` (slot mode) lies beyond where the re-plan region's exit must

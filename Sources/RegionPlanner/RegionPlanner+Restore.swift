@@ -40,6 +40,7 @@ extension RegionPlanner {
         breachSincePlan = snap.breachSincePlan ?? false
         awaitedExitTime = snap.awaitedExitTime
         learnedEventLatency = snap.learnedEventLatency ?? 0
+        learnedEventLatencyAt = snap.learnedEventLatencyAt ?? (learnedEventLatency > 0 ? now() : nil)
         inCoarseRun = snap.inCoarseRun ?? false
         if mode == .hybrid {
             hybridSince = snap.hybridSince ?? snap.lastFix?.timestamp
@@ -92,7 +93,7 @@ extension RegionPlanner {
             softStates: subject.map { soft.states(subject: $0) } ?? [:], statistics: statistics,
             soft: mode == .hybrid ? soft.saved() : nil, track: track, hybridSince: hybridSince,
             breachSincePlan: breachSincePlan, inCoarseRun: inCoarseRun, awaitedExitTime: awaitedExitTime,
-            learnedEventLatency: learnedEventLatency)
+            learnedEventLatency: learnedEventLatency, learnedEventLatencyAt: learnedEventLatencyAt)
         do { try await store.save(snap) } catch { storeErrors.append(.storeFailed(UnderlyingError(error))) }
     }
 }

@@ -88,8 +88,10 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     /// When the re-plan region's exit that ``awaitingFix`` answers was confirmed.
     var awaitedExitTime: Date?
     /// The longest lateness of a monitor event seen so far, capped (``noteLatency(confirmedAt:seenAt:)``):
-    /// later plans are sized for it.
+    /// later plans are sized for it until ``learnedLatencyLifetime`` passes with no late event.
     var learnedEventLatency: TimeInterval = 0
+    /// When (planner clock) an event was last later than the stated latency; nil: never.
+    var learnedEventLatencyAt: Date?
     var updatesRequested = false
     /// Usable slots after the monitor's foreign regions.
     var usableSlots: Int
@@ -287,10 +289,10 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
             noteConditions(after: verdict, fix: event.fix)
         }
         if let latest = track.latest {
-            let learned = learnedEventLatency
+            let learned = (learnedEventLatency, learnedEventLatencyAt)
             noteLatency(confirmedAt: event.time, seenAt: latest.timestamp)
             // What is learned must survive a relaunch, whatever this event turns out to be.
-            if learnedEventLatency != learned { await save() }
+            if learnedEventLatency != learned.0 || learnedEventLatencyAt != learned.1 { await save() }
         }
         if event.regionID == Self.replanIdentifier {
             if event.kind == .exit, mode == .slots, replanRegistered {

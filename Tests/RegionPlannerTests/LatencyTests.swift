@@ -126,6 +126,68 @@ import Testing
         #expect(await asleep.status.effectiveEventLatency == RegionPlanner<EngineSlotMonitor>.learnedLatencyCap)
     }
 
+    @Test(
+        "what late events taught fades a day after the last one, keeps its clock across a relaunch, and is kept while events stay late"
+    )
+    func learnedLatencyFades() async throws {
+        let catalogue = try Catalogue(Drive.clustered.prefix(100).map { CatalogueEntry(region: $0) })
+        let store = MemoryPlannerStore()
+        let clock = ManualClock()
+        let fixes = Self.route.fixes
+        let day = RegionPlanner<EngineSlotMonitor>.learnedLatencyLifetime
+        func planner() throws -> RegionPlanner<EngineSlotMonitor> {
+            try RegionPlanner(
+                monitor: EngineSlotMonitor(subject: "car", policy: .coreLocation),
+                sources: [PlannerSource(prefix: "biz.", catalogue: catalogue)], sizing: Self.sizing, store: store,
+                now: { clock.now })
+        }
+        func late(confirmedAt fix: LocationFix) -> TransitionEvent {
+            TransitionEvent(
+                kind: .exit, regionID: "biz.nowhere", subject: "car", fix: fix, time: fix.timestamp,
+                crossedAt: fix.timestamp)
+        }
+        func latencyNotices(_ p: RegionPlanner<EngineSlotMonitor>) async -> Int {
+            await p.takeNotices().filter {
+                if case .conditionBroken(.eventLatencyExceeded, _) = $0 { true } else { false }
+            }.count
+        }
+        let t0 = fixes[200].timestamp
+        clock.now = t0
+        let first = try planner()
+        try await first.start(at: fixes[0])
+        _ = try await first.observe(fixes[200])
+        _ = try await first.handle(late(confirmedAt: fixes[0])) // 200 s late
+        #expect(await latencyNotices(first) == 1)
+        clock.now = t0 + day - 3_600
+        #expect(await first.status.effectiveEventLatency == 200, "held for a day")
+        // 100 s late: within what was learned, so not reported, but lateness goes on: the day
+        // starts again.
+        _ = try await first.handle(late(confirmedAt: fixes[100]))
+        #expect(await latencyNotices(first) == 0)
+        clock.now = t0 + 1.7 * day
+        let relaunched = try planner()
+        #expect(try await relaunched.restore())
+        #expect(await relaunched.status.effectiveEventLatency == 200, "the second late event's day, saved")
+        clock.now = t0 + 2 * day
+        #expect(await relaunched.status.effectiveEventLatency == 0, "a day without a late event: forgotten")
+        // Late again, less so: reported against the stated latency and learned afresh, not the old 200 s.
+        _ = try await relaunched.handle(late(confirmedAt: fixes[150]))
+        #expect(await latencyNotices(relaunched) == 1)
+        #expect(await relaunched.status.effectiveEventLatency == 50)
+
+        // A snapshot saved before the learned latency faded has no clock: it holds a day from the restore.
+        var old = try #require(await store.snapshot)
+        old.learnedEventLatency = 300
+        old.learnedEventLatencyAt = nil
+        await store.save(old)
+        clock.now = t0 + 10 * day
+        let upgraded = try planner()
+        #expect(try await upgraded.restore())
+        #expect(await upgraded.status.effectiveEventLatency == 300)
+        clock.now = t0 + 11 * day
+        #expect(await upgraded.status.effectiveEventLatency == 0)
+    }
+
     @Test("a negative or unbounded latency is refused, naming the field", arguments: [-1, .nan, .infinity])
     func absurdLatency(_ latency: Double) throws {
         let catalogue = try Catalogue([CatalogueEntry(region: Drive.clustered[0])])
