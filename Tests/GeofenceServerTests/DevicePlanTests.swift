@@ -105,6 +105,32 @@ struct DevicePlanTests {
         }
     }
 
+    @Test("a phone's event latency shrinks the circle by the travel in that time; past what is left, no guarantee")
+    func eventLatency() async throws {
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            let shops = (0..<30).map { i in circleFeature("s\(i)", lat: 0, lon: 0.09 + Double(i) * 0.045, radius: 100) }
+            #expect(
+                try await h.call(
+                    .POST, "/v1/regions/import", key: key,
+                    body: #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
+                ).status == 200)
+            func radius(_ query: String) async throws -> (Double?, ServerJSON?) {
+                let p = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=5\(query)", key: key)
+                #expect(PlanFixture.ids(p) == ["s0", "s1", "s2", "s3"])
+                return (p["replanRadiusMeters"]?.number, p["guaranteed"])
+            }
+            #expect(try await radius("").0 == 28_055)
+            #expect(try await radius("&eventLatency=0").0 == 28_055)
+            // Core Location's 300 s at the assumed 40 m/s: 12,000 m more travel before the exit arrives.
+            let coreLocation = try await radius("&eventLatency=300")
+            #expect(coreLocation.0 == 16_055 && coreLocation.1 == .bool(true))
+            // 900 s: 36,000 m, more than the 30 km to the fifth shop.
+            let slept = try await radius("&eventLatency=900")
+            #expect(slept.0 == 511 && slept.1 == .bool(false))
+        }
+    }
+
     @Test("the configuration file's planAssumptions size the circle; bad values name their key")
     func assumptionsFromConfigFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).json")
@@ -225,6 +251,8 @@ struct DevicePlanTests {
                 ("lat=0&lon=0&slots=020", "slots"), ("lat=0&lon=0&slots=1e2", "slots"),
                 ("lat=0&lon=0&fixInterval=0.5", "fixInterval"), ("lat=0&lon=0&fixInterval=3601", "fixInterval"),
                 ("lat=0&lon=0&fixInterval=inf", "fixInterval"), ("lat=0&lon=0&fixInterval=", "fixInterval"),
+                ("lat=0&lon=0&eventLatency=-1", "eventLatency"), ("lat=0&lon=0&eventLatency=901", "eventLatency"),
+                ("lat=0&lon=0&eventLatency=nan", "eventLatency"), ("lat=0&lon=0&eventLatency=", "eventLatency"),
             ]
             for (query, field) in cases {
                 let r = try await h.call(.GET, "/v1/devices/p/plan?\(query)", key: key)

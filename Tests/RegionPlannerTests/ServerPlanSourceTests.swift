@@ -74,6 +74,47 @@ struct ServerPlanSourceTests {
         #expect(await source.statistics == PlanSourceStatistics(fetched: 1, notModified: 1, failures: 0))
     }
 
+    @Test("plans are asked for the event latency: the source's, or the follower's monitor's when later, at most 900 s")
+    func eventLatencyAsked() async throws {
+        func firstURL(
+            sourceLatency: Double, monitorLatency: Double
+        ) async throws -> (String, ServerPlanFollower<EngineSlotMonitor>) {
+            let transport = ScriptedTransport([ok(plan(regions: shop))])
+            let source = ServerPlanSource(
+                server: "http://h:1", key: "k", device: "p", eventLatency: sourceLatency, transport: transport)
+            let follower = ServerPlanFollower(
+                monitor: EngineSlotMonitor(subject: "p", policy: .coreLocation, eventLatency: monitorLatency),
+                source: source)
+            _ = await follower.observe(
+                LocationFix(subject: "p", coordinate: here, horizontalAccuracy: 5, timestamp: t0))
+            return (try #require(transport.asked.first).url, follower)
+        }
+        let base = "http://h:1/v1/devices/p/plan?lat=30.5&lon=120.5&slots=20"
+        var (url, follower) = try await firstURL(sourceLatency: 0, monitorLatency: 0)
+        #expect(url == base, "nothing stated: nothing sent")
+        #expect(follower.sizing.eventLatency == 0)
+        (url, follower) = try await firstURL(sourceLatency: 0, monitorLatency: 300)
+        #expect(url == base + "&eventLatency=300.0", "Core Location's monitor")
+        #expect(follower.sizing.eventLatency == 300 && follower.eventLatency == 300)
+        (url, _) = try await firstURL(sourceLatency: 600, monitorLatency: 300)
+        #expect(url == base + "&eventLatency=600.0")
+        (url, follower) = try await firstURL(sourceLatency: .infinity, monitorLatency: 0)
+        #expect(url == base + "&eventLatency=900.0")
+        #expect(follower.sizing.eventLatency == 900)
+        (url, _) = try await firstURL(sourceLatency: -5, monitorLatency: .nan)
+        #expect(url == base)
+        // The revalidation asks the same URL, latency included.
+        let transport = ScriptedTransport([
+            ok(plan(regions: shop)),
+            .success(PlanHTTPResponse(status: 304, headers: ["cache-control": "max-age=60"], body: [])),
+        ])
+        let source = ServerPlanSource(
+            server: "http://h:1", key: "k", device: "p", eventLatency: 300, transport: transport)
+        _ = try await source.fetch(at: here, now: t0)
+        #expect(try await source.revalidate(now: t0.addingTimeInterval(60)) == .unchanged)
+        #expect(transport.asked.map(\.url) == [base + "&eventLatency=300.0", base + "&eventLatency=300.0"])
+    }
+
     @Test(
         "hostile or broken answers are typed errors and the plan held stays",
         arguments: [

@@ -87,6 +87,9 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
     /// The conditions the follower's hybrid-mode decisions assume (the server's plan assumptions
     /// by default: Core Location, 40 m/s, a fix a second, ±100 m, 250 m glitches).
     public nonisolated let sizing: ReplanSizing
+    /// How late the monitor's events may arrive, as plans are asked for (seconds): the later of
+    /// the source's and the monitor's, at most 900.
+    public nonisolated let eventLatency: TimeInterval
     /// How many slots the working set is asked for in hybrid mode (the server's most, 100).
     public nonisolated let workingSlots: Int
     /// Whether the follower may switch to hybrid mode (`false`: a plan without the guarantee is
@@ -121,15 +124,20 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
         self.store = store
         self.track = TrackFilter(maximumSpeed: maximumSpeed, glitchAllowance: glitchAllowance)
         self.policy = policy
+        // Plans are sized for the later of the source's and the monitor's event latency: the
+        // server's circle and the follower's own hybrid-mode checks alike.
+        let latency = min(ServerPlanSource.maximumEventLatency, max(source.eventLatency, monitor.eventLatency))
+        self.eventLatency = latency
         self.sizing = ReplanSizing(
             policy: policy, largestRegionSize: Region.maximumRadius, maximumSpeed: maximumSpeed,
-            maximumFixInterval: source.fixInterval ?? 1, maximumAccuracy: 100, glitchAllowance: glitchAllowance)
+            maximumFixInterval: source.fixInterval ?? 1, maximumAccuracy: 100, glitchAllowance: glitchAllowance
+        ).adapted(toEventLatency: latency)
         self.workingSlots = min(100, max(2, workingSlots))
         self.allowsHybrid = allowsHybrid
         self.soft = SoftEvaluator(policy: policy)
         self.workingSource = ServerPlanSource(
             server: source.server, key: source.key, device: source.device, slots: self.workingSlots,
-            fixInterval: source.fixInterval, transport: source.transport)
+            fixInterval: source.fixInterval, eventLatency: latency, transport: source.transport)
     }
 
     /// Identifiers registered for the plan (with their prefixes), without the re-plan circle.
@@ -202,7 +210,7 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
         do {
             let result =
                 switch kind {
-                case .fetch: try await source.fetch(at: fix.coordinate, now: fix.timestamp)
+                case .fetch: try await source.fetch(at: fix.coordinate, now: fix.timestamp, eventLatency: eventLatency)
                 case .revalidate: try await source.revalidate(now: fix.timestamp)
                 }
             retryDelay = 0

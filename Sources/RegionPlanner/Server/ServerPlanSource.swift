@@ -34,6 +34,9 @@ public actor ServerPlanSource {
     /// The longest time between the phone's fixes (seconds), sent when above 1 s so that the
     /// server sizes the re-plan circle for it; `nil`: the server's assumption (1 s).
     public nonisolated let fixInterval: TimeInterval?
+    /// How late the phone's region events may arrive (seconds), sent when above 0 so that the
+    /// server sizes the re-plan circle for the travel in that time (0–900; Core Location: 300).
+    public nonisolated let eventLatency: TimeInterval
     let transport: any PlanTransport
 
     /// The plan in force.
@@ -46,15 +49,21 @@ public actor ServerPlanSource {
 
     public init(
         server: String, key: String, device: String, slots: Int = 20, fixInterval: TimeInterval? = nil,
-        transport: any PlanTransport
+        eventLatency: TimeInterval = 0, transport: any PlanTransport
     ) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.key = key
         self.device = device
         self.slots = slots
         self.fixInterval = fixInterval.map { min(3_600, max(1, $0.isFinite ? $0 : 3_600)) }
+        self.eventLatency = min(
+            Self.maximumEventLatency, max(0, eventLatency.isNaN ? Self.maximumEventLatency : eventLatency))
         self.transport = transport
     }
+
+    /// The longest event latency the server sizes plans for (seconds; three times Core
+    /// Location's 300 s, as the planner's `learnedLatencyCap`).
+    static let maximumEventLatency = 3 * ReplanSizing.coreLocationEventLatency
 
     /// Whether the plan held is past its max-age at `now` (or there is none).
     public func isExpired(at now: Date) -> Bool {
@@ -62,9 +71,12 @@ public actor ServerPlanSource {
         return now >= expiresAt
     }
 
-    /// Asks for the plan at `point`.
-    public func fetch(at point: Coordinate, now: Date) async throws(PlanSourceError) -> Result {
-        try await request(url(at: point), now: now)
+    /// Asks for the plan at `point`, sized for the longer of ``eventLatency`` and
+    /// `eventLatency` (a follower's monitor states its own).
+    public func fetch(
+        at point: Coordinate, now: Date, eventLatency: TimeInterval = 0
+    ) async throws(PlanSourceError) -> Result {
+        try await request(url(at: point, eventLatency: eventLatency), now: now)
     }
 
     /// Asks again for the plan held (or fails when none is held).
@@ -73,12 +85,14 @@ public actor ServerPlanSource {
         return try await request(heldURL, now: now)
     }
 
-    func url(at point: Coordinate) -> String {
+    func url(at point: Coordinate, eventLatency asked: TimeInterval = 0) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/")
         let id = device.addingPercentEncoding(withAllowedCharacters: allowed) ?? device
         var url = "\(server)/v1/devices/\(id)/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)"
         if let fixInterval, fixInterval > 1 { url += "&fixInterval=\(fixInterval)" }
+        let latency = min(Self.maximumEventLatency, max(eventLatency, asked.isNaN ? 0 : asked))
+        if latency > 0 { url += "&eventLatency=\(latency)" }
         return url
     }
 
