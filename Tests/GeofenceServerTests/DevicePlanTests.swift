@@ -68,19 +68,20 @@ struct DevicePlanTests {
         }
     }
 
+    /// 30 shops of 100 m in a row eastwards on the equator, 5 km apart, the first 10 km from (0, 0).
+    func importShopRow(_ h: Harness, key: String) async throws {
+        let shops = (0..<30).map { i in circleFeature("s\(i)", lat: 0, lon: 0.09 + Double(i) * 0.045, radius: 100) }
+        let body = #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
+        #expect(try await h.call(.POST, "/v1/regions/import", key: key, body: body).status == 200)
+    }
+
     @Test(
         "a plan fills slots − 1 regions and sizes the re-plan circle by the nearest one left out",
         arguments: StoreKind.allCases)
     func slotsAndRadius(_ store: StoreKind) async throws {
         try await Harness.run(store) { h in
             let key = try await h.key("acme")
-            // 30 shops in a row eastwards, 5 km apart, starting 10 km from the device.
-            let shops = (0..<30).map { i in circleFeature("s\(i)", lat: 0, lon: 0.09 + Double(i) * 0.045, radius: 100) }
-            #expect(
-                try await h.call(
-                    .POST, "/v1/regions/import", key: key,
-                    body: #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
-                ).status == 200)
+            try await importShopRow(h, key: key)
             let p = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=5", key: key)
             #expect(PlanFixture.ids(p) == ["s0", "s1", "s2", "s3"])
             // The 5th shop's boundary is 0.27° of longitude (30,056 m on the equator) − 100 m
@@ -109,12 +110,7 @@ struct DevicePlanTests {
     func eventLatency() async throws {
         try await Harness.run(.sqlite) { h in
             let key = try await h.key("acme")
-            let shops = (0..<30).map { i in circleFeature("s\(i)", lat: 0, lon: 0.09 + Double(i) * 0.045, radius: 100) }
-            #expect(
-                try await h.call(
-                    .POST, "/v1/regions/import", key: key,
-                    body: #"{"type":"FeatureCollection","features":[\#(shops.joined(separator: ","))]}"#
-                ).status == 200)
+            try await importShopRow(h, key: key)
             func radius(_ query: String) async throws -> (Double?, ServerJSON?) {
                 let p = try await h.call(.GET, "/v1/devices/d/plan?lat=0&lon=0&slots=5\(query)", key: key)
                 #expect(PlanFixture.ids(p) == ["s0", "s1", "s2", "s3"])
