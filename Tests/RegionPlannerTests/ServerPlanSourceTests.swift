@@ -101,8 +101,10 @@ struct ServerPlanSourceTests {
         (url, follower) = try await firstURL(sourceLatency: .infinity, monitorLatency: 0)
         #expect(url == base + "&eventLatency=900.0")
         #expect(follower.sizing.eventLatency == 900)
-        (url, _) = try await firstURL(sourceLatency: -5, monitorLatency: .nan)
+        (url, _) = try await firstURL(sourceLatency: -5, monitorLatency: 0)
         #expect(url == base)
+        (url, _) = try await firstURL(sourceLatency: 0, monitorLatency: .nan)
+        #expect(url == base + "&eventLatency=900.0", "not a number: the longest")
         // The revalidation asks the same URL, latency included.
         let transport = ScriptedTransport([
             ok(plan(regions: shop)),
