@@ -51,11 +51,9 @@ extension RegionPlanner {
     /// a phone late once should not plan for it for ever (docs/planner.md).
     static var learnedLatencyLifetime: TimeInterval { 86_400 }
 
-    /// The longest event latency the planner learns from late events (seconds): three times the
-    /// top of the platform's "typically within 3–5 minutes". An event later than that is a
-    /// device that slept or lost its network, not a latency to size every later plan for; it
-    /// is still reported.
-    static var learnedLatencyCap: TimeInterval { 3 * ReplanSizing.coreLocationEventLatency }
+    /// The longest event latency the planner learns from late events (seconds):
+    /// ``ReplanSizing/maximumEventLatency``. A later event is still reported.
+    static var learnedLatencyCap: TimeInterval { ReplanSizing.maximumEventLatency }
 
     /// Reports a monitor event confirmed at `confirmed` that reached the planner later than the
     /// stated latency: the planner holds a position stamped at `seen`, more than the latency

@@ -65,6 +65,16 @@ public struct ReplanSizing: Sendable, Hashable {
     /// within 3–5 minutes" (docs/ios.md); the Core Location adapters' default.
     public static let coreLocationEventLatency: TimeInterval = 300
 
+    /// The longest event latency a plan is ever sized for (seconds): three times the top of
+    /// Core Location's "typically within 3–5 minutes". An event later than that is a device
+    /// that slept or lost its network, not a latency to plan for (docs/planner.md).
+    public static let maximumEventLatency: TimeInterval = 3 * coreLocationEventLatency
+
+    /// `latency` within `0...maximumEventLatency`; not a number counts as the longest.
+    public static func boundedEventLatency(_ latency: TimeInterval) -> TimeInterval {
+        latency.isNaN ? maximumEventLatency : min(maximumEventLatency, max(0, latency))
+    }
+
     public init(
         exitMarginCap: Double, exitMarginFraction: Double?, catalogueMarginCeiling: Double,
         confirmationTime: TimeInterval, maximumSpeed: Double, maximumFixInterval: TimeInterval,

@@ -96,7 +96,8 @@ struct ByteOutputTests {
         }
         for t in times {
             var bytes: [UInt8] = [7]
-            TimestampFormat.appendISO8601(Date(timeIntervalSince1970: t), to: &bytes)
+            var fresh = ISO8601Writer()
+            bytes.appendLine(room: ISO8601Writer.maximumBytes) { fresh.write(Date(timeIntervalSince1970: t), to: &$0) }
             #expect(bytes == [7] + Array(TimestampFormat.iso8601(secondsSince1970: t).utf8), "\(t)")
         }
     }

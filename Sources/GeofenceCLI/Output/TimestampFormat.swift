@@ -28,13 +28,6 @@ public enum TimestampFormat {
         return padded(c, millis: millis)
     }
 
-    /// Appends ``iso8601(_:)``'s text for `date` to `bytes` (UTF-8), without making a string
-    /// in the common case: the byte writers' form.
-    static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
-        var dates = ISO8601Writer()
-        bytes.appendLine(room: ISO8601Writer.maximumBytes) { dates.write(date, to: &$0) }
-    }
-
     /// The longest text ``write(_:millis:into:)`` writes.
     static let maximumCompactBytes = 24
 
@@ -109,12 +102,19 @@ public enum TimestampFormat {
             "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)) \(abbr)"
     }
 
-    struct Civil { var year, month, day, hour, minute, second: Int }
+    struct Civil {
+        var year, month, day, hour, minute, second: Int
+
+        /// The time `seconds` (0..<86,400) into the day `date`.
+        init(date: (year: Int, month: Int, day: Int), seconds: Int) {
+            (year, month, day) = date
+            (hour, minute, second) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
+        }
+    }
 
     static func civil(_ unixSeconds: Int) -> Civil {
-        let (days, rem) = daysAndSeconds(unixSeconds)
-        let (y, m, d) = Timestamp.civilFromDays(days)
-        return Civil(year: y, month: m, day: d, hour: rem / 3600, minute: rem % 3600 / 60, second: rem % 60)
+        let (days, seconds) = daysAndSeconds(unixSeconds)
+        return Civil(date: Timestamp.civilFromDays(days), seconds: seconds)
     }
 
     /// Days since 1970-01-01 and seconds into that day (0..<86,400) of a Unix time.
@@ -162,9 +162,7 @@ struct ISO8601Writer {
             date = Timestamp.civilFromDays(days)
             day = days
         }
-        let c = TimestampFormat.Civil(
-            year: date.year, month: date.month, day: date.day,
-            hour: seconds / 3600, minute: seconds % 3600 / 60, second: seconds % 60)
+        let c = TimestampFormat.Civil(date: date, seconds: seconds)
         line.write { TimestampFormat.write(c, millis: millis, into: $0) }
     }
 }

@@ -25,7 +25,7 @@ extension GeofenceServer {
             // How late the phone's region events may arrive (Core Location: up to 300 s): the
             // circle leaves room for the travel in that time, as the phone's planner does.
             let latency = try request.doubleQuery(
-                "eventLatency", range: 0...GeofenceServer.maximumPlanEventLatency, default: 0)
+                "eventLatency", range: 0...ReplanSizing.maximumEventLatency, default: 0)
             let sizing = config.planSizing.adapted(toFixInterval: interval).adapted(toEventLatency: latency)
             let settings = try await GeofenceServer.planSettings(store: store, tenant: tenant, device: device)
             let point = Coordinate(uncheckedLatitude: lat, longitude: lon)
@@ -78,11 +78,6 @@ extension GeofenceServer {
 
     /// The most slots a plan may ask for (Android's per-app geofence limit; Core Location has 20).
     static let maximumPlanSlots = 100
-
-    /// The longest event latency a plan is sized for (seconds): three times the top of Core
-    /// Location's "typically within 3–5 minutes", the most a phone's planner learns
-    /// (`RegionPlanner.learnedLatencyCap`).
-    static let maximumPlanEventLatency = 3 * ReplanSizing.coreLocationEventLatency
 
     /// The settings a device's plan obeys: the defaults, then the tenant's, then the device's.
     static func planSettings(store: any ServerStore, tenant: String, device: String) async throws -> PlanSettings {

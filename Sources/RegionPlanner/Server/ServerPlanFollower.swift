@@ -125,10 +125,8 @@ public actor ServerPlanFollower<Monitor: SlotMonitor> {
         self.track = TrackFilter(maximumSpeed: maximumSpeed, glitchAllowance: glitchAllowance)
         self.policy = policy
         // Plans are sized for the later of the source's and the monitor's event latency: the
-        // server's circle and the follower's own hybrid-mode checks alike (a latency that is
-        // not a number, as the source takes it, is the longest).
-        let stated = monitor.eventLatency.isNaN ? ServerPlanSource.maximumEventLatency : monitor.eventLatency
-        let latency = min(ServerPlanSource.maximumEventLatency, max(source.eventLatency, stated))
+        // server's circle and the follower's own hybrid-mode checks alike.
+        let latency = max(source.eventLatency, ReplanSizing.boundedEventLatency(monitor.eventLatency))
         self.eventLatency = latency
         self.sizing = ReplanSizing(
             policy: policy, largestRegionSize: Region.maximumRadius, maximumSpeed: maximumSpeed,

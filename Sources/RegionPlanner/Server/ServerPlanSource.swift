@@ -35,7 +35,8 @@ public actor ServerPlanSource {
     /// server sizes the re-plan circle for it; `nil`: the server's assumption (1 s).
     public nonisolated let fixInterval: TimeInterval?
     /// How late the phone's region events may arrive (seconds), sent when above 0 so that the
-    /// server sizes the re-plan circle for the travel in that time (0–900; Core Location: 300).
+    /// server sizes the re-plan circle for the travel in that time (Core Location: 300; within
+    /// `ReplanSizing.boundedEventLatency`).
     public nonisolated let eventLatency: TimeInterval
     let transport: any PlanTransport
 
@@ -56,14 +57,9 @@ public actor ServerPlanSource {
         self.device = device
         self.slots = slots
         self.fixInterval = fixInterval.map { min(3_600, max(1, $0.isFinite ? $0 : 3_600)) }
-        self.eventLatency = min(
-            Self.maximumEventLatency, max(0, eventLatency.isNaN ? Self.maximumEventLatency : eventLatency))
+        self.eventLatency = ReplanSizing.boundedEventLatency(eventLatency)
         self.transport = transport
     }
-
-    /// The longest event latency the server sizes plans for (seconds; three times Core
-    /// Location's 300 s, as the planner's `learnedLatencyCap`).
-    static let maximumEventLatency = 3 * ReplanSizing.coreLocationEventLatency
 
     /// Whether the plan held is past its max-age at `now` (or there is none).
     public func isExpired(at now: Date) -> Bool {
@@ -91,7 +87,7 @@ public actor ServerPlanSource {
         let id = device.addingPercentEncoding(withAllowedCharacters: allowed) ?? device
         var url = "\(server)/v1/devices/\(id)/plan?lat=\(point.latitude)&lon=\(point.longitude)&slots=\(slots)"
         if let fixInterval, fixInterval > 1 { url += "&fixInterval=\(fixInterval)" }
-        let latency = min(Self.maximumEventLatency, max(eventLatency, asked.isNaN ? 0 : asked))
+        let latency = max(eventLatency, ReplanSizing.boundedEventLatency(asked))
         if latency > 0 { url += "&eventLatency=\(latency)" }
         return url
     }
