@@ -1,8 +1,10 @@
+import Geodesy
+
 /// A strict RFC 8259 JSON parser over bytes that reports line and column of any error.
 ///
 /// Recursion depth is capped (``maximumDepth``) so that hostile input (`[[[[…`) cannot
 /// overflow the stack. Duplicate object keys: the last one wins. Invalid UTF-8 inside
-/// strings is repaired with U+FFFD.
+/// strings is an error, never repaired.
 struct JSONParser {
     /// A syntax error at a byte offset; ``location(in:)`` turns it into line and column.
     struct SyntaxError: Error, Equatable {
@@ -161,7 +163,7 @@ struct JSONParser {
                     let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<i])
                     i += 1
                     if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
-                    guard let s = String(validating: raw, as: UTF8.self) else {
+                    guard let s = strictUTF8String(raw) else {
                         throw fail("string is not valid UTF-8", at: open)
                     }
                     return s
@@ -169,7 +171,7 @@ struct JSONParser {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
                 i += 1
                 if high < 0x80 { return String(decoding: out, as: UTF8.self) }
-                guard let s = String(validating: out, as: UTF8.self) else {
+                guard let s = strictUTF8String(out) else {
                     throw fail("string is not valid UTF-8", at: open)
                 }
                 return s

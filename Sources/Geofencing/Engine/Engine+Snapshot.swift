@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Export and import of an engine's per-subject state (a checkpoint), so that a process can
 /// restart from a snapshot plus the fixes after it instead of replaying every fix.
@@ -302,7 +303,7 @@ struct SnapshotReader {
     mutating func data() throws(EngineSnapshotError) -> [UInt8] { Array(try bytes(Int(try u32()))) }
     mutating func string() throws(EngineSnapshotError) -> String {
         let b = try data()
-        guard let s = String(validating: b, as: UTF8.self) else { throw .corrupt("a name is not UTF-8") }
+        guard let s = strictUTF8String(b) else { throw .corrupt("a name is not UTF-8") }
         return s
     }
 }
