@@ -30,7 +30,9 @@ public struct ViewBuilder {
     public static func buildBlock() -> EmptyView { stub() }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-4vz7m — iOS 17.0+ (packs)
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    public static func buildBlock<each Content: View>(
+        _ content: repeat each Content
+    ) -> TupleView<(repeat each Content)> {
         stub()
     }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-9z9l1

@@ -148,12 +148,19 @@ extension View {
     ) -> some View { self }
     /// https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-8wgw9 — iOS 17.0+ macOS 14.0+
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
-    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void) -> some View {
+    public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void) -> some View
+    {
         self
     }
     /// https://developer.apple.com/documentation/swiftui/view/onchange(of:perform:) — iOS 14.0–17.0 (deprecated)
-    @available(iOS, introduced: 14.0, deprecated: 17.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
-    @available(macOS, introduced: 11.0, deprecated: 14.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    @available(
+        iOS, introduced: 14.0, deprecated: 17.0,
+        message: "Use `onChange` with a two or zero parameter action closure instead."
+    )
+    @available(
+        macOS, introduced: 11.0, deprecated: 14.0,
+        message: "Use `onChange` with a two or zero parameter action closure instead."
+    )
     public func onChange<V: Equatable>(of value: V, perform action: @escaping (_ newValue: V) -> Void) -> some View {
         self
     }

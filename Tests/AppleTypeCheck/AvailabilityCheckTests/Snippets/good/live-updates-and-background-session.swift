@@ -4,7 +4,7 @@ import CoreLocation
 
 func firstFix() async throws -> CLLocation? {
     #if os(iOS)
-    let session = CLBackgroundActivitySession()  // iOS only: unavailable on macOS
+    let session = CLBackgroundActivitySession() // iOS only: unavailable on macOS
     defer { session.invalidate() }
     #endif
     for try await update in CLLocationUpdate.liveUpdates() {
