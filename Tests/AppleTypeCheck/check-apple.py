@@ -35,6 +35,7 @@ CHECK = os.path.join(HERE, "check-availability.py")
 APPLE = os.path.join(ROOT, "Sources", "CoreLocationBridge", "Apple")
 EXAMPLE = os.path.join(ROOT, "Examples", "ShopAlerts")
 TABLE = os.path.join(HERE, "FoundationAvailability.tsv")
+CACHE = os.path.join(HERE, ".build", "availability-cache")  # the toolchain's symbols, built once
 # Every app product's Swift modules (CPrefetch is C); CoreLocationBridge without Apple/.
 APP_MODULES = ["Geodesy", "GeoFormats", "Geofencing", "RegionMonitoring", "RegionPlanner", "CoreLocationBridge"]
 DOC = os.path.join(ROOT, "docs", "ios.md")
@@ -97,7 +98,7 @@ def write_snippet_files(folder):
 
 def command_for(name, platforms, modules, stubs, strict):
     command = [sys.executable, CHECK, "--module-name", name, "-D", "APPLE_TYPECHECK", "-I", modules,
-               "--toolchain-availability", TABLE, "--cache", os.path.join(os.path.dirname(modules), "availability-cache")]
+               "--toolchain-availability", TABLE, "--cache", CACHE]
     # The package's C targets (CPrefetch), by the module maps SwiftPM wrote for them.
     build = os.path.dirname(modules)
     for entry in sorted(os.listdir(build)):
@@ -200,7 +201,7 @@ def main(argv):
         checked = groups(folder, options.only)
         # The toolchain's symbols once, before the groups read them side by side.
         subprocess.run([sys.executable, os.path.join(HERE, "toolchain_availability.py"),
-                        os.path.join(os.path.dirname(modules), "availability-cache")], check=True, capture_output=True)
+                        CACHE], check=True, capture_output=True)
         with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
             results = list(pool.map(lambda group: run(group, modules), checked))
     failures = 0
