@@ -657,11 +657,12 @@ class UseChecker:
         needed = TYPED_THROWS_RUNTIME.get(self.platform)
         if needed is None or scope.version >= needed:
             return
-        erased = node.get("_kind") == "erasure_expr"
-        values = [node.get("type")] if not erased else [(node.get("sub_expr") or {}).get("type")]
-        if not erased:
-            values = [v for k, v in node.items() if isinstance(v, str) and v.startswith("$s") and k != "interface_type"]
-        for value in values:
+        erased = node.get("_kind") == "erasure_expr"  # to `Any`: the function type's own metadata
+        if erased:
+            types = [(node.get("sub_expr") or {}).get("type")]
+        else:  # the types the node holds (a generic signature's `interface_type` repeats them)
+            types = [v for k, v in node.items() if isinstance(v, str) and v.startswith("$s") and k != "interface_type"]
+        for value in types:
             written = self.declarations.written(value) if isinstance(value, str) else ""
             if written and has_typed_throws_metadata(written, anywhere=erased):
                 self._report(offset, "typed throws", "runtime support for typed throws function types is only "
