@@ -3,7 +3,7 @@
 // Location declarations they use (CoreLocationStub/, Apple's signatures with a link to each
 // page). The stub module is named CoreLocation, so `canImport(CoreLocation)` holds here and
 // the files compile as they would on an iPhone. `.ci/run` builds this package, then runs
-// check-apple.py (availability); nothing runs. The package is used with its `Server` trait off, as
+// check-apple.py, which checks every file an app compiles against these modules; nothing runs. The package is used with its `Server` trait off, as
 // an app uses it. Stubs build with library evolution, as Apple's SDK modules do (their enums are
 // open: a switch needs `@unknown default`).
 import PackageDescription

@@ -32,6 +32,15 @@ resolution:
    an enum case with associated values cannot be `@available` newer than their type, and a
    stored property cannot be unavailable where its type is not.
 
+5. With `--toolchain-availability TABLE`, the toolchain's declarations count too: the standard
+   library's, Synchronization's and Observation's availability from their symbol graphs,
+   Foundation's and Dispatch's from TABLE (toolchain_availability.py). Two more rules need no
+   stub: an override cannot be less available than what it overrides, and a function type with
+   a typed `throws(E)` needs the iOS 18 / macOS 15 runtime as a generic argument or erased.
+6. With `--strict`, each platform's module is also compiled as Xcode compiles it: Swift 6 mode,
+   warnings as errors, through SIL (region-based isolation), against the stubs with their
+   platform unavailability applied; each compiler error is a finding.
+
 What it cannot see: code under a condition it does not settle (`#if canImport(SwiftUI)`,
 `targetEnvironment(simulator)`, `arch(arm64)`, `DEBUG`: the compiler decides, for Linux), and
 API missing from the stubs (a name they lack is a type-check failure, not a pass).
@@ -52,6 +61,10 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ left in the repository
+import toolchain_availability  # noqa: E402  (beside this script)
 
 Version = tuple[int, ...]
 ALWAYS: Version = (0, 0, 0)
@@ -239,6 +252,31 @@ class DeclarationTable:
         table.add_declarations(module, files)
         return table
 
+    def add_symbols(self, symbols: list[dict]) -> None:
+        """The toolchain's declarations (toolchain_availability.py): a member inherits its type's."""
+        by_usr = {symbol["usr"]: symbol for symbol in symbols}
+
+        def effective(symbol: dict, depth: int = 0) -> Availability:
+            parent = by_usr.get(symbol.get("parent"))
+            inherited = effective(parent, depth + 1) if parent and depth < 8 else Availability()
+            if symbol.get("requirement"):
+                # A requirement added to an older protocol (`FixedWidthInteger.&*`, Swift 6.0)
+                # has a default implementation older conformances use: a call on a conforming
+                # type compiles for the protocol's platforms (the dump names the requirement).
+                return inherited
+            return inherited.refined(symbol["attrs"])
+
+        for symbol in symbols:
+            availability = effective(symbol)
+            if not (availability.introduced or availability.deprecated or availability.obsoleted
+                    or availability.unavailable):
+                continue
+            location = symbol["location"] or by_usr.get(symbol.get("parent"), {}).get("location", "")
+            declaration = Declaration(symbol["name"], symbol["module"], location, availability)
+            self.by_usr.setdefault(symbol["usr"], declaration)
+            if symbol.get("type"):
+                self.types.setdefault(symbol["type"], declaration)
+
     def add_declarations(self, module: str, files: list[dict]) -> None:
         self._names.update(demangle(mangled_types(files, set())))
         for ast in files:
@@ -353,6 +391,30 @@ IMPLIED_CONFORMANCES = ("implied", "inherited", "synthesized")
 TYPES_WITH_STORAGE = ("struct_decl", "class_decl", "enum_decl")  # classes include actors
 
 
+# Where the runtime has metadata for function types with a typed `throws(E)` (Swift 6.0's runtime).
+TYPED_THROWS_RUNTIME = {"iOS": (18, 0, 0), "macOS": (15, 0, 0), "tvOS": (18, 0, 0), "watchOS": (11, 0, 0),
+                        "visionOS": (2, 0, 0), "macCatalyst": (18, 0, 0)}
+UNTYPED_ERRORS = ("Swift.Never", "any Swift.Error", "Swift.Error")
+
+
+def has_typed_throws_metadata(written: str, anywhere: bool = False) -> bool:
+    """Whether a demangled type holds a function type throwing a concrete error type inside a
+    generic argument or an optional (or, with `anywhere`, at all)."""
+    text = written.replace("->", "→")
+    for match in re.finditer(r"throws\(", text):
+        depth, end = 1, match.end()
+        while end < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        if text[match.end() : end - 1] in UNTYPED_ERRORS:
+            continue
+        before = text[: match.start()]
+        nested = before.count("<") > before.count(">") or before.count("[") > before.count("]")
+        if anywhere or nested or ")?" in text[end:]:
+            return True
+    return False
+
+
 class UseChecker:
     """Walks a checked file's AST for one platform, carrying the scope that holds at each point."""
 
@@ -441,6 +503,13 @@ class UseChecker:
             return self._walk_conditional(node, scope, offset)
         if kind == "brace_stmt":
             self._walk_elements(node.get("elements", []), scope, offset)
+            return
+        if kind == "for_each_stmt":
+            # The loop's `next` is the compiler's: `next(isolation:)` where the runtime has it
+            # (iOS 18 / macOS 15), `next()` before; the written parts are checked.
+            for key, child in node.items():
+                if key not in ("iterator_var", "next_call") and isinstance(child, (dict, list)):
+                    self._walk(child, scope, offset)
             return
         if kind == "defer_stmt":  # its block is the body of an implicit function
             return self._walk(node.get("temp_decl", {}).get("body"), scope, offset)
@@ -553,6 +622,9 @@ class UseChecker:
             self._check_use(self.declarations.by_usr[protocol], scope, offset)
         if node.get("_kind") == "pattern_enum_element":
             self._check_case(node, scope, offset)
+        if node.get("override"):
+            self._check_override(node, scope, offset)
+        self._check_typed_throws_metadata(node, scope, offset)
         # A property wrapper or global actor written as an attribute (`@MainActor`) is a type used.
         custom = [attr.get("type") for attr in node.get("attrs", [])
                   if isinstance(attr, dict) and attr.get("_kind") == "custom_attr"]
@@ -561,10 +633,50 @@ class UseChecker:
                 for declaration in self.declarations.types_in(self.declarations.written(value)):
                     self._check_use(declaration, scope, offset)
 
+    def _check_override(self, node: dict, scope: Scope, offset: int) -> None:
+        """An override cannot be less available than what it overrides (Xcode: "overriding
+        'f' must be as available as declaration it overrides"): a caller through the base class
+        would reach it where it does not exist."""
+        own = self._declared(node, scope).version
+        for usr in node["override"]:
+            base = self.declarations.by_usr.get(usr)
+            if base is None or own == UNREACHABLE:
+                continue
+            if base.availability.is_unavailable(self.platform):
+                continue
+            needed = max(base.availability.introduced.get(self.platform, ALWAYS), self.minimum)
+            if own > needed:
+                name = declaration_name(node)
+                self._report(offset, name, f"'{name}': overriding '{base.name}' must be as available as declaration "
+                             f"it overrides ({self.platform} {show_version(own)} here, {show_version(needed)} there)")
+
+    def _check_typed_throws_metadata(self, node: dict, scope: Scope, offset: int) -> None:
+        """A function type that throws a concrete error type needs the iOS 18 / macOS 15 runtime
+        for its metadata: as a generic argument (`[() throws(E) -> Void]`, an optional), or
+        erased to `Any` (Xcode: "runtime support for typed throws function types is only
+        available in iOS 18.0.0 or newer"). Called or passed as a parameter it needs none."""
+        needed = TYPED_THROWS_RUNTIME.get(self.platform)
+        if needed is None or scope.version >= needed:
+            return
+        erased = node.get("_kind") == "erasure_expr"  # to `Any`: the function type's own metadata
+        if erased:
+            types = [(node.get("sub_expr") or {}).get("type")]
+        else:  # the types the node holds (a generic signature's `interface_type` repeats them)
+            types = [v for k, v in node.items() if isinstance(v, str) and v.startswith("$s") and k != "interface_type"]
+        for value in types:
+            written = self.declarations.written(value) if isinstance(value, str) else ""
+            if written and has_typed_throws_metadata(written, anywhere=erased):
+                self._report(offset, "typed throws", "runtime support for typed throws function types is only "
+                             f"available in {self.platform} {show_version(needed)}.0 or newer (`{written}`); "
+                             f"this scope only guarantees {self.platform} {show_version(scope.version)}")
+                return
+
     def _check_case(self, node: dict, scope: Scope, offset: int) -> None:
-        """A case named in a pattern (`case .unmonitored:`) may be newer than the scope: a value
-        can only match it where it exists (Xcode: "Pattern matching on an enum element does not
-        require it to be definitely available"). Unavailable or deprecated, it still fails."""
+        """A case named in a pattern (`case .unmonitored:`) may be newer than the scope, or
+        unavailable on the platform: a value can only match it where it exists (Swift's
+        test/Sema/availability_versions.swift: "Pattern matching on an enum element does not
+        require it to be definitely available"; `case .authorizedWhenInUse:` compiles for macOS).
+        Only a value use (`status == .authorizedWhenInUse`) fails. Deprecated, it still warns."""
         name = declaration_name(node.get("element", {}))
         written = self.declarations.written(node.get("type", ""))
         for enum in re.findall(r"(?<![\w.])[A-Za-z_][\w.]*", written):
@@ -580,7 +692,7 @@ class UseChecker:
         message = None
         obsoleted = availability.obsoleted.get(platform)
         deprecation = availability.deprecation(platform)
-        if availability.is_unavailable(platform):
+        if availability.is_unavailable(platform) and not matched:
             message = f"'{declaration.name}' is unavailable in {platform} {where}"
         elif obsoleted and obsoleted <= version:
             obsolete = show_version(obsoleted)
@@ -621,6 +733,38 @@ def compile_stubs(stubs: dict[str, str], modules: str) -> DeclarationTable:
     return table
 
 
+def unavailable_everywhere(source: str, platform: str) -> str:
+    """`source` with `@available(platform, unavailable)` written `@available(*, unavailable)`
+    (padded: positions stay), so that the Linux compiler applies it as Xcode does on `platform`."""
+    pattern = re.compile(r"@available\(\s*" + re.escape(platform) + r"\s*,\s*unavailable\s*\)")
+    return pattern.sub(lambda m: "@available(*, unavailable)".ljust(len(m.group(0))), source)
+
+
+def compile_platform_stubs(stubs: dict[str, str], platform: str, modules: str, scratch: str) -> str:
+    """The stub modules as the compiler sees them on `platform`: what is `@available(platform,
+    unavailable)` there is unavailable everywhere here, so the Linux compiler treats it as
+    Xcode does for that platform (a switch need not name the case; a value use fails).
+    Returns the folder of the modules."""
+    folder = tempfile.mkdtemp(prefix=f"stubs-{platform}-", dir=scratch)
+    for name, directory in stubs.items():
+        sources = []
+        for file in sorted(f for f in os.listdir(directory) if f.endswith(".swift")):
+            with open(os.path.join(directory, file), encoding="utf-8") as source:
+                text = unavailable_everywhere(source.read(), platform)
+            os.makedirs(os.path.join(folder, name), exist_ok=True)
+            copy = os.path.join(folder, name, file)
+            with open(copy, "w", encoding="utf-8") as out:
+                out.write(text)
+            sources.append(copy)
+        emit = ["swiftc", "-parse-as-library", "-enable-library-evolution", "-suppress-warnings",
+                "-emit-module", "-module-name", name, "-I", folder, "-I", modules,
+                "-emit-module-path", os.path.join(folder, f"{name}.swiftmodule"), *sources]
+        result = subprocess.run(emit, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise TypeCheckFailed(f"the stub module {name} for {platform} does not compile:\n{result.stdout}{result.stderr}")
+    return folder
+
+
 def settled_copies(files: list[str], platform: str, folder: str) -> dict[str, str]:
     """Copies of `files` with `#if` settled for `platform`, each under its own name (a
     `main.swift` stays one), in a folder of its own: {copy: original}."""
@@ -643,9 +787,14 @@ class Options:
     defines: list[str] = field(default_factory=list)
     module_name: str = "Checked"
     clang: list[str] = field(default_factory=list)
+    strict: bool = False  # also compile as Xcode does (Swift 6, warnings as errors, through SIL)
+    package_name: str | None = None  # `package` declarations of the modules it imports
+
 
     def arguments(self, modules: str, script: bool) -> list[str]:
         arguments = ["-module-name", self.module_name, "-I", modules]
+        if self.package_name:
+            arguments += ["-package-name", self.package_name]
         if not script:
             arguments.append("-parse-as-library")
         for directory in self.search:
@@ -657,30 +806,60 @@ class Options:
         return arguments
 
 
-def dump_module(copies: list[str], options: Options, modules: str) -> list[dict]:
+def dump_module(copies: list[str], options: Options, modules: str) -> tuple[list[dict], bool]:
     """The module's ASTs, compiled as SwiftPM compiles a library (top-level code only in a
-    main.swift); a lone file that only compiles as a script (top-level statements) is one."""
+    main.swift); a lone file that only compiles as a script (top-level statements) is one.
+    Also whether it was compiled as a script."""
     script = any(os.path.basename(path) == "main.swift" for path in copies)
     try:
-        return run_dump(options.arguments(modules, script) + copies)[0]
+        return run_dump(options.arguments(modules, script) + copies)[0], script
     except TypeCheckFailed:
         if script or len(copies) > 1:
             raise
-        return run_dump(options.arguments(modules, script=True) + copies)[0]
+        return run_dump(options.arguments(modules, script=True) + copies)[0], True
+
+
+def compile_strictly(
+    copies: dict[str, str], options: Options, modules: str, script: bool, platform_stubs: str,
+) -> str | None:
+    """Xcode's build of the module: Swift 6 language mode, warnings as errors, through SIL,
+    where region-based isolation is diagnosed (a non-Sendable value sent to another actor).
+    The compiler's output with the original paths, or None when it compiles."""
+    # The AST dump stays in Swift 5 mode: Swift 6's errors would leave no AST to walk.
+    command = ["swiftc", "-emit-sil", "-o", os.devnull, "-wmo", "-swift-version", "6", "-warnings-as-errors",
+               "-I", platform_stubs,
+               *options.arguments(modules, script), *copies]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode == 0:
+        return None
+    output = result.stdout + result.stderr
+    for copy, original in copies.items():
+        output = output.replace(copy, original)
+    return output.strip()
 
 
 def check_module(
     files: list[str], table: DeclarationTable, platforms: dict[str, Version], options: Options,
-    modules: str, scratch: str,
+    modules: str, scratch: str, platform_stubs: dict[str, str],
 ) -> tuple[list[Finding], str | None]:
     """Findings for the module of `files` on every platform, or the compiler's output when it does not compile."""
     findings: list[Finding] = []
+    dumped: dict[tuple[str, ...], tuple[dict[str, str], list[dict], bool]] = {}
     for platform, minimum in platforms.items():
-        copies = settled_copies(files, platform, tempfile.mkdtemp(prefix=platform, dir=scratch))
-        try:
-            asts = dump_module(list(copies), options, modules)
-        except TypeCheckFailed as failure:
-            return findings, f"[{platform}] the files do not type-check:\n{failure}"
+        settled = tuple(settle_conditions(open(path, encoding="utf-8").read(), platform) for path in files)
+        if settled in dumped:  # no `#if` tells the platforms apart: one dump serves both
+            copies, asts, script = dumped[settled]
+        else:
+            copies = settled_copies(files, platform, tempfile.mkdtemp(prefix=platform, dir=scratch))
+            try:
+                asts, script = dump_module(list(copies), options, modules)
+            except TypeCheckFailed as failure:
+                return findings, f"[{platform}] the files do not type-check:\n{failure}"
+            dumped[settled] = copies, asts, script
+        if options.strict:
+            errors = compile_strictly(copies, options, modules, script, platform_stubs[platform])
+            if errors:
+                findings += strict_findings(errors, platform, minimum)
         declarations = table.with_module(options.module_name, asts)
         for ast in asts:
             copy = ast["filename"]
@@ -693,13 +872,31 @@ def check_module(
     return findings, None
 
 
+def strict_findings(output: str, platform: str, minimum: Version) -> list[Finding]:
+    """The compiler's errors (warnings are errors) as findings."""
+    findings = []
+    for match in re.finditer(r"^(.+?):(\d+):(\d+): error: (.+)$", output, re.MULTILINE):
+        path, line, column, message = match.groups()
+        if re.fullmatch(r"'[^']+' is unavailable", message):
+            # The stubs' platform unavailability, applied everywhere (compile_platform_stubs):
+            # the compiler cannot tell an `@available(macOS, unavailable)` scope here, so uses
+            # are judged by the availability walk, which can.
+            continue
+        findings.append(Finding(path, int(line), int(column), f"[{platform} {show_version(minimum)}] [Swift 6] {message}"))
+    if not re.search(r"^.+?:\d+:\d+: error: ", output, re.MULTILINE):
+        findings.append(Finding("<module>", 0, 0, f"[{platform}] [Swift 6] the strict compile failed:\n{output}"))
+    return findings
+
+
 def check(
     files: list[str], stubs: dict[str, str], platforms: dict[str, Version],
     search: list[str], defines: list[str], module_name: str, clang: list[str] = (), each: bool = False,
+    strict: bool = False, toolchain_table: str | None = None, cache: str | None = None,
+    package_name: str | None = None,
 ) -> tuple[list[Finding], list[str]]:
     """Findings for `files` (one module, or with `each` one module per file) on every platform,
     and the compiler's output for each module that does not compile."""
-    options = Options(list(search), list(defines), module_name, list(clang))
+    options = Options(list(search), list(defines), module_name, list(clang), strict, package_name)
     with tempfile.TemporaryDirectory(prefix="availability-") as scratch:
         modules = os.path.join(scratch, "modules")
         os.makedirs(modules)
@@ -707,11 +904,19 @@ def check(
             table = compile_stubs(stubs, modules)
         except TypeCheckFailed as failure:
             return [], [str(failure)]
+        platform_stubs = {}
+        if strict:
+            try:
+                platform_stubs = {p: compile_platform_stubs(stubs, p, modules, scratch) for p in platforms}
+            except TypeCheckFailed as failure:
+                return [], [str(failure)]
+        if toolchain_table:
+            table.add_symbols(toolchain_availability.load(cache or os.path.join(scratch, "cache"), toolchain_table))
         groups = [[path] for path in files] if each else [files]
         # Modules are independent: check them side by side (the compiler runs are the time).
         with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
             results = list(pool.map(
-                lambda group: check_module(group, table, platforms, options, modules, scratch), groups))
+                lambda group: check_module(group, table, platforms, options, modules, scratch, platform_stubs), groups))
         findings = [finding for found, _ in results for finding in found]
         return findings, [failure for _, failure in results if failure]
 
@@ -731,6 +936,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-D", dest="defines", action="append", default=[], help="compilation condition")
     parser.add_argument("--module-name", default="Checked")
     parser.add_argument("-Xcc", dest="clang", action="append", default=[], help="an argument for the C importer")
+    parser.add_argument("--strict", action="store_true",
+                        help="also compile as Xcode does: Swift 6 mode, warnings as errors, through SIL")
+    parser.add_argument("--toolchain-availability", metavar="TABLE",
+                        help="know the toolchain's declarations: the standard library's, Synchronization's, "
+                        "Observation's from the toolchain, Foundation's and Dispatch's from TABLE")
+    parser.add_argument("--package-name", help="the package the checked module belongs to (`package` access)")
+    parser.add_argument("--cache", help="a folder for the toolchain's symbols, kept between runs")
     parser.add_argument("--each", action="store_true",
                         help="check each file as a module of its own (snippets), with one build of the stubs")
     options = parser.parse_args(argv)
@@ -749,7 +961,8 @@ def main(argv: list[str]) -> int:
     try:
         findings, failures = check(
             options.files, stubs, platforms, options.search, options.defines, options.module_name, options.clang,
-            options.each)
+            options.each, options.strict, options.toolchain_availability, options.cache,
+            options.package_name)
     except (OSError, UnicodeDecodeError) as error:  # a stub folder that is not one, a file that is not UTF-8
         print(f"availability: {error}", file=sys.stderr)
         return 2

@@ -11,8 +11,6 @@ func f(_ e: CLMonitor.Event, _ n: Int) throws -> Bool {
         do {
             guard #available(iOS 18, macOS 15, *) else { return false }
             return e.conditionUnsupported
-        } catch {
-            return false
         }
     }
 }
