@@ -178,7 +178,10 @@ PROBE = """
 const p = window.frameProbe = {gaps: [], long: [], on: true, last: 0, releasedAt: Infinity};
 p.obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) p.long.push([e.startTime, e.duration]); });
 p.obs.observe({type: 'longtask'});
-document.getElementById('map').addEventListener('pointerup', (e) => { p.releasedAt = Math.min(p.releasedAt, e.timeStamp); }, {once: true});
+document.getElementById('map').addEventListener('pointerup', (e) => {
+  p.releasedAt = Math.min(p.releasedAt, e.timeStamp);
+  p.releasedFrames = window.geofenceDashboard.framesDrawn();
+}, {once: true});
 const tick = (t) => {
   if (!p.on) return;
   if (p.last && t <= p.releasedAt) p.gaps.push(t - p.last);
@@ -194,10 +197,11 @@ def drag_frames(s, zoom):
     animation frames (requestAnimationFrame's timestamps), the main thread's long tasks
     (PerformanceObserver 'longtask': a task over 50 ms) and each frame's drawing time, from the
     press to the release. Then the paint of the view after the release."""
+    n = s.loads()       # read before the view changes: a quick load could otherwise be missed
     s.js("window.geofenceDashboard.setView(121.47, 31.23, arguments[0])", zoom)
-    s.wait_for_load(s.loads())
+    s.wait_for_load(n)
     time.sleep(0.3)
-    before = len(s.js("return window.geofenceDashboard.frames()"))
+    before = s.js("return window.geofenceDashboard.framesDrawn()")
     s.js(PROBE)
     n = s.loads()
     canvas = s.d.find_element(By.ID, "map")
@@ -208,8 +212,13 @@ def drag_frames(s, zoom):
     load = s.wait_for_load(n)
     time.sleep(0.1)   # the observer reports long tasks after they end
     probe = s.js("const p = window.frameProbe; p.on = false; p.obs.disconnect(); "
-                 "return {gaps: p.gaps, long: p.long.filter(([t]) => t <= p.releasedAt).map(([, d]) => d)};")
-    draw = s.js("return window.geofenceDashboard.frames()")[before:]
+                 "return {gaps: p.gaps, long: p.long.filter(([t]) => t <= p.releasedAt).map(([, d]) => d), "
+                 "releasedFrames: p.releasedFrames};")
+    # The drawing times of the frames from the press to the release (the page keeps the last 240).
+    total = s.js("return window.geofenceDashboard.framesDrawn()")
+    during, after = probe["releasedFrames"] - before, total - probe["releasedFrames"]
+    frames = s.js("return window.geofenceDashboard.frames()")
+    draw = frames[len(frames) - during - after:len(frames) - after] if during > 0 else []
     gaps = probe["gaps"]
     assert len(gaps) >= 20 and draw, (len(gaps), len(draw))
     def q(xs, f):

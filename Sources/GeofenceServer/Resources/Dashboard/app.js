@@ -29,6 +29,7 @@ const state = {
 window.geofenceDashboard = state.stats;   // read by the browser test and by curious operators
 state.stats.screenOf = (lon, lat) => { const [u, v] = project(lon, lat); return state.map.toScreen(state.map.near(u), v); };
 state.stats.frames = () => state.map.frameTimes.slice();
+state.stats.framesDrawn = () => state.map.framesDrawn || 0;
 state.stats.view = () => ({ u: state.map.u, v: state.map.v, zoom: state.map.zoom, bbox: state.map.bbox() });
 state.stats.setView = (lon, lat, zoom) => state.map.setView(lon, lat, zoom);
 state.stats.replay = () => state.replay.describe();
@@ -327,7 +328,8 @@ function moveDevice(d, lon, lat, time) {
   d.u = u; d.v = v; d.lon = lon; d.lat = lat;
   d.time = time;
   d.online = isOnline(time);
-  if (appendFix(d.track, u, v, t)) state.map.tracksChanged();
+  appendFix(d.track, u, v, t);
+  state.map.tracksChanged();   // the dot moved, if not the track
 }
 
 // The stream tells where devices crossed a boundary; between events, and for devices with no
@@ -345,7 +347,12 @@ async function pollDevices() {
       d.inside = new Set(s.inside);
     }
     // A device falls silent without any message: its state follows the clock.
-    for (const d of state.devices.values()) d.online = isOnline(d.time);
+    let changed = false;
+    for (const d of state.devices.values()) {
+      const online = isOnline(d.time);
+      if (d.online !== online) { d.online = online; changed = true; }
+    }
+    if (changed) state.map.tracksChanged();
     markOccupied();
     state.map.requestRender();
   } finally {

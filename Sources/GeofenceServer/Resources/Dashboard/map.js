@@ -13,10 +13,10 @@
 // is loaded (app.js waits for `interacting` to end): every frame of a drag is a copy of the
 // layer, whatever the data; the new view is loaded and drawn once the pointer is released.
 //
-// Live tracks have a layer of their own (tracks.js), rebuilt when the tracks change (at most
-// every TRACK_REDRAW_MS), once a zoom settles, or when a pan has used half the layer's margin,
-// and never during a drag: a frame's cost depends on the view, not on how much history the
-// page holds. The selected device's track is drawn above the others, every frame.
+// Devices have a layer of their own: their live tracks (tracks.js) and dots, rebuilt when they
+// change (at most every TRACK_REDRAW_MS), once a zoom settles, or when a pan has used half the
+// layer's margin, and never during a drag: a frame's cost depends on the view, not on how many
+// devices or how much history the page holds. The selected device is drawn above, every frame.
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
 import { trackBounds, traceTrack } from './tracks.js';
 
@@ -25,9 +25,10 @@ const LAYER_PAD = 0.25;          // the layer's margin, a fraction of the view p
 const LAYER_SETTLE_MS = 90;      // redraw the layer this long after the last zoom step
 const CROWDED = 150;             // more regions in view than this: lighter fills, thinner lines
 const LABELLED = 40;             // device names are drawn while at most this many devices are in view
-const TRACK_REDRAW_MS = 500;
+const TRACK_REDRAW_MS = 500;     // the devices layer follows moving devices at most twice a second
+const DOT_CELL = 2;              // px: one dot per cell of this size and colour
 const TILES_KEPT = 300;          // tile images held (the browser's HTTP cache holds more)
-const TILE_RETRY_MS = 30000;     // a tile that failed is asked for again after this     // the tracks layer follows moving devices at most twice a second
+const TILE_RETRY_MS = 30000;     // a tile that failed is asked for again after this
 
 // The hemisphere letter of a graticule line; none on the equator or the prime meridian.
 function hemisphere(x, negative, positive, step) {
@@ -60,7 +61,7 @@ export class MapView {
     this.devices = new Map();   // id -> {id, u, v, track: [[u, v, time]], online}
     this.showTracks = true;     // the tracks layer is drawn (the toolbar's Tracks button)
     this.tracksVersion = 0;     // bumped by tracksChanged(); the tracks layer follows it
-    this.trackLayer = null;     // like `layer`, plus {builtAt, selected, segments}
+    this.trackLayer = null;     // the devices layer (tracks and dots): like `layer`, plus {builtAt, selected, tracks, segments}
     this.trackTimer = 0;
     this.drawnDevices = [];     // the ids of the devices drawn by the last frame (browser test)
     this.flashes = [];          // {u, v, color, start}
@@ -317,13 +318,15 @@ export class MapView {
       this.drawnDevices = [];
       this.drawReplay(ctx);
     } else {
-      if (this.showTracks) this.drawTrackLayer(ctx);
-      this.drawDevices(ctx);
+      this.drawDeviceLayer(ctx);
+      this.drawnDevices = this.trackLayer ? this.trackLayer.drawn : [];
+      this.drawSelectedDevice(ctx);
       this.drawFlashes(ctx);
     }
     this.updateScaleBar();
     this.lastPaint = performance.now() - t0;
     this.frameTimes.push(this.lastPaint);
+    this.framesDrawn = (this.framesDrawn || 0) + 1;
     if (this.frameTimes.length > 240) this.frameTimes.shift();
     if (this.flashes.length) this.requestRender();
   }
@@ -414,15 +417,17 @@ export class MapView {
 
   get selectedDevice() { return this.selected && this.selected.type === 'device' ? this.selected.id : null; }
 
-  drawTrackLayer(ctx) {
+  // The devices layer: every track (unless hidden) and every dot but the selected device's.
+  drawDeviceLayer(ctx) {
     let L = this.trackLayer;
     if (!this.interacting) {
       const W = this.worldSize;
       const fresh = L && L.width === this.width && L.height === this.height && L.selected === this.selectedDevice && !L.force &&
+        L.tracks === this.showTracks &&
         Math.abs(this.near(L.u) - this.u) * W <= (this.width * LAYER_PAD) / 2 && Math.abs(L.v - this.v) * W <= (this.height * LAYER_PAD) / 2;
       const due = L && performance.now() - L.builtAt >= TRACK_REDRAW_MS;
       if (!fresh || (L.version !== this.tracksVersion && due && L.zoom === this.zoom)) {
-        this.buildTrackLayer();
+        this.buildDeviceLayer();
         L = this.trackLayer;
       } else if (L.zoom !== this.zoom) {
         clearTimeout(this.trackTimer);
@@ -438,21 +443,27 @@ export class MapView {
     if (L) this.blit(ctx, L);
   }
 
-  // Every device's track but the selected one's, in one path, drawn once into the layer.
-  buildTrackLayer() {
+  // Every device's track but the selected one's in one path, then their dots, drawn once into
+  // the layer.
+  buildDeviceLayer() {
     const t0 = performance.now();
     const [l, view] = this.prepareLayer(this.trackLayer);
-    Object.assign(l, { version: this.tracksVersion, selected: this.selectedDevice, force: false });
+    Object.assign(l, { version: this.tracksVersion, selected: this.selectedDevice, tracks: this.showTracks, force: false });
     this.trackLayer = l;
-    const path = new Path2D();
-    let segments = 0;
-    for (const d of this.devices.values()) {
-      if (d.track.length < 2 || d.id === l.selected) continue;
-      for (const k of this.offsets(trackBounds(d.track), view)) segments += traceTrack(path, d.track, view, k);
-    }
     const ctx = l.ctx;
-    ctx.lineJoin = 'round'; ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1.5;
-    ctx.stroke(path);
+    let segments = 0;
+    if (this.showTracks) {
+      const path = new Path2D();
+      for (const d of this.devices.values()) {
+        if (d.track.length < 2 || d.id === l.selected) continue;
+        for (const k of this.offsets(trackBounds(d.track), view)) segments += traceTrack(path, d.track, view, k);
+      }
+      // One pixel wide: a hairline, which the rasteriser draws directly, where a wider stroke
+      // with round joins is first turned into a polygon (for 35,000 segments, hundreds of ms).
+      ctx.lineJoin = 'miter'; ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1;
+      ctx.stroke(path);
+    }
+    l.drawn = this.drawDots(ctx, view, l.selected);
     l.segments = segments;
     l.builtAt = performance.now();
     this.lastTrackLayerMs = l.builtAt - t0;
@@ -630,34 +641,31 @@ export class MapView {
     }
   }
 
-  // Devices: the selected device's track, every dot in one path (offline devices grey), the
-  // selected device's dot last; names only while at most LABELLED devices are in view.
-  drawDevices(ctx) {
-    this.drawSelectedTrack(ctx);
-    const shown = [];
+  // Every device's dot but `skip`'s in `view` (a layer's), one path per colour (offline grey);
+  // a dot within DOT_CELL px of one already drawn is skipped (far out, a fleet shares a few
+  // pixels, and hundreds of overlapping circles cost far more to fill than they show). Names
+  // while at most LABELLED devices are in the view and the zoom is over 11.
+  drawDots(ctx, view, skip) {
+    const W = view.W, shown = [], cells = new Set();
     for (const d of this.devices.values()) {
-      const [x, y] = this.toScreen(this.near(d.u), d.v);
-      if (x < -20 || y < -20 || x > this.width + 20 || y > this.height + 20) continue;
+      const x = view.ox + (this.near(d.u) - view.u) * W, y = view.oy + (d.v - view.v) * W;
+      if (x < -20 || y < -20 || x > view.width + 20 || y > view.height + 20) continue;
       shown.push([d, x, y]);
     }
     const dots = { online: new Path2D(), offline: new Path2D() };
-    let selected = null;
-    this.drawnDevices = shown.map(([d]) => d.id);
     for (const [d, x, y] of shown) {
-      if (this.selectedDevice === d.id) { selected = [d, x, y]; continue; }
-      const path = d.online === false ? dots.offline : dots.online;
+      if (d.id === skip) continue;
+      const online = d.online !== false;
+      const cell = `${online}:${Math.round(x / DOT_CELL)}:${Math.round(y / DOT_CELL)}`;
+      if (cells.has(cell)) continue;
+      cells.add(cell);
+      const path = online ? dots.online : dots.offline;
       path.moveTo(x + 7, y);
       path.arc(x, y, 7, 0, 2 * Math.PI);
     }
     ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff';
     for (const [path, color] of [[dots.offline, COLORS.offline], [dots.online, COLORS.device]]) {
       ctx.fillStyle = color; ctx.fill(path); ctx.stroke(path);
-    }
-    if (selected) {
-      const [d, x, y] = selected;
-      ctx.beginPath(); ctx.arc(x, y, 10, 0, 2 * Math.PI);
-      ctx.fillStyle = d.online === false ? COLORS.offline : COLORS.device;
-      ctx.fill(); ctx.lineWidth = 3; ctx.stroke();
     }
     if (this.zoom > 11 && shown.length <= LABELLED) {
       ctx.font = '600 12px system-ui, sans-serif';
@@ -668,6 +676,18 @@ export class MapView {
         ctx.fillStyle = '#0f172a'; ctx.fillText(label, x + 11, y + 4);
       }
     }
+    return shown.map(([d]) => d.id);
+  }
+
+  // The selected device, every frame, above the layer: its track, then its dot.
+  drawSelectedDevice(ctx) {
+    this.drawSelectedTrack(ctx);
+    const d = this.selectedDevice !== null && this.devices.get(this.selectedDevice);
+    if (!d) return;
+    const [x, y] = this.toScreen(this.near(d.u), d.v);
+    ctx.beginPath(); ctx.arc(x, y, 10, 0, 2 * Math.PI);
+    ctx.fillStyle = d.online === false ? COLORS.offline : COLORS.device;
+    ctx.fill(); ctx.lineWidth = 3; ctx.strokeStyle = '#ffffff'; ctx.stroke();
   }
 
   flash(u, v, color) {
