@@ -57,11 +57,13 @@ def calibrate(s):
 
 
 def starved_note(s):
+    """Whether the calibration loops timed just before and just after the measurement ran over
+    STARVED_FACTOR × the quickest of the run."""
     quickest = min(s.calibrations)
-    last = s.calibrations[-1]
+    last = max(s.calibrations[-2:])
     if last > STARVED_FACTOR * quickest:
         return f" — the browser was starved: the calibration loop took {last:.0f} ms, {last / quickest:.1f} × its quickest ({quickest:.0f} ms)"
-    return f" (calibration loop {last:.0f} ms, quickest {quickest:.0f} ms: the browser was not starved)"
+    return f" (calibration loop {last:.0f} ms around it, quickest {quickest:.0f} ms: the browser was not starved then)"
 
 
 def fleet_tracks(s):
@@ -101,14 +103,25 @@ def check_tracks_at_scale(s):
     calibrate(s)
     failures = []
     for zoom in DRAG_ZOOMS:
-        calibrate(s)
-        r = fleet.drag_frames(s, zoom)
-        layer = s.js("return window.geofenceDashboard.trackLayer()")
-        print(f"    zoom {zoom}: devices layer {layer['segments']:,} track segments of {fleet.DEVICES * TRACK_FIXES:,} fixes, "
-              f"built in {layer['buildMs']:.1f} ms")
-        if r["long"] or max(r["draw"]) > FRAME_MS or max(r["gaps"]) > FRAME_MS:
-            failures.append(f"drag at zoom {zoom}: long tasks {r['long']}, slowest drawing {max(r['draw']):.1f} ms, "
-                            f"longest gap {max(r['gaps']):.1f} ms{starved_note(s)}")
+        # Two tries: a machine shared with builds can stall the browser for one task at any
+        # moment (the calibration loop, timed before and after, shows when); a page whose frames
+        # cost too much fails both.
+        for attempt in (1, 2):
+            calibrate(s)
+            r = fleet.drag_frames(s, zoom)
+            calibrate(s)
+            layer = s.js("return window.geofenceDashboard.trackLayer()")
+            print(f"    zoom {zoom}: devices layer {layer['segments']:,} track segments of {fleet.DEVICES * TRACK_FIXES:,} fixes, "
+                  f"built in {layer['buildMs']:.1f} ms")
+            problem = None
+            if r["long"] or max(r["draw"]) > FRAME_MS or max(r["gaps"]) > FRAME_MS:
+                problem = (f"drag at zoom {zoom}: long tasks {r['long']}, slowest drawing {max(r['draw']):.1f} ms, "
+                           f"longest gap {max(r['gaps']):.1f} ms{starved_note(s)}")
+                print(f"    try {attempt} failed: {problem}")
+            if not problem:
+                break
+        if problem:
+            failures.append(problem)
         if zoom == 3:
             # Simplified for the zoom: the whole fleet within a few hundred pixels.
             assert layer["segments"] < fleet.DEVICES * TRACK_FIXES / 10, layer

@@ -8,7 +8,7 @@ import { Editor } from './edit.js';
 import { $, el, formatTime, formatDuration, formatAge } from './dom.js';
 import { Panels } from './panels.js';
 import { Replay } from './replay.js';
-import { appendFix } from './tracks.js';
+import { Track } from './tracks.js';
 import { isOnline, statusWord } from './status.js';
 
 const KEY = 'geofence.apiKey';
@@ -313,7 +313,7 @@ async function loadRecentEvents() {
 function device(id) {
   let d = state.devices.get(id);
   if (!d) {
-    d = { id, u: 0, v: 0, lon: 0, lat: 0, track: [], inside: new Set(), time: '' };
+    d = { id, u: 0, v: 0, lon: 0, lat: 0, track: new Track(), inside: new Set(), time: '' };
     state.devices.set(id, d);
     state.map.devices = state.devices;
   }
@@ -328,7 +328,7 @@ function moveDevice(d, lon, lat, time) {
   d.u = u; d.v = v; d.lon = lon; d.lat = lat;
   d.time = time;
   d.online = isOnline(time);
-  appendFix(d.track, u, v, t);
+  d.track.append(u, v, t);
   state.map.tracksChanged();   // the dot moved, if not the track
 }
 

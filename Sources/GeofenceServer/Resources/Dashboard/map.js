@@ -58,7 +58,7 @@ export class MapView {
     this.layer = null;          // {canvas, ctx, u, v, zoom, width, height, version}
     this.layerTimer = 0;
     this.frameTimes = [];       // the last 240 frames' drawing times (ms), for the browser test
-    this.devices = new Map();   // id -> {id, u, v, track: [[u, v, time]], online}
+    this.devices = new Map();   // id -> {id, u, v, track: Track (tracks.js), online}
     this.showTracks = true;     // the tracks layer is drawn (the toolbar's Tracks button)
     this.tracksVersion = 0;     // bumped by tracksChanged(); the tracks layer follows it
     this.trackLayer = null;     // the devices layer (tracks and dots): like `layer`, plus {builtAt, selected, tracks, segments}
@@ -656,7 +656,7 @@ export class MapView {
     for (const [d, x, y] of shown) {
       if (d.id === skip) continue;
       const online = d.online !== false;
-      const cell = `${online}:${Math.round(x / DOT_CELL)}:${Math.round(y / DOT_CELL)}`;
+      const cell = (online ? 1e9 : 0) + Math.round(x / DOT_CELL + 1e4) * 1e5 + Math.round(y / DOT_CELL + 1e4);
       if (cells.has(cell)) continue;
       cells.add(cell);
       const path = online ? dots.online : dots.offline;

@@ -9,21 +9,41 @@ export const TRACK_POINTS = 100;
 export const TRACK_GAP_MS = 10 * 60 * 1000;   // fixes further apart than 10 minutes are not joined
 const SIMPLIFY_PX = 1.5;
 
-// Appends a fix ([u, v, time in ms]) to `track` when it is newer than the last one and moved;
-// an older fix (a poll that read a position the stream already passed) is ignored. Answers
-// whether the track changed.
-export function appendFix(track, u, v, t) {
-  const last = track[track.length - 1];
-  if (last && (t < last[2] || (last[0] === u && last[1] === v))) return false;
-  track.push([u, v, t]);
-  if (track.length > TRACK_POINTS) track.shift();
-  return true;
+// A device's last TRACK_POINTS fixes in three typed arrays used as a ring (oldest first from
+// `start`): a fleet's history is a few thousand objects for the garbage collector, not one
+// per fix.
+export class Track {
+  constructor() {
+    this.u = new Float64Array(TRACK_POINTS);
+    this.v = new Float64Array(TRACK_POINTS);
+    this.t = new Float64Array(TRACK_POINTS);
+    this.start = 0;
+    this.length = 0;
+  }
+
+  // The ring index of the i-th fix, oldest first.
+  index(i) { return (this.start + i) % TRACK_POINTS; }
+
+  // Appends a fix (u, v, time in ms) when it is newer than the last one and moved; an older fix
+  // (a poll that read a position the stream already passed) is ignored. Answers whether the
+  // track changed.
+  append(u, v, t) {
+    if (this.length) {
+      const last = this.index(this.length - 1);
+      if (t < this.t[last] || (this.u[last] === u && this.v[last] === v)) return false;
+    }
+    const i = this.length < TRACK_POINTS ? this.index(this.length) : this.start;
+    this.u[i] = u; this.v[i] = v; this.t[i] = t;
+    if (this.length < TRACK_POINTS) this.length++; else this.start = (this.start + 1) % TRACK_POINTS;
+    return true;
+  }
 }
 
 // [minU, minV, maxU, maxV] of a track.
 export function trackBounds(track) {
   let u0 = Infinity, v0 = Infinity, u1 = -Infinity, v1 = -Infinity;
-  for (const [u, v] of track) {
+  for (let k = 0; k < track.length; k++) {
+    const i = track.index(k), u = track.u[i], v = track.v[i];
     if (u < u0) u0 = u; if (u > u1) u1 = u;
     if (v < v0) v0 = v; if (v > v1) v1 = v;
   }
@@ -36,8 +56,9 @@ export function trackBounds(track) {
 export function traceTrack(path, track, view, k = 0) {
   const W = view.W, ox = view.ox - (view.u - k) * W, oy = view.oy - view.v * W;
   let lx = 0, ly = 0, lt = -Infinity, segments = 0;
-  for (const [u, v, t] of track) {
-    const x = ox + u * W, y = oy + v * W;
+  for (let n = 0; n < track.length; n++) {
+    const i = track.index(n), t = track.t[i];
+    const x = ox + track.u[i] * W, y = oy + track.v[i] * W;
     const gap = t - lt > TRACK_GAP_MS;
     lt = t;
     if (gap) { path.moveTo(x, y); lx = x; ly = y; continue; }
