@@ -8,9 +8,10 @@ the stream and the poll deliver (reading 100,000 fixes through the 5-second poll
 would take the test 80 minutes), for 1,000 devices of their own (`live-0000` …), beside the
 fleet's devices the page already shows.
 
-The browser shares this 2-core machine with other work: before each measurement a fixed loop
-is timed in the page (`calibrate`), and a failure says when that loop ran slower than
-STARVED_FACTOR × its quickest time in this run — the browser was starved, not the page slow.
+The browser shares this 2-core machine with other work: a fixed loop is timed in the page
+before and after each measurement (`fleet.calibrate`), a failure says when that loop ran slower
+than `fleet.STARVED_FACTOR` × its quickest time in this run (the browser was starved, not the
+page slow), and each drag gets two tries (`fleet.clean_drag`).
 """
 import math
 import random
@@ -27,15 +28,8 @@ GAP_AFTER = 50               # a 3-hour gap after the 50th fix (a phone switched
 GAP_S = 3 * 3600
 DRAG_ZOOMS = (3, 10, 13, 16)
 WORLD_PAINT_MS = 300
-FRAME_MS = 50
-STARVED_FACTOR = 2.0
 
-CALIBRATE = """
-const t0 = performance.now();
-let x = 0;
-for (let i = 0; i < 3e6; i++) x += Math.sqrt(i) * 1e-9;
-return [performance.now() - t0, x];
-"""
+
 
 # The track colour of map.js (rgba(225, 29, 72, 0.55) over the light background).
 def is_track(p):
@@ -48,22 +42,6 @@ def window_pixels(s, lon, lat, shot, radius=4):
     x, y, rect = s.screen_of(lon, lat)
     cx, cy = int(rect[0] + x), int(rect[1] + y)
     return [shot.pixel(cx + dx, cy + dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)]
-
-
-def calibrate(s):
-    ms = s.js(CALIBRATE)[0]
-    s.calibrations = getattr(s, "calibrations", []) + [ms]
-    return ms
-
-
-def starved_note(s):
-    """Whether the calibration loops timed just before and just after the measurement ran over
-    STARVED_FACTOR × the quickest of the run."""
-    quickest = min(s.calibrations)
-    last = max(s.calibrations[-2:])
-    if last > STARVED_FACTOR * quickest:
-        return f" — the browser was starved: the calibration loop took {last:.0f} ms, {last / quickest:.1f} × its quickest ({quickest:.0f} ms)"
-    return f" (calibration loop {last:.0f} ms around it, quickest {quickest:.0f} ms: the browser was not starved then)"
 
 
 def fleet_tracks(s):
@@ -100,33 +78,20 @@ def check_tracks_at_scale(s):
     full = s.js("return window.geofenceDashboard.trackLengths()")
     assert all(full.get(d) == TRACK_FIXES for d in tracks), \
         f"only {sum(1 for d in tracks if full.get(d) == TRACK_FIXES)} of the {len(tracks)} devices hold a full track"
-    calibrate(s)
+    fleet.calibrate(s)
     failures = []
     for zoom in DRAG_ZOOMS:
-        # Two tries: a machine shared with builds can stall the browser for one task at any
-        # moment (the calibration loop, timed before and after, shows when); a page whose frames
-        # cost too much fails both.
-        for attempt in (1, 2):
-            calibrate(s)
-            r = fleet.drag_frames(s, zoom)
-            calibrate(s)
-            layer = s.js("return window.geofenceDashboard.trackLayer()")
-            print(f"    zoom {zoom}: devices layer {layer['segments']:,} track segments of {fleet.DEVICES * TRACK_FIXES:,} fixes, "
-                  f"built in {layer['buildMs']:.1f} ms")
-            problem = None
-            if r["long"] or max(r["draw"]) > FRAME_MS or max(r["gaps"]) > FRAME_MS:
-                problem = (f"drag at zoom {zoom}: long tasks {r['long']}, slowest drawing {max(r['draw']):.1f} ms, "
-                           f"longest gap {max(r['gaps']):.1f} ms{starved_note(s)}")
-                print(f"    try {attempt} failed: {problem}")
-            if not problem:
-                break
+        r, problem = fleet.clean_drag(s, zoom)
+        layer = s.js("return window.geofenceDashboard.trackLayer()")
+        print(f"    zoom {zoom}: devices layer {layer['segments']:,} track segments of {fleet.DEVICES * TRACK_FIXES:,} fixes, "
+              f"built in {layer['buildMs']:.1f} ms")
         if problem:
             failures.append(problem)
         if zoom == 3:
             # Simplified for the zoom: the whole fleet within a few hundred pixels.
             assert layer["segments"] < fleet.DEVICES * TRACK_FIXES / 10, layer
     # The world view: every region in clusters, every track, painted after the input.
-    calibrate(s)
+    fleet.calibrate(s)
     painted = []
     for _ in range(3):
         n = s.loads()
@@ -137,9 +102,10 @@ def check_tracks_at_scale(s):
         s.js("window.geofenceDashboard.setView(121.47, 31.23, 10)")
         s.wait_for_load(n, timeout=10)
         time.sleep(0.3)
+    fleet.calibrate(s)
     print(f"    world view painted {', '.join(f'{p:.0f}' for p in painted)} ms after the input (median {statistics.median(painted):.0f})")
     if statistics.median(painted) > WORLD_PAINT_MS:
-        failures.append(f"the world view painted in {statistics.median(painted):.0f} ms (median of 3){starved_note(s)}")
+        failures.append(f"the world view painted in {statistics.median(painted):.0f} ms (median of 3){fleet.starved_note(s)}")
     assert not failures, "; ".join(failures)
 
 
