@@ -100,6 +100,12 @@ public struct ServerConfiguration: Sendable {
     public var dashboardTileURL: String? = nil
     /// Attribution text shown under the tiles (most tile servers' terms require one).
     public var dashboardTileAttribution: String? = nil
+    /// The values of `{s}` in ``dashboardTileURL``, spread over the tiles (`a`, `b`, `c` by
+    /// default); each becomes a host the page's Content-Security-Policy allows.
+    public var dashboardTileSubdomains: [String] = ["a", "b", "c"]
+    /// The tile server's highest zoom (19 by default, OpenStreetMap's); closer in, the map
+    /// scales that zoom's tiles.
+    public var dashboardTileMaxZoom: Int = 19
     /// HTTPS with this certificate and key (``ServerTLS``); `nil` (the default): plain HTTP,
     /// for a server behind a TLS proxy or on loopback.
     public var tls: ServerTLS? = nil
@@ -112,6 +118,7 @@ public struct ServerConfiguration: Sendable {
     /// `maxDelaySeconds`, `maxAttempts`}, `webhookPollIntervalMilliseconds`,
     /// `regionSyncIntervalMilliseconds`, `maxNearbyRadiusMeters`, `maxConcurrentQueriesPerTenant`,
     /// `requestTimeoutSeconds`, `maxFixClockSkewSeconds`, `dashboardTileURL`, `dashboardTileAttribution`,
+    /// `dashboardTileSubdomains`, `dashboardTileMaxZoom`,
     /// `snapshotEveryFixes` (0: no snapshots), `snapshotIntervalSeconds`, `snapshotMaximumShare`,
     /// `fixRetentionDays`,
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
@@ -154,6 +161,24 @@ public struct ServerConfiguration: Sendable {
             "dashboardTileAttribution", { () throws(Problem) in try o.optionalString("dashboardTileAttribution") })
         {
             dashboardTileAttribution = t
+        }
+        if o.has("dashboardTileSubdomains") {
+            let a = try wrap(
+                "dashboardTileSubdomains", { () throws(Problem) in try o.array("dashboardTileSubdomains") })
+            dashboardTileSubdomains = try a.map {
+                guard case .string(let s) = $0 else {
+                    throw ConfigurationError(key: "dashboardTileSubdomains", reason: "must hold strings")
+                }
+                return s
+            }
+        }
+        if let n = try wrap(
+            "dashboardTileMaxZoom", { () throws(Problem) in try o.optionalNumber("dashboardTileMaxZoom") })
+        {
+            guard n == n.rounded(), n >= 0, n <= 22 else {
+                throw ConfigurationError(key: "dashboardTileMaxZoom", reason: "must be a whole number from 0 to 22")
+            }
+            dashboardTileMaxZoom = Int(n)
         }
         if let t = try wrap("metricsToken", { () throws(Problem) in try o.optionalString("metricsToken") }) {
             metricsToken = t
@@ -340,6 +365,16 @@ public struct ServerConfiguration: Sendable {
             guard t.hasPrefix("https://") || t.hasPrefix("http://"), ["{z}", "{x}", "{y}"].allSatisfy(t.contains) else {
                 throw ConfigurationError(
                     key: "dashboardTileURL", reason: "must be an http(s) URL template with {z}, {x} and {y}")
+            }
+            if t.contains("{s}") {
+                func isLabel(_ s: String) -> Bool {
+                    (1...63).contains(s.count)
+                        && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                }
+                guard !dashboardTileSubdomains.isEmpty, dashboardTileSubdomains.allSatisfy(isLabel) else {
+                    throw ConfigurationError(
+                        key: "dashboardTileSubdomains", reason: "must be one or more host labels (letters, digits, -)")
+                }
             }
         }
     }

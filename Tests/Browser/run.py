@@ -38,6 +38,9 @@ WIDTH, HEIGHT = 1200, 900   # the window; headless Chromium's viewport is about 
 
 from colours import is_background, is_device_red, is_occupied_green, is_region_blue  # noqa: E402
 import fleet  # noqa: E402
+import operator_checks  # noqa: E402
+import tiles  # noqa: E402
+import tracks  # noqa: E402
 
 
 def offset_metres(lon, lat, east, north):
@@ -365,55 +368,6 @@ def check_stream_survives_restart(s):
     assert len(enters) == 1, f"the events before the restart were repeated ({len(enters)} enters of phone-1)"
 
 
-TILE_COLOUR = (250, 236, 196)
-
-
-def check_tiles(s):
-    """A second server configured with a tile URL template: the page draws the tiles (their
-    colour in the screenshot where no region is), shows the attribution, and the tile server
-    sees well-formed z/x/y requests — allowed by the policy's img-src, which names its origin."""
-    import http.server
-    import threading
-    requests = []
-    tile = png.encode_solid(256, 256, TILE_COLOUR)
-
-    class Tiles(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            requests.append(self.path)
-            self.send_response(200)
-            self.send_header("Content-Type", "image/png")
-            self.send_header("Content-Length", str(len(tile)))
-            self.end_headers()
-            self.wfile.write(tile)
-
-        def log_message(self, *args):
-            pass
-
-    tiles = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Tiles)
-    threading.Thread(target=tiles.serve_forever, daemon=True).start()
-    config = os.path.join(s.server.dir, "tiles.json")
-    with open(config, "w") as f:
-        json.dump({"dashboardTileURL": f"http://127.0.0.1:{tiles.server_address[1]}/{{z}}/{{x}}/{{y}}.png",
-                   "dashboardTileAttribution": "Tiles: test server"}, f)
-    other = Server(s.server.binary, ["--config", config]).start()
-    try:
-        status, headers, _ = other.raw("/")
-        assert f"img-src 'self' http://127.0.0.1:{tiles.server_address[1]};" in headers["Content-Security-Policy"], headers
-        t = Session(other, s.d)
-        t.open(*CENTRE, ZOOM)
-        t.sign_in(other.key)
-        t.wait(lambda: t.loads() >= 1, what="a viewport load")
-        t.wait(lambda: requests, what="tile requests")
-        t.wait(lambda: t.pixel(*offset_metres(*CENTRE, 400, 300)) == TILE_COLOUR, timeout=5, what="the tiles on the map")
-        assert t.text("attribution") == "Tiles: test server"
-        assert all(len(r.strip("/").split("/")) == 3 and r.endswith(".png") and r.strip("/").split("/")[0] == str(ZOOM)
-                   for r in requests), requests
-        print(f"    {len(requests)} tiles requested, e.g. {requests[0]}")
-    finally:
-        other.stop()
-        tiles.shutdown()
-
-
 def make_screenshot(s, path):
     """A picture for the README: a few regions, devices with tracks, live events, details."""
     base = CENTRE
@@ -480,16 +434,20 @@ def main():
             return 0
         checks = [check_static_headers, check_wrong_key, check_sign_in, check_draw_circle, check_problem_shown,
                   check_enter_event_live, check_device_details, check_edit_region, check_delete_region, check_polygon_with_hole,
-                  check_keyboard_polygon, check_keyboard_circle, check_stream_survives_restart, check_tiles]
+                  check_keyboard_polygon, check_keyboard_circle, check_stream_survives_restart, tiles.check_tile_policy_hosts,
+                  tiles.check_base_map]
         setup = None
         if args.regions:
             # The dashboard at scale (fleet.py): 100,000 regions, 1,000 devices with a week of events.
             setup = lambda s: fleet.setup(s, args.regions)  # noqa: E731
             setup.__name__ = f"setup_{args.regions}_regions_{fleet.DEVICES}_devices"
             checks += [setup, fleet.check_map_at_scale, fleet.check_ingest_while_panning, fleet.check_devices_panel,
-                       fleet.check_history_panel, fleet.check_regions_panel, fleet.check_replay, fleet.check_import_export,
-                       fleet.check_move_and_reshape, fleet.check_antimeridian, fleet.check_long_device_id,
-                       fleet.check_offline_state]
+                       fleet.check_history_panel, fleet.check_regions_panel, operator_checks.check_replay_view,
+                       fleet.check_import_export, fleet.check_move_and_reshape, fleet.check_antimeridian,
+                       fleet.check_long_device_id, tracks.check_tracks_at_scale, tracks.check_tracks_cut_hidden_and_selected,
+                       operator_checks.check_clusters_once_apart, operator_checks.check_history_times_whole,
+                       operator_checks.check_long_region_name, operator_checks.check_battery_and_status,
+                       operator_checks.check_export_selection, fleet.check_offline_state]
         if args.only:
             words = args.only.split(",")
             checks = [c for c in checks if c in (check_sign_in, setup) or any(w in c.__name__ for w in words)]

@@ -31,6 +31,21 @@ struct PolygonValidityTests {
         #expect(Self.field(Self.polygon(Self.ring([(0, 0), (2, 0), (2, 2), (1, 0), (0, 2), (0, 0)]))) == "exterior")
     }
 
+    @Test("a symmetric bow-tie, whose lobes cancel to zero area, is refused as crossing itself, not as collinear")
+    func symmetricBowTieSaysItCrossesItself() {
+        let bowTie = Self.polygon(Self.ring([(0, 0), (1, 1), (1, 0), (0, 1), (0, 0)]))
+        #expect(Self.reason(bowTie)?.contains("crosses itself") == true)
+        let collinear = Self.polygon(Self.ring([(0, 0), (1, 0), (2, 0), (0, 0)]))
+        #expect(Self.reason(collinear)?.contains("collinear") == true)
+    }
+
+    static func reason(_ region: Region) -> String? {
+        do { try region.validate() } catch {
+            if case .invalidRegion(_, _, let reason) = error { return reason }
+        }
+        return nil
+    }
+
     @Test("a hole outside the shell, crossing it, nested in another hole, or touching it is refused")
     func holes() {
         let outside = Self.ring([(2, 2), (3, 2), (3, 3), (2, 2)])

@@ -52,15 +52,16 @@ struct DashboardAssets: Sendable {
 extension GeofenceServer {
     /// The Content-Security-Policy of every dashboard response: scripts, styles and requests
     /// from this origin only (no inline script or style, no eval), images also from the tile
-    /// server's origin when one is configured, no framing, no plugins.
-    static func dashboardPolicy(tileOrigin: String?) -> String {
-        let img = ["'self'"] + (tileOrigin.map { [$0] } ?? [])
+    /// server's origins when one is configured (one per `{s}` subdomain), no framing, no plugins.
+    static func dashboardPolicy(tileOrigins: [String]) -> String {
+        let img = ["'self'"] + tileOrigins
         return "default-src 'self'; script-src 'self'; style-src 'self'; img-src \(img.joined(separator: " ")); "
             + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
     }
 
     /// `GET /` (the dashboard page), `GET /dashboard/{file}` (its scripts, styles, icon) and
-    /// `GET /dashboard/config.json` (the optional tile URL template). Open routes: the page
+    /// `GET /dashboard/config.json` (the optional base map: `tileURL`, `tileSubdomains`,
+    /// `tileMaxZoom`, `tileAttribution`). Open routes: the page
     /// holds no data; it asks for the API key and sends it as a bearer header to /v1.
     ///
     /// Caching: every file has a strong `ETag` and `Cache-Control: no-cache`, so a browser
@@ -69,6 +70,8 @@ extension GeofenceServer {
         let tileURL = configuration.dashboardTileURL
         var config: [String: ServerJSON] = ["tileURL": tileURL.map(ServerJSON.string) ?? .null]
         config["tileAttribution"] = configuration.dashboardTileAttribution.map(ServerJSON.string) ?? .null
+        config["tileSubdomains"] = .array(configuration.dashboardTileSubdomains.map(ServerJSON.string))
+        config["tileMaxZoom"] = .number(Double(configuration.dashboardTileMaxZoom))
         var files = DashboardAssets.load().files
         if files["index.html"] == nil {
             logger.warning(
@@ -77,7 +80,8 @@ extension GeofenceServer {
         files["config.json"] = DashboardAssets.asset(
             ServerJSON.object(config).encoded(), contentType: "application/json")
         let assets = DashboardAssets(files: files)
-        let policy = Self.dashboardPolicy(tileOrigin: tileURL.flatMap(Self.origin))
+        let policy = Self.dashboardPolicy(
+            tileOrigins: tileURL.map { Self.origins(of: $0, subdomains: configuration.dashboardTileSubdomains) } ?? [])
 
         @Sendable func serve(_ name: String, _ request: Request) throws -> Response {
             guard let a = assets.files[name] else {
@@ -103,12 +107,21 @@ extension GeofenceServer {
         router.get("dashboard/:file") { request, context in try serve(try context.parameters.require("file"), request) }
     }
 
-    /// `scheme://host[:port]` of a tile URL template, for the CSP's `img-src`.
-    static func origin(of template: String) -> String? {
+    /// `scheme://host[:port]` of a tile URL template with `{s}` as `subdomain`, for the CSP's
+    /// `img-src`.
+    static func origin(of template: String, subdomain: String = "") -> String? {
         let probe = template.replacingOccurrences(of: "{z}", with: "0").replacingOccurrences(of: "{x}", with: "0")
-            .replacingOccurrences(of: "{y}", with: "0")
+            .replacingOccurrences(of: "{y}", with: "0").replacingOccurrences(of: "{s}", with: subdomain)
         guard let u = URLComponents(string: probe), let scheme = u.scheme, let host = u.host else { return nil }
         return "\(scheme)://\(host)" + (u.port.map { ":\($0)" } ?? "")
+    }
+
+    /// Every origin a tile URL template reaches: one per subdomain when it holds `{s}`.
+    static func origins(of template: String, subdomains: [String]) -> [String] {
+        let names = template.contains("{s}") ? subdomains : [""]
+        var seen: [String] = []
+        for name in names { if let o = origin(of: template, subdomain: name), !seen.contains(o) { seen.append(o) } }
+        return seen
     }
 }
 

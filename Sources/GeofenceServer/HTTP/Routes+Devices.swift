@@ -67,6 +67,12 @@ extension GeofenceServer {
                 "pending": .array((state?.pending ?? []).map { .string($0) }),
             ]
             if let setAside { o["setAside"] = setAside.json }
+            if let b = try await self.store.batteries(tenant: tenant, devices: [device])[device] {
+                o["battery"] = .object([
+                    "percent": .number(b.percent),
+                    "time": .string(FixJSON.formatRFC3339(Date(timeIntervalSince1970: b.time))),
+                ])
+            }
             if let asked = state?.asked {
                 o["regions"] = .object(
                     Dictionary(

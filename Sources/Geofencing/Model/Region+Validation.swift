@@ -68,6 +68,10 @@ extension Region {
                 throw bad(field, "winds around the globe; split it into parts")
             }
             guard abs(PreparedPolygon.planarArea(unwrapped)) > 1e-3 else {
+                // The lobes of a ring that crosses itself (a bow-tie) cancel out: say what it is.
+                if !isCollinear(unwrapped), let flaw = PreparedPolygon.simplicityFlaw([unwrapped]) {
+                    throw bad(field, flaw.reason)
+                }
                 throw bad(field, "has zero area (its vertices are collinear)")
             }
         }
@@ -77,5 +81,18 @@ extension Region {
         let unwrapped =
             [outer] + p.holes.map { PreparedPolygon.unwrap(PreparedPolygon.openRing($0), reference: reference) }
         if let flaw = PreparedPolygon.simplicityFlaw(unwrapped) { throw bad(field(flaw.ring), flaw.reason) }
+    }
+
+    /// Whether every vertex of `ring` (unwrapped degrees) lies within a millimetre of the line
+    /// through its first vertex and the vertex furthest from it.
+    private static func isCollinear(_ ring: [SIMD2<Double>]) -> Bool {
+        guard let first = ring.first else { return true }
+        let k = SIMD2(111_319.49 * cos(first.y * .pi / 180), 110_574.0)
+        let points = ring.map { ($0 - first) * k }
+        guard let far = points.max(by: { ($0 * $0).sum() < ($1 * $1).sum() }), (far * far).sum() > 0 else {
+            return true
+        }
+        let length = (far * far).sum().squareRoot()
+        return points.allSatisfy { abs(far.x * $0.y - far.y * $0.x) / length < 1e-3 }
     }
 }

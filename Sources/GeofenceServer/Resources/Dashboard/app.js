@@ -2,17 +2,18 @@
 // details, and editing through /v1. Everything the user sees comes from the API; the key
 // lives in sessionStorage and travels only in the Authorization header.
 import { Api, ApiProblem } from './api.js';
-import { MapView, COLORS } from './map.js';
+import { MapView, COLORS, clusterRadius } from './map.js';
 import { project, circleRing, projectRing, ringsBounds, formatDistance, metresPerUnit } from './geo.js';
 import { Editor } from './edit.js';
-import { $, el, formatTime, formatDuration } from './dom.js';
+import { $, el, formatTime, formatDuration, formatAge } from './dom.js';
 import { Panels } from './panels.js';
 import { Replay } from './replay.js';
+import { Track } from './tracks.js';
+import { isOnline, statusWord } from './status.js';
 
 const KEY = 'geofence.apiKey';
 const REGION_PAGE = 1000;   // regions per viewport request (the server's largest page); more: clusters
 const EVENTS_KEPT = 200;
-const TRACK_POINTS = 100;
 const POLLED_DEVICES = 100; // devices whose last fix is re-read every POLL_MS (last seen first)
 const POLL_MS = 5000;
 
@@ -28,9 +29,24 @@ const state = {
 window.geofenceDashboard = state.stats;   // read by the browser test and by curious operators
 state.stats.screenOf = (lon, lat) => { const [u, v] = project(lon, lat); return state.map.toScreen(state.map.near(u), v); };
 state.stats.frames = () => state.map.frameTimes.slice();
+state.stats.framesDrawn = () => state.map.framesDrawn || 0;
 state.stats.view = () => ({ u: state.map.u, v: state.map.v, zoom: state.map.zoom, bbox: state.map.bbox() });
 state.stats.setView = (lon, lat, zoom) => state.map.setView(lon, lat, zoom);
-state.stats.replay = () => (state.map.replay ? { points: state.map.replay.points.length, events: state.map.replay.events.length, at: state.map.replay.at } : null);
+state.stats.replay = () => state.replay.describe();
+state.stats.drawnDevices = () => state.map.drawnDevices.slice();
+state.stats.trackLayer = () => { const l = state.map.trackLayer; return l && { segments: l.segments, buildMs: state.map.lastTrackLayerMs, version: l.version }; };
+// Fixes for the live map as the stream and the poll deliver them ([[lon, lat, time]] per
+// device id): the browser test fills a fleet's tracks through the page's own path.
+state.stats.trackLengths = () => Object.fromEntries([...state.devices.values()].map((d) => [d.id, d.track.length]));
+state.stats.select = (id) => select(id === null ? null : { type: 'device', id });
+state.stats.clusters = () => (state.map.shownClusters || []).map((c) => {
+  const [x, y] = state.map.toScreen(c.u, c.v);
+  return { x, y, r: clusterRadius(c.count), count: c.count };
+});
+state.stats.feed = (byDevice) => {
+  for (const [id, fixes] of Object.entries(byDevice)) for (const [lon, lat, t] of fixes) moveDevice(device(id), lon, lat, t);
+  state.map.tracksChanged();
+};
 
 // MARK: Sign-in
 
@@ -86,7 +102,7 @@ async function startDashboard() {
   const config = await configLoad;
   if (config.tileAttribution) { $('attribution').textContent = config.tileAttribution; $('attribution').hidden = false; }
   state.map = new MapView($('map'), {
-    tileURL: config.tileURL || null,
+    tiles: config.tileURL ? { url: config.tileURL, subdomains: config.tileSubdomains || [], maxZoom: config.tileMaxZoom ?? 19 } : null,
     onViewChange: scheduleViewLoad,
     onClick: (u, v, x, y) => (state.editor.active ? state.editor.click(u, v, x, y) : clicked(state.map.hitTest(x, y))),
     onPointerMove: (x, y) => state.editor.pointer(x, y),
@@ -151,6 +167,11 @@ function bindControls() {
   $('fit').addEventListener('click', () => fitToContent());
   $('draw-circle').addEventListener('click', () => state.editor.start('circle'));
   $('draw-polygon').addEventListener('click', () => state.editor.start('polygon'));
+  $('toggle-tracks').addEventListener('click', () => {
+    state.map.showTracks = !state.map.showTracks;
+    $('toggle-tracks').setAttribute('aria-pressed', String(state.map.showTracks));
+    state.map.requestRender();
+  });
   $('sign-out').addEventListener('click', signOut);
   $('offline-retry').addEventListener('click', () => state.stream && state.stream.retryNow());
   $('details-close').addEventListener('click', () => select(null));
@@ -292,20 +313,23 @@ async function loadRecentEvents() {
 function device(id) {
   let d = state.devices.get(id);
   if (!d) {
-    d = { id, u: 0, v: 0, lon: 0, lat: 0, track: [], inside: new Set(), time: '' };
+    d = { id, u: 0, v: 0, lon: 0, lat: 0, track: new Track(), inside: new Set(), time: '' };
     state.devices.set(id, d);
     state.map.devices = state.devices;
   }
   return d;
 }
 
+// A fix of device d: its position when newer than the one known, and its live track.
 function moveDevice(d, lon, lat, time) {
-  [d.u, d.v] = project(lon, lat);
-  d.lon = lon; d.lat = lat;
-  if (time) d.time = time;
-  const last = d.track[d.track.length - 1];
-  if (!last || last[0] !== d.u || last[1] !== d.v) d.track.push([d.u, d.v]);
-  if (d.track.length > TRACK_POINTS) d.track.shift();
+  const t = new Date(time).getTime();
+  if (d.time && t < new Date(d.time).getTime()) return;
+  const [u, v] = project(lon, lat);
+  d.u = u; d.v = v; d.lon = lon; d.lat = lat;
+  d.time = time;
+  d.online = isOnline(time);
+  d.track.append(u, v, t);
+  state.map.tracksChanged();   // the dot moved, if not the track
 }
 
 // The stream tells where devices crossed a boundary; between events, and for devices with no
@@ -322,6 +346,13 @@ async function pollDevices() {
       moveDevice(d, s.lastFix.longitude, s.lastFix.latitude, s.lastFix.timestamp);
       d.inside = new Set(s.inside);
     }
+    // A device falls silent without any message: its state follows the clock.
+    let changed = false;
+    for (const d of state.devices.values()) {
+      const online = isOnline(d.time);
+      if (d.online !== online) { d.online = online; changed = true; }
+    }
+    if (changed) state.map.tracksChanged();
     markOccupied();
     state.map.requestRender();
   } finally {
@@ -398,7 +429,8 @@ function centreOn(lon, lat) {
 function select(target) {
   state.selected = target;
   state.map.selectedRegion = null;
-  if (!target || target.type !== 'device') state.replay.close();
+  // The replay view stays while a region is looked at; another device or none closes it.
+  if (!target || (target.type === 'device' && state.replay.shown && state.replay.shown.id !== target.id)) state.replay.close();
   state.map.selected = target;
   state.map.requestRender();
   if (!target) { $('details').hidden = true; return; }
@@ -494,9 +526,12 @@ async function deviceDetails(id, box) {
   if (!state.selected || state.selected.id !== id) return;
   box.replaceChildren(
     el('dl', {},
+      row('Status', el('span', { class: `status ${statusWord(fix.timestamp)}`, id: 'device-status' }, statusWord(fix.timestamp))),
       row('Last fix', formatTime(fix.timestamp)),
       row('Position', `${fix.latitude.toFixed(6)}, ${fix.longitude.toFixed(6)}`),
       fix.horizontalAccuracy !== undefined ? row('Accuracy', `±${fix.horizontalAccuracy} m`) : null,
+      s.battery ? row('Battery', el('span', { id: 'device-battery', title: `reported ${formatTime(s.battery.time)}` },
+        `${Math.round(s.battery.percent)} % (${formatAge(s.battery.time)})`)) : null,
       row('Inside', s.inside.length ? s.inside.join(', ') : 'no region'),
       s.pending.length ? row('Pending', s.pending.join(', ')) : null),
     el('div', { class: 'actions' }, el('button', { type: 'button', onclick: () => centreOn(fix.longitude, fix.latitude) }, 'Show on map')),

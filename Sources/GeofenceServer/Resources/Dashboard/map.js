@@ -12,13 +12,23 @@
 // redrawn. While a pointer is down (a drag or a pinch) the layer is never redrawn and nothing
 // is loaded (app.js waits for `interacting` to end): every frame of a drag is a copy of the
 // layer, whatever the data; the new view is loaded and drawn once the pointer is released.
+//
+// Devices have a layer of their own: their live tracks (tracks.js) and dots, rebuilt when they
+// change (at most every TRACK_REDRAW_MS), once a zoom settles, or when a pan has used half the
+// layer's margin, and never during a drag: a frame's cost depends on the view, not on how many
+// devices or how much history the page holds. The selected device is drawn above, every frame.
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
+import { trackBounds, traceTrack } from './tracks.js';
 
 const TILE = 256;
 const LAYER_PAD = 0.25;          // the layer's margin, a fraction of the view per side
 const LAYER_SETTLE_MS = 90;      // redraw the layer this long after the last zoom step
 const CROWDED = 150;             // more regions in view than this: lighter fills, thinner lines
 const LABELLED = 40;             // device names are drawn while at most this many devices are in view
+const TRACK_REDRAW_MS = 500;     // the devices layer follows moving devices at most twice a second
+const DOT_CELL = 2;              // px: one dot per cell of this size and colour
+const TILES_KEPT = 300;          // tile images held (the browser's HTTP cache holds more)
+const TILE_RETRY_MS = 30000;     // a tile that failed is asked for again after this
 
 // The hemisphere letter of a graticule line; none on the equator or the prime meridian.
 function hemisphere(x, negative, positive, step) {
@@ -29,14 +39,15 @@ export const COLORS = {
   background: '#eef2f6', grid: 'rgba(100, 116, 139, 0.18)', gridLabel: '#64748b',
   region: 'rgba(37, 99, 235, 0.20)', regionStroke: '#2563eb',
   occupied: 'rgba(22, 163, 74, 0.26)', occupiedStroke: '#15803d',
-  selectedStroke: '#0f172a', device: '#e11d48', track: 'rgba(225, 29, 72, 0.55)',
+  selectedStroke: '#0f172a', device: '#e11d48', track: 'rgba(225, 29, 72, 0.55)', selectedTrack: '#9f1239',
   draft: 'rgba(245, 158, 11, 0.22)', draftStroke: '#d97706',
   enter: '#16a34a', exit: '#d97706', dwell: '#7c3aed',
-  cluster: 'rgba(37, 99, 235, 0.82)', replay: '#0891b2',
+  cluster: 'rgba(37, 99, 235, 0.82)', replay: '#0891b2', offline: '#94a3b8',
 };
 
 export class MapView {
-  constructor(canvas, { onViewChange, onClick, onPointerMove, tileURL }) {
+  // `tiles`: the base map ({url, subdomains, maxZoom}) or null for none.
+  constructor(canvas, { onViewChange, onClick, onPointerMove, tiles }) {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
     this.u = 0.5; this.v = 0.5; this.zoom = 2;
@@ -47,15 +58,19 @@ export class MapView {
     this.layer = null;          // {canvas, ctx, u, v, zoom, width, height, version}
     this.layerTimer = 0;
     this.frameTimes = [];       // the last 240 frames' drawing times (ms), for the browser test
-    this.devices = new Map();   // id -> {id, u, v, track: [[u, v]], selected}
+    this.devices = new Map();   // id -> {id, u, v, track: Track (tracks.js), online}
+    this.showTracks = true;     // the tracks layer is drawn (the toolbar's Tracks button)
+    this.tracksVersion = 0;     // bumped by tracksChanged(); the tracks layer follows it
+    this.trackLayer = null;     // the devices layer (tracks and dots): like `layer`, plus {builtAt, selected, tracks, segments}
+    this.trackTimer = 0;
+    this.drawnDevices = [];     // the ids of the devices drawn by the last frame (browser test)
     this.flashes = [];          // {u, v, color, start}
     this.selected = null;       // {type: 'region'|'device', id}
     this.draft = null;          // {rings: [Float64Array], open: bool, points: [[u, v]]}
     this.onViewChange = onViewChange;
     this.onClick = onClick;
     this.onPointerMove = onPointerMove;
-    this.tileURL = tileURL;
-    this.tiles = new Map();
+    this.tiles = tiles ? { ...tiles, images: new Map() } : null;
     this.pointers = new Map();
     this.frame = 0;
     this.lastPaint = 0;
@@ -113,12 +128,14 @@ export class MapView {
     this.changed();
   }
 
-  // Fits [minU, minV, maxU, maxV] into the view with a margin.
-  fit(b, maxZoom = 17) {
+  // Fits [minU, minV, maxU, maxV] into the view with a margin, above the bottom `inset` pixels
+  // (a bar over the map's foot).
+  fit(b, maxZoom = 17, inset = 0) {
     const w = Math.max(b[2] - b[0], 1e-9), h = Math.max(b[3] - b[1], 1e-9);
-    const z = Math.log2(Math.min(this.width / (w * TILE), this.height / (h * TILE)) * 0.8);
-    this.u = (b[0] + b[2]) / 2; this.v = (b[1] + b[3]) / 2;
+    const free = Math.max(1, this.height - inset);
+    const z = Math.log2(Math.min(this.width / (w * TILE), free / (h * TILE)) * 0.8);
     this.zoom = Math.max(1, Math.min(maxZoom, z));
+    this.u = (b[0] + b[2]) / 2; this.v = (b[1] + b[3]) / 2 + inset / 2 / this.worldSize;
     this.wrap();
     this.changed();
   }
@@ -252,13 +269,13 @@ export class MapView {
   // containing it.
   hitTest(x, y) {
     let best = null, bestD = 12;
-    for (const d of this.devices.values()) {
+    for (const d of this.replay ? [] : this.devices.values()) {
       const [dx, dy] = this.toScreen(this.near(d.u), d.v);
       const dist = Math.hypot(dx - x, dy - y);
       if (dist < bestD) { bestD = dist; best = { type: 'device', id: d.id }; }
     }
     if (best) return best;
-    for (const c of this.clusters) {
+    for (const c of this.shownClusters || []) {
       const [cx, cy] = this.toScreen(this.near(c.u), c.v);
       if (Math.hypot(cx - x, cy - y) <= clusterRadius(c.count)) return { type: 'cluster', bounds: c.bounds, count: c.count };
     }
@@ -290,17 +307,26 @@ export class MapView {
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = COLORS.background;
     ctx.fillRect(0, 0, this.width, this.height);
-    if (this.tileURL) this.drawTiles(ctx);
+    if (this.tiles) this.drawTiles(ctx);
     this.drawGrid(ctx);
     this.drawLayer(ctx);
     this.drawSelected(ctx);
     this.drawDraft(ctx);
-    this.drawReplay(ctx);
-    this.drawDevices(ctx);
-    this.drawFlashes(ctx);
+    if (this.replay) {
+      // The replay view: that device's track, events and position on top of everything, and
+      // nothing of the other devices.
+      this.drawnDevices = [];
+      this.drawReplay(ctx);
+    } else {
+      this.drawDeviceLayer(ctx);
+      this.drawnDevices = this.trackLayer ? this.trackLayer.drawn : [];
+      this.drawSelectedDevice(ctx);
+      this.drawFlashes(ctx);
+    }
     this.updateScaleBar();
     this.lastPaint = performance.now() - t0;
     this.frameTimes.push(this.lastPaint);
+    this.framesDrawn = (this.framesDrawn || 0) + 1;
     if (this.frameTimes.length > 240) this.frameTimes.shift();
     if (this.flashes.length) this.requestRender();
   }
@@ -346,32 +372,112 @@ export class MapView {
       clearTimeout(this.layerTimer);
       this.layerTimer = setTimeout(() => { if (this.layer) this.layer.version = -1; this.requestRender(); }, LAYER_SETTLE_MS);
     }
-    const l = this.layer;
+    this.blit(ctx, this.layer);
+  }
+
+  // Copies layer `l` into the view: moved by the pan since it was drawn, scaled by the zoom.
+  blit(ctx, l) {
+    const W = this.worldSize;
     const scale = Math.pow(2, this.zoom - l.zoom);
     const lw = l.canvas.width / this.dpr, lh = l.canvas.height / this.dpr;
     const cx = this.width / 2 + (this.near(l.u) - this.u) * W, cy = this.height / 2 + (l.v - this.v) * W;
     ctx.drawImage(l.canvas, cx - (lw * scale) / 2, cy - (lh * scale) / 2, lw * scale, lh * scale);
   }
 
-  buildLayer() {
-    const t0 = performance.now();
+  // An off-screen canvas (`l`'s, reused, or a new one) covering the view and LAYER_PAD of it
+  // on each side, cleared, positioned at the view; answers it and the view to draw it in.
+  prepareLayer(l) {
     const pw = this.width * (1 + 2 * LAYER_PAD), ph = this.height * (1 + 2 * LAYER_PAD);
-    let l = this.layer;
     if (!l) {
       const canvas = document.createElement('canvas');
       l = { canvas, ctx: canvas.getContext('2d') };
     }
     const w = Math.round(pw * this.dpr), h = Math.round(ph * this.dpr);
     if (l.canvas.width !== w || l.canvas.height !== h) { l.canvas.width = w; l.canvas.height = h; }
-    Object.assign(l, { u: this.u, v: this.v, zoom: this.zoom, width: this.width, height: this.height, version: this.dataVersion });
+    Object.assign(l, { u: this.u, v: this.v, zoom: this.zoom, width: this.width, height: this.height });
+    l.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    l.ctx.clearRect(0, 0, pw, ph);
+    return [l, { u: this.u, v: this.v, W: this.worldSize, ox: pw / 2, oy: ph / 2, width: pw, height: ph }];
+  }
+
+  buildLayer() {
+    const t0 = performance.now();
+    const [l, view] = this.prepareLayer(this.layer);
+    l.version = this.dataVersion;
     this.layer = l;
-    const ctx = l.ctx;
-    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    ctx.clearRect(0, 0, pw, ph);
-    const view = { u: this.u, v: this.v, W: this.worldSize, ox: pw / 2, oy: ph / 2, width: pw, height: ph };
-    this.drawRegions(ctx, view);
-    this.drawClusters(ctx, view);
+    this.drawRegions(l.ctx, view);
+    this.drawClusters(l.ctx, view);
     this.lastLayerMs = performance.now() - t0;
+  }
+
+  // MARK: Tracks
+
+  // Marks the tracks changed (a device moved, the selection changed).
+  tracksChanged() { this.tracksVersion++; this.requestRender(); }
+
+  get selectedDevice() { return this.selected && this.selected.type === 'device' ? this.selected.id : null; }
+
+  // The devices layer: every track (unless hidden) and every dot but the selected device's.
+  drawDeviceLayer(ctx) {
+    let L = this.trackLayer;
+    if (!this.interacting) {
+      const W = this.worldSize;
+      const fresh = L && L.width === this.width && L.height === this.height && L.selected === this.selectedDevice && !L.force &&
+        L.tracks === this.showTracks &&
+        Math.abs(this.near(L.u) - this.u) * W <= (this.width * LAYER_PAD) / 2 && Math.abs(L.v - this.v) * W <= (this.height * LAYER_PAD) / 2;
+      const due = L && performance.now() - L.builtAt >= TRACK_REDRAW_MS;
+      if (!fresh || (L.version !== this.tracksVersion && due && L.zoom === this.zoom)) {
+        this.buildDeviceLayer();
+        L = this.trackLayer;
+      } else if (L.zoom !== this.zoom) {
+        clearTimeout(this.trackTimer);
+        this.trackTimer = setTimeout(() => {
+          this.trackTimer = 0;
+          if (this.trackLayer) this.trackLayer.force = true;
+          this.requestRender();
+        }, LAYER_SETTLE_MS);
+      } else if (L.version !== this.tracksVersion && !this.trackTimer) {
+        this.trackTimer = setTimeout(() => { this.trackTimer = 0; this.requestRender(); }, TRACK_REDRAW_MS);
+      }
+    }
+    if (L) this.blit(ctx, L);
+  }
+
+  // Every device's track but the selected one's in one path, then their dots, drawn once into
+  // the layer.
+  buildDeviceLayer() {
+    const t0 = performance.now();
+    const [l, view] = this.prepareLayer(this.trackLayer);
+    Object.assign(l, { version: this.tracksVersion, selected: this.selectedDevice, tracks: this.showTracks, force: false });
+    this.trackLayer = l;
+    const ctx = l.ctx;
+    let segments = 0;
+    if (this.showTracks) {
+      const path = new Path2D();
+      for (const d of this.devices.values()) {
+        if (d.track.length < 2 || d.id === l.selected) continue;
+        for (const k of this.offsets(trackBounds(d.track), view)) segments += traceTrack(path, d.track, view, k);
+      }
+      // One pixel wide: a hairline, which the rasteriser draws directly, where a wider stroke
+      // with round joins is first turned into a polygon (for 35,000 segments, hundreds of ms).
+      ctx.lineJoin = 'miter'; ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1;
+      ctx.stroke(path);
+    }
+    l.drawn = this.drawDots(ctx, view, l.selected);
+    l.segments = segments;
+    l.builtAt = performance.now();
+    this.lastTrackLayerMs = l.builtAt - t0;
+  }
+
+  // The selected device's track, above the others, drawn every frame (one track: at most
+  // TRACK_POINTS fixes).
+  drawSelectedTrack(ctx) {
+    const d = this.selectedDevice !== null && this.devices.get(this.selectedDevice);
+    if (!d || d.track.length < 2 || !this.showTracks) return;
+    const view = this.screenView(), path = new Path2D();
+    for (const k of this.offsets(trackBounds(d.track), view)) traceTrack(path, d.track, view, k);
+    ctx.lineJoin = 'round'; ctx.strokeStyle = COLORS.selectedTrack; ctx.lineWidth = 3;
+    ctx.stroke(path);
   }
 
   // Traces `rings` into `path`, shifted by `k` worlds, dropping vertices closer than half a
@@ -460,21 +566,23 @@ export class MapView {
     }
   }
 
-  // Clusters: a disc sized by the count's logarithm, the count inside.
+  // Clusters: a disc sized by the count's logarithm, the count inside; discs that would
+  // overlap at this zoom are merged into one (their counts added), and each is drawn once, in
+  // the copy of the world nearest the view's centre (at zoom 1 the world repeats across the
+  // view, and a cluster shown twice would count its regions twice).
   drawClusters(ctx, view) {
-    if (!this.clusters.length) return;
+    this.shownClusters = mergeOverlapping(this.clusters.map((c) => ({ ...c, u: this.near(c.u) })), view.W);
+    if (!this.shownClusters.length) return;
     ctx.font = '600 11px system-ui, sans-serif';
     ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
-    for (const c of this.clusters) {
-      for (const k of this.offsets([c.u, c.v, c.u, c.v], view)) {
-        const x = view.ox + (c.u + k - view.u) * view.W, y = view.oy + (c.v - view.v) * view.W;
-        const r = clusterRadius(c.count);
-        ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
-        ctx.fillStyle = COLORS.cluster; ctx.fill();
-        ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff'; ctx.stroke();
-        ctx.fillStyle = '#ffffff';
-        ctx.fillText(formatCount(c.count), x, y + 0.5);
-      }
+    for (const c of this.shownClusters) {
+      const x = view.ox + (c.u - view.u) * view.W, y = view.oy + (c.v - view.v) * view.W;
+      const r = clusterRadius(c.count);
+      ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.fillStyle = COLORS.cluster; ctx.fill();
+      ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff'; ctx.stroke();
+      ctx.fillStyle = '#ffffff';
+      ctx.fillText(formatCount(c.count), x, y + 0.5);
     }
     ctx.textAlign = 'start'; ctx.textBaseline = 'alphabetic';
   }
@@ -533,39 +641,31 @@ export class MapView {
     }
   }
 
-  // Devices: every track in one path (solid: dashed strokes cost far more per pixel), every
-  // dot in one path, names only while at most LABELLED devices are in view.
-  drawDevices(ctx) {
-    ctx.lineJoin = 'round';
-    const tracks = new Path2D();
-    const W = this.worldSize, ox = this.width / 2 - this.u * W, oy = this.height / 2 - this.v * W;
+  // Every device's dot but `skip`'s in `view` (a layer's), one path per colour (offline grey);
+  // a dot within DOT_CELL px of one already drawn is skipped (far out, a fleet shares a few
+  // pixels, and hundreds of overlapping circles cost far more to fill than they show). Names
+  // while at most LABELLED devices are in the view and the zoom is over 11.
+  drawDots(ctx, view, skip) {
+    const W = view.W, shown = [], cells = new Set();
     for (const d of this.devices.values()) {
-      const t = d.track;
-      if (t.length < 2) continue;
-      const sx = ox + (this.near(d.u) - d.u) * W;   // no per-point arrays: this runs every frame
-      tracks.moveTo(sx + t[0][0] * W, oy + t[0][1] * W);
-      for (let i = 1; i < t.length; i++) tracks.lineTo(sx + t[i][0] * W, oy + t[i][1] * W);
-    }
-    ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1.5;
-    ctx.stroke(tracks);
-    const shown = [];
-    for (const d of this.devices.values()) {
-      const [x, y] = this.toScreen(this.near(d.u), d.v);
-      if (x < -20 || y < -20 || x > this.width + 20 || y > this.height + 20) continue;
+      const x = view.ox + (this.near(d.u) - view.u) * W, y = view.oy + (d.v - view.v) * W;
+      if (x < -20 || y < -20 || x > view.width + 20 || y > view.height + 20) continue;
       shown.push([d, x, y]);
     }
-    const dots = new Path2D();
-    let selected = null;
+    const dots = { online: new Path2D(), offline: new Path2D() };
     for (const [d, x, y] of shown) {
-      if (this.selected && this.selected.type === 'device' && this.selected.id === d.id) { selected = [x, y]; continue; }
-      dots.moveTo(x + 7, y);
-      dots.arc(x, y, 7, 0, 2 * Math.PI);
+      if (d.id === skip) continue;
+      const online = d.online !== false;
+      const cell = (online ? 1e9 : 0) + Math.round(x / DOT_CELL + 1e4) * 1e5 + Math.round(y / DOT_CELL + 1e4);
+      if (cells.has(cell)) continue;
+      cells.add(cell);
+      const path = online ? dots.online : dots.offline;
+      path.moveTo(x + 7, y);
+      path.arc(x, y, 7, 0, 2 * Math.PI);
     }
-    ctx.fillStyle = COLORS.device; ctx.fill(dots);
-    ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff'; ctx.stroke(dots);
-    if (selected) {
-      ctx.beginPath(); ctx.arc(selected[0], selected[1], 10, 0, 2 * Math.PI);
-      ctx.fill(); ctx.lineWidth = 3; ctx.stroke();
+    ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff';
+    for (const [path, color] of [[dots.offline, COLORS.offline], [dots.online, COLORS.device]]) {
+      ctx.fillStyle = color; ctx.fill(path); ctx.stroke(path);
     }
     if (this.zoom > 11 && shown.length <= LABELLED) {
       ctx.font = '600 12px system-ui, sans-serif';
@@ -576,6 +676,18 @@ export class MapView {
         ctx.fillStyle = '#0f172a'; ctx.fillText(label, x + 11, y + 4);
       }
     }
+    return shown.map(([d]) => d.id);
+  }
+
+  // The selected device, every frame, above the layer: its track, then its dot.
+  drawSelectedDevice(ctx) {
+    this.drawSelectedTrack(ctx);
+    const d = this.selectedDevice !== null && this.devices.get(this.selectedDevice);
+    if (!d) return;
+    const [x, y] = this.toScreen(this.near(d.u), d.v);
+    ctx.beginPath(); ctx.arc(x, y, 10, 0, 2 * Math.PI);
+    ctx.fillStyle = d.online === false ? COLORS.offline : COLORS.device;
+    ctx.fill(); ctx.lineWidth = 3; ctx.strokeStyle = '#ffffff'; ctx.stroke();
   }
 
   flash(u, v, color) {
@@ -596,28 +708,46 @@ export class MapView {
     }
   }
 
+  // The base map: 256-pixel XYZ tiles of the configured template at the zoom nearest the
+  // view's (at most the server's highest, scaled beyond it), the world's columns repeating
+  // east and west. A tile's host is fixed by its x and y (`{s}`), so the browser's cache
+  // serves it again. A tile that fails to load leaves the background and the grid (drawn over
+  // the tiles) in its place, and is asked for again after TILE_RETRY_MS.
   drawTiles(ctx) {
-    const z = Math.max(0, Math.min(19, Math.round(this.zoom)));
-    const n = Math.pow(2, z), scale = this.worldSize / (TILE * n), size = TILE * scale;
+    const t = this.tiles;
+    const z = Math.max(0, Math.min(t.maxZoom, Math.round(this.zoom)));
+    const n = Math.pow(2, z), size = this.worldSize / n;
     const [u0, v0] = this.fromScreen(0, 0), [u1, v1] = this.fromScreen(this.width, this.height);
+    const now = performance.now();
     for (let ty = Math.max(0, Math.floor(v0 * n)); ty <= Math.min(n - 1, Math.floor(v1 * n)); ty++) {
       for (let col = Math.floor(u0 * n); col <= Math.floor(u1 * n); col++) {
         const tx = ((col % n) + n) % n;                      // the world wraps: tile columns repeat
-        const key = `${z}/${tx}/${ty}`;
-        let img = this.tiles.get(key);
-        if (!img) {
-          if (this.tiles.size > 300) this.tiles.delete(this.tiles.keys().next().value);
-          img = new Image();
-          img.onload = () => this.requestRender();
-          img.src = this.tileURL.replace('{z}', z).replace('{x}', tx).replace('{y}', ty);
-          this.tiles.set(key, img);
-        }
+        const img = this.tileImage(z, tx, ty, now);
         if (img.complete && img.naturalWidth) {
           const [x, y] = this.toScreen(col / n, ty / n);
           ctx.drawImage(img, Math.round(x), Math.round(y), Math.ceil(size), Math.ceil(size));
         }
       }
     }
+  }
+
+  tileImage(z, x, y, now) {
+    const t = this.tiles, key = `${z}/${x}/${y}`;
+    let img = t.images.get(key);
+    if (img && img.failedAt && now - img.failedAt > TILE_RETRY_MS) { t.images.delete(key); img = null; }
+    if (!img) {
+      if (t.images.size > TILES_KEPT) t.images.delete(t.images.keys().next().value);
+      img = new Image();
+      img.onload = () => this.requestRender();
+      img.onerror = () => { img.failedAt = performance.now(); };
+      // The page sends no Referer anywhere, but tile servers' policies (OpenStreetMap's) ask
+      // for one: the tiles carry the dashboard's origin, never a path.
+      img.referrerPolicy = 'strict-origin';
+      const s = t.subdomains.length ? t.subdomains[(x + y) % t.subdomains.length] : '';
+      img.src = t.url.replace('{z}', z).replace('{x}', x).replace('{y}', y).replace('{s}', s);
+      t.images.set(key, img);
+    }
+    return img;
   }
 
   updateScaleBar() {
@@ -633,6 +763,24 @@ export class MapView {
 
 // A cluster's radius in pixels: 11 for one region, about 30 for 100,000.
 export function clusterRadius(count) { return 11 + 4 * Math.log10(Math.max(1, count)); }
+
+// Clusters whose discs (clusterRadius, `W` pixels per unit) would overlap, merged: the
+// largest first, each later one folded into the first kept disc it touches (counts added,
+// bounds joined, the centre weighted by count). O(n × kept), n at most the server's page.
+export function mergeOverlapping(clusters, W) {
+  const kept = [];
+  for (const c of clusters.slice().sort((a, b) => b.count - a.count)) {
+    const into = kept.find((k) => Math.hypot((k.u - c.u) * W, (k.v - c.v) * W) < clusterRadius(k.count) + clusterRadius(c.count) + 2);
+    if (!into) { kept.push({ ...c, bounds: c.bounds.slice() }); continue; }
+    const n = into.count + c.count;
+    into.u = (into.u * into.count + c.u * c.count) / n;
+    into.v = (into.v * into.count + c.v * c.count) / n;
+    into.count = n;
+    into.bounds = [Math.min(into.bounds[0], c.bounds[0]), Math.min(into.bounds[1], c.bounds[1]),
+      Math.max(into.bounds[2], c.bounds[2]), Math.max(into.bounds[3], c.bounds[3])];
+  }
+  return kept;
+}
 
 // 950, 1.2k, 35k, 1.1M.
 export function formatCount(n) {

@@ -4,6 +4,7 @@
 // the regions in view). Everything is read through /v1 with the key in the header.
 import { ApiProblem } from './api.js';
 import { $, el, formatTime, formatAge, inputTime, download } from './dom.js';
+import { statusWord } from './status.js';
 
 const PAGE = 50;
 const VERB = { enter: 'entered', exit: 'left', dwell: 'dwells in' };
@@ -29,6 +30,8 @@ export class Panels {
     $('regions-more').addEventListener('click', () => this.loadRegions(true));
     $('import-file').addEventListener('change', (e) => this.importFile(e.target));
     $('export-view').addEventListener('click', () => this.exportView());
+    this.picked = new Set();   // region ids ticked in the list, kept across searches
+    $('export-selected').addEventListener('click', () => this.exportSelected());
   }
 
   show(name) {
@@ -76,6 +79,7 @@ export class Panels {
     },
     el('span', { class: 'row-title', title: d.id }, d.id),
     el('span', { class: 'row-meta' },
+      el('span', { class: `status ${statusWord(f.timestamp)}` }, statusWord(f.timestamp)), ' · ',
       el('time', { datetime: f.timestamp, title: formatTime(f.timestamp) }, formatAge(f.timestamp)),
       f.horizontalAccuracy !== undefined ? ` · ±${Math.round(f.horizontalAccuracy)} m` : '',
       d.battery ? el('span', { class: 'battery', title: `battery reported ${formatTime(d.battery.time)}` },
@@ -155,7 +159,10 @@ export class Panels {
 
   regionRow(r) {
     const meta = [r.shape, r.source ? `source ${r.source}` : null, r.parent ? `in ${r.parent}` : 'top tier'].filter(Boolean).join(' · ');
-    return el('li', {}, el('button', {
+    const pick = el('input', { type: 'checkbox', class: 'region-pick', 'aria-label': `Select ${r.id}`, 'data-region': r.id,
+      onchange: (e) => { if (e.target.checked) this.picked.add(r.id); else this.picked.delete(r.id); this.pickedChanged(); } });
+    pick.checked = this.picked.has(r.id);
+    return el('li', { class: 'region-item' }, pick, el('button', {
       type: 'button', class: 'row-button region-row', 'data-region': r.id,
       onclick: () => { this.ctx.flyTo(r.bbox); this.ctx.select({ type: 'region', id: r.id }); },
     },
@@ -205,6 +212,7 @@ export class Panels {
         features.splice(Number(m[1]), 1);
       }
     }
+    problems.sort((a, b) => (a.index ?? -1) - (b.index ?? -1));   // the file's order, not the order refused
     report.className = `import-report${problems.length ? ' bad' : ' good'}`;
     report.replaceChildren(
       el('p', {}, answer ? `Imported ${answer.imported} region${answer.imported === 1 ? '' : 's'} from ${file.name} (${answer.created} new, ${answer.replaced} replaced).`
@@ -214,6 +222,32 @@ export class Panels {
         p.index === null ? '' : el('strong', {}, `Feature ${p.index}${p.id !== undefined ? ` (${p.id})` : ''}`), ' ',
         p.field ? el('code', {}, p.field) : null, ` ${p.detail}`))) : null);
     if (answer) { this.ctx.onImported(); this.loadRegions(); }
+  }
+
+  pickedChanged() {
+    const n = this.picked.size;
+    $('export-selected').disabled = n === 0;
+    $('export-selected').textContent = n ? `Export selected (${n.toLocaleString()})` : 'Export selected';
+  }
+
+  // The ticked regions, read one by one (eight at a time) as a FeatureCollection file; a
+  // region deleted since it was ticked is left out and counted.
+  async exportSelected() {
+    const ids = [...this.picked];
+    const features = new Array(ids.length);
+    let missing = 0, next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const i = next++;
+        try { features[i] = await this.ctx.api.get(`/v1/regions/${encodeURIComponent(ids[i])}`); } catch (e) {
+          if (e instanceof ApiProblem && e.status === 404) missing++; else throw e;
+        }
+      }
+    };
+    try { await Promise.all(Array.from({ length: Math.min(8, ids.length) }, worker)); } catch (e) { this.ctx.toast(e); return; }
+    const found = features.filter(Boolean);
+    download('regions.geojson', 'application/geo+json', JSON.stringify({ type: 'FeatureCollection', features: found }));
+    this.ctx.toastInfo(`Exported ${found.length.toLocaleString()} selected region${found.length === 1 ? '' : 's'}${missing ? ` (${missing} no longer exist)` : ''}.`);
   }
 
   // The regions overlapping the view, as a FeatureCollection file (at most 10 pages of 1,000).
