@@ -86,6 +86,7 @@ struct NotificationRuleTests {
             (#"{"events":["enter"],"title":"x","regions":[7]}"#, "regions[0]"),
             (#"{"events":["enter"],"title":"x","id":""}"#, "id"),
             (#"[1]"#, "body"),
+            (#"{"events":["enter"],"title":"x","capHour":1}"#, "capHour"),
         ]
         for (json, field) in cases {
             #expect(Self.problem(json)?.field == field, "\(json)")
@@ -140,6 +141,8 @@ struct NotificationRuleTests {
             (#"{"quietHours":{"start":"22:00","end":"7:00"}}"#, "quietHours.end"),
             (#"{"quietHours":{"start":"22:00"}}"#, "quietHours.end"),
             (#"{"optOut":"yes"}"#, "optOut"),
+            (#"{"optout":true}"#, "optout"),
+            (#"{"quietHours":{"start":"22:00","end":"07:00","days":[1]}}"#, "quietHours.days"),
         ]
         for (json, field) in cases {
             do {
@@ -172,6 +175,7 @@ struct NotificationRuleTests {
         #expect(parse(String(repeating: "x", count: 4_097), fcm)?.field == "token")
         #expect(parse("a token", fcm)?.field == "token")
         #expect(parse("abc", #"{"service":"webpush"}"#)?.field == "service")
+        #expect(parse("abc", #"{"service":"fcm","project":"p","bundle":"t"}"#)?.field == "bundle")
         // The same APNs token in upper case is the same token.
         let upper = try PushToken.parse(
             token: String(repeating: "AB", count: 32), body: try ServerJSON.parse(Data(apns.utf8)), now: Date())

@@ -70,6 +70,7 @@ extension DeviceNotificationSettings {
     /// Reads a settings body; 400 naming the field.
     static func parse(_ value: ServerJSON) throws(Problem) -> DeviceNotificationSettings {
         let o = try JSONObjectReader(value, path: "")
+        try o.refuseUnknownKeys(["optOut", "timeZone", "quietHours"])
         var s = DeviceNotificationSettings()
         s.optOut = try o.optionalBool("optOut") ?? false
         if let name = try o.optionalString("timeZone") {
@@ -81,6 +82,7 @@ extension DeviceNotificationSettings {
         }
         if o.has("quietHours") {
             let q = try JSONObjectReader(o.fields["quietHours"]!, path: "quietHours")
+            try q.refuseUnknownKeys(["start", "end"])
             func time(_ key: String) throws(Problem) -> LocalTime {
                 guard let t = LocalTime(try q.string(key)) else {
                     throw Problem.badRequest(field: q.name(key), detail: "\(q.name(key)) must be a local time HH:MM")

@@ -92,6 +92,10 @@ extension NotificationRule {
     /// Reads a rule from a request body (the id generated when absent); 400 naming the field.
     static func parse(_ value: ServerJSON, generatedID: String) throws(Problem) -> NotificationRule {
         let o = try JSONObjectReader(value, path: "")
+        try o.refuseUnknownKeys([
+            "id", "events", "regions", "regionPrefix", "tier", "source", "pushType", "title", "body", "capHours",
+            "quietHours", "payloadBytesMaximum",
+        ])
         let id: String
         if let given = try o.optionalString("id") {
             id = try Identifier.check(given, field: "id")
@@ -190,5 +194,19 @@ extension NotificationRule {
         if let title { o["title"] = .string(title.source) }
         if let body { o["body"] = .string(body.source) }
         return .object(o)
+    }
+}
+
+extension JSONObjectReader {
+    /// A 400 naming the first key (in order) that is not one of `known`: a misspelt setting
+    /// (`capHour`) is refused, not silently left at its default.
+    func refuseUnknownKeys(_ known: Set<String>) throws(Problem) {
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Problem.badRequest(
+                field: name(unknown),
+                detail:
+                    "\(name(unknown).prefix(64)) is not a known field (known: \(known.sorted().joined(separator: ", ")))"
+            )
+        }
     }
 }

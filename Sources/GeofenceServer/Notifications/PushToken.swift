@@ -74,6 +74,7 @@ extension PushToken {
     /// `{"service":"fcm","project":…}`), checking `token` against it; 400 naming the field.
     static func parse(token: String, body: ServerJSON, now: Date) throws(Problem) -> PushToken {
         let o = try JSONObjectReader(body, path: "")
+        try o.refuseUnknownKeys(["service", "topic", "environment", "project"])
         let service: PushDestination.Service
         switch try o.string("service") {
         case "apns":

@@ -146,6 +146,10 @@ extension SQLiteStore: NotificationStore {
 
     public func planNotifications(now: Date, limit: Int) async throws -> Int {
         let t = now.timeIntervalSince1970
+        // An idle worker polls: a read finds the queue empty without taking the write lock.
+        guard try await read({ s in !(try s.query("SELECT 1 AS x FROM notification_queue LIMIT 1").isEmpty) }) else {
+            return 0
+        }
         return try await transaction { s in
             let queued = try s.query(
                 """
@@ -213,6 +217,12 @@ extension SQLiteStore: NotificationStore {
 
     public func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification] {
         let t = now.timeIntervalSince1970
+        let anyDue = try await read { s in
+            !(try s.query(
+                "SELECT 1 AS x FROM notifications WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1", [.float(t)]
+            ).isEmpty)
+        }
+        guard anyDue else { return [] }
         let rows = try await transaction { s in
             let rows = try s.query(
                 """
