@@ -37,6 +37,9 @@ public struct GeofenceServer: Sendable {
     public let store: any ServerStore
     /// The webhook worker, run as a service of the application.
     public let dispatcher: WebhookDispatcher
+    /// The notification worker, run as a service of the application (`nil` when the store
+    /// keeps no notifications).
+    public let notifier: NotificationDispatcher?
     let hub: TenantHub
     let keys: KeyCache
     /// Per-tenant concurrency of read queries (``ServerConfiguration/maxConcurrentQueriesPerTenant``).
@@ -55,7 +58,8 @@ public struct GeofenceServer: Sendable {
     public init(
         configuration: ServerConfiguration, store: any ServerStore, httpClient: HTTPClient = .shared,
         clock: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "geofence.server")
+        logger: Logger = Logger(label: "geofence.server"),
+        pushSenders: PushSenders? = nil
     ) {
         self.configuration = configuration
         self.store = store
@@ -73,6 +77,11 @@ public struct GeofenceServer: Sendable {
             pollInterval: configuration.webhookPollInterval,
             timeout: configuration.webhookTimeout, clock: clock,
             logger: logger, metrics: metrics)
+        self.notifier = (store as? any NotificationStore).map {
+            NotificationDispatcher(
+                store: $0, senders: pushSenders ?? PushSenders.make(configuration.notifications, logger: logger),
+                configuration: configuration.notifications, clock: clock, logger: logger)
+        }
     }
 
     /// Opens and migrates the store named by `database`: a `postgres://` URL
@@ -203,6 +212,7 @@ public struct GeofenceServer: Sendable {
         addEventRoutes(to: v1)
         addHistoryRoutes(to: v1)
         addWebhookRoutes(to: v1)
+        addNotificationRoutes(to: v1)
         addIngestRoutes(to: router)
         return router
     }
@@ -244,6 +254,7 @@ public struct GeofenceServer: Sendable {
             RegionSync(store: store, hub: hub, interval: configuration.regionSyncInterval, logger: logger),
             retention,
         ]
+        if let notifier { services.append(notifier) }
         if let tlsContext { services.append(TLSReloadOnHangup(tls: tlsContext, logger: logger)) }
         if maxConnections < configuration.maxConnections {
             logger.warning(

@@ -109,6 +109,8 @@ public struct ServerConfiguration: Sendable {
     /// HTTPS with this certificate and key (``ServerTLS``); `nil` (the default): plain HTTP,
     /// for a server behind a TLS proxy or on loopback.
     public var tls: ServerTLS? = nil
+    /// Push services' credentials and the notification worker (docs/notifications.md).
+    public var notifications = NotificationConfiguration()
 
     public init() {}
 
@@ -123,7 +125,8 @@ public struct ServerConfiguration: Sendable {
     /// `fixRetentionDays`,
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
     /// `idleTimeoutSeconds`, `maxConnections`, `tlsCertificate`, `tlsKey` (PEM files), `planAssumptions` {`maximumSpeedMetersPerSecond`,
-    /// `maximumFixIntervalSeconds`, `maximumAccuracyMeters`, `glitchAllowanceMeters`}.
+    /// `maximumFixIntervalSeconds`, `maximumAccuracyMeters`, `glitchAllowanceMeters`},
+    /// `notifications` (``NotificationConfiguration``: `apns`, `fcm`, `pollIntervalMilliseconds`).
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data
@@ -137,6 +140,9 @@ public struct ServerConfiguration: Sendable {
             do { return try body() } catch { throw ConfigurationError(key: key, reason: error.detail) }
         }
         if let h = try wrap("host", { () throws(Problem) in try o.optionalString("host") }) { host = h }
+        if let n = o.fields["notifications"] {
+            try wrap("notifications", { () throws(Problem) in try notifications.apply(n) })
+        }
         if let p = try wrap("port", { () throws(Problem) in try o.optionalNumber("port") }) { port = Int(p) }
         if let d = try wrap("database", { () throws(Problem) in try o.optionalString("database") }) { database = d }
         if o.has("allowedWebhookHosts") {

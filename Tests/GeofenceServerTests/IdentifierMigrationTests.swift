@@ -29,7 +29,10 @@ struct IdentifierMigrationTests {
                         }
                     }
                 }
-                try s.query("DELETE FROM schema_migrations WHERE version = ?", [.integer(SQLiteStore.migrations.count)])
+                // The identifier migration and every later one run again (the later ones are idempotent).
+                try s.query(
+                    "DELETE FROM schema_migrations WHERE version >= ?",
+                    [.integer(SQLiteStore.migrations.firstIndex(of: SQLiteStore.identifierMigration)! + 1)])
             }
             try await store.close()
         case .postgres:
@@ -59,7 +62,9 @@ struct IdentifierMigrationTests {
                 _ = try await PostgresStore.run(
                     c,
                     PostgresQuery(
-                        unsafeSQL: "DELETE FROM schema_migrations WHERE version = \(PostgresStore.migrations.count)"),
+                        unsafeSQL:
+                            "DELETE FROM schema_migrations WHERE version >= \(PostgresStore.migrations.firstIndex(of: PostgresStore.identifierMigration)! + 1)"
+                    ),
                     logger)
             }
             try await store.close()

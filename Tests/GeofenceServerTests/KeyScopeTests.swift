@@ -45,9 +45,14 @@ struct KeyScopeTests {
             let reporting: Set<String> = [
                 "POST /v1/devices/{id}/locations", "GET /v1/ingest/osmand", "POST /v1/ingest/osmand",
                 "POST /v1/ingest/owntracks",
+                // The phone's own notifications (Routes+Notifications).
+                "GET /v1/devices/{id}/push-tokens", "PUT /v1/devices/{id}/push-tokens/{token}",
+                "DELETE /v1/devices/{id}/push-tokens/{token}", "GET /v1/devices/{id}/notification-settings",
+                "PUT /v1/devices/{id}/notification-settings", "GET /v1/devices/{id}/notifications",
             ]
             for (method, template) in operations where template != "/health" {
                 let path = template.replacingOccurrences(of: "{id}", with: "phone-7")
+                    .replacingOccurrences(of: "{token}", with: String(repeating: "ab", count: 32))
                 let r = try await Self.send(h, method, path, key: phone)
                 if reporting.contains("\(method) \(template)") {
                     #expect(r.status != 403 && r.status != 401, "\(method) \(template): \(r)")
@@ -113,6 +118,7 @@ struct KeyScopeTests {
             var writes = 0
             for (method, template) in try await Self.operations(h, admin: admin) where method != "GET" {
                 let path = template.replacingOccurrences(of: "{id}", with: "plaza")
+                    .replacingOccurrences(of: "{token}", with: String(repeating: "ab", count: 32))
                 let r = try await Self.send(h, method, path, key: viewer)
                 #expect(r.status == 403, "\(method) \(template) with a read key: \(r)")
                 writes += 1

@@ -7,7 +7,8 @@ import HTTPTypes
 /// - `read`: reads only (`GET`): a dashboard viewer;
 /// - `ingest`: reports fixes only (`POST /v1/devices/{id}/locations` and the app routes), for
 ///   the devices it is bound to, if bound: the key a phone holds, so a lost phone exposes no
-///   track, region or webhook.
+///   track, region or webhook; it also manages those devices' push tokens, notification
+///   settings and log (``managesDeviceNotifications(path:)``).
 ///
 /// ``permits(_:path:)`` is the one check of a request's operation, made by both key
 /// middlewares; ``permits(device:)`` the check of a reported device, made where the device is
@@ -61,7 +62,19 @@ public enum KeyScope: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .admin: true
         case .read: (method == .get || method == .head) && !Self.reports(method, path: path)
-        case .ingest: Self.reports(method, path: path)
+        case .ingest: Self.reports(method, path: path) || Self.managesDeviceNotifications(path: path)
+        }
+    }
+
+    /// Whether `path` is one of a device's own notification routes (its push tokens, settings
+    /// and log): a phone's key manages them for its own device (``permits(device:)``, checked by
+    /// the route).
+    static func managesDeviceNotifications(path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.count >= 4, segments[0] == "v1", segments[1] == "devices" else { return false }
+        switch (segments.count, segments[3]) {
+        case (4, "push-tokens"), (5, "push-tokens"), (4, "notification-settings"), (4, "notifications"): return true
+        default: return false
         }
     }
 

@@ -188,6 +188,8 @@ public final class PostgresStore: ServerStore {
         batteryMigration,
         // Identifiers in Unicode NFC: PostgresStore+Identifiers, IdentifierMigration.
         identifierMigration,
+        // Push tokens, notification rules, the notification queue and log: PostgresStore+Notifications.
+        notificationMigration,
     ]
 
     public func migrate() async throws {

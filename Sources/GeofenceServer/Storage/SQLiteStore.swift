@@ -119,6 +119,8 @@ public final class SQLiteStore: ServerStore {
         SQLiteStore.batteryMigration,
         // Identifiers in Unicode NFC: SQLiteStore+Identifiers, IdentifierMigration.
         SQLiteStore.identifierMigration,
+        // Push tokens, notification rules, the notification queue and log: SQLiteStore+Notifications.
+        SQLiteStore.notificationMigration,
     ]
 
     public func migrate() async throws {

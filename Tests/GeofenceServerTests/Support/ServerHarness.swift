@@ -61,6 +61,7 @@ struct Harness {
         database: String = temporaryDatabase(), clock: ManualClock = ManualClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         wrap: (any ServerStore) -> any ServerStore = { $0 },
+        pushSenders: PushSenders? = nil,
         _ body: (Harness) async throws -> T
     ) async throws -> T {
         var config = ServerConfiguration()
@@ -68,6 +69,7 @@ struct Harness {
         config.database = database
         config.allowedWebhookHosts = ["127.0.0.1"]
         config.webhookPollInterval = .seconds(3_600) // tests drive deliveries with deliverDue()
+        config.notifications.pollInterval = .seconds(3_600) // and notifications with notifier.deliverDue()
         config.webhookRetry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60), maxAttempts: 6)
         // Tests stamp fixes relative to the clock's start and move the clock only where time
         // matters to them, so the window's future edge is opened wide here; the tests of the
@@ -75,7 +77,8 @@ struct Harness {
         config.fixTimeWindow.maximumSkew = .seconds(10 * 365 * 86_400)
         configure(&config)
         let store = wrap(try await GeofenceServer.openStore(database, logger: quietLogger()))
-        let server = GeofenceServer(configuration: config, store: store, clock: clock.closure, logger: quietLogger())
+        let server = GeofenceServer(
+            configuration: config, store: store, clock: clock.closure, logger: quietLogger(), pushSenders: pushSenders)
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
         let app = try await server.makeApplication { portCont.yield($0) }
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: quietLogger())

@@ -86,10 +86,11 @@ extension Harness {
     static func run<T: Sendable>(
         _ kind: StoreKind, clock: ManualClock = ManualClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in },
+        pushSenders: PushSenders? = nil,
         _ body: (Harness) async throws -> T
     ) async throws -> T {
         try await TestDatabase.with(kind) { db in
-            try await run(database: db.location, clock: clock, configure: configure, body)
+            try await run(database: db.location, clock: clock, configure: configure, pushSenders: pushSenders, body)
         }
     }
 }
