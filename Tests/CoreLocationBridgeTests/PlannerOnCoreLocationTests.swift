@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -7,7 +8,7 @@ import Testing
 
 @testable import CoreLocationBridge
 
-@Suite("RegionPlanner on Core Location (fake) through LocationManagerSlotMonitor")
+@Suite("RegionPlanner on Core Location (fake) through LocationManagerSlotMonitor", .drive)
 struct PlannerOnCoreLocationTests {
     /// `count` shops 1 km apart due north of Lyon, 300 m radius.
     func shops(_ count: Int) throws -> PlannerSource {

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -130,7 +131,7 @@ struct WalkModel {
     }
 }
 
-@Suite("App life: random sequences with glitches and when-in-use authorisation")
+@Suite("App life: random sequences with glitches and when-in-use authorisation", .drive)
 struct AppLifeGlitchPropertyTests {
     static let seeds: [UInt64] = [1, 2, 3, 7, 42, 99, 2026, 31337]
 

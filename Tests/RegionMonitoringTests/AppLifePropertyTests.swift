@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -5,7 +6,7 @@ import Testing
 
 @testable import RegionMonitoring
 
-@Suite("App life: random sequences")
+@Suite("App life: random sequences", .drive)
 struct AppLifePropertyTests {
     /// Random app states, reboots, unlocks and 40 s stays inside or outside a 500 m circle
     /// (iOS). The model: a stay seen while the device is on changes the reported state when it
@@ -64,7 +65,7 @@ struct AppLifePropertyTests {
     }
 }
 
-@Suite("App life: random sequences, LocationManager delegates")
+@Suite("App life: random sequences, LocationManager delegates", .drive)
 struct ManagerAppLifePropertyTests {
     /// The same random walk as above for the classic API: a manager region, its delegate
     /// recreated by the app's launch code whenever the process starts. Every delegate's calls,
