@@ -23,7 +23,7 @@ public final class DriveExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
     private init() {
-        queue = DispatchQueue(label: "geofence.tests.drives", qos: .userInitiated)
+        queue = DispatchQueue(label: "geofence.tests.drives", qos: .utility)
         queue.setSpecific(key: Self.marker, value: true)
     }
 
