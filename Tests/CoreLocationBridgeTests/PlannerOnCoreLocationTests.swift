@@ -1,4 +1,3 @@
-import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -8,7 +7,7 @@ import Testing
 
 @testable import CoreLocationBridge
 
-@Suite("RegionPlanner on Core Location (fake) through LocationManagerSlotMonitor", .drive)
+@Suite("RegionPlanner on Core Location (fake) through LocationManagerSlotMonitor")
 struct PlannerOnCoreLocationTests {
     /// `count` shops 1 km apart due north of Lyon, 300 m radius.
     func shops(_ count: Int) throws -> PlannerSource {

@@ -1,4 +1,3 @@
-import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -49,7 +48,7 @@ final class ShopAlerts: LocationManagerDelegate, @unchecked Sendable {
     }
 }
 
-@Suite("The same app code on the simulated device and on Core Location", .drive)
+@Suite("The same app code on the simulated device and on Core Location")
 struct SameAppCodeTests {
     /// Far from every shop, into the bakery, over to the bookshop, away again; a fix every 5 s.
     let track: [LocationFix] =
@@ -90,7 +89,7 @@ struct SameAppCodeTests {
     }
 }
 
-@Suite("The same planner code on the simulated device and on Core Location", .drive)
+@Suite("The same planner code on the simulated device and on Core Location")
 struct SamePlannerCodeTests {
     /// App code: a planner over 40 shops on `manager`, fed by the adapter's locations and
     /// events after each fix `drive` delivers. Returns the entries, in order.

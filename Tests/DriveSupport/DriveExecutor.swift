@@ -7,9 +7,11 @@ import Dispatch
 /// planner actor and back, which on the cooperative pool keeps one of its threads (one per
 /// core) busy for the whole drive. On a 2-core machine two drives at once left no thread for the
 /// in-process servers of other suites, whose clients then missed their real-time deadlines.
-/// Under this executor (the `.drive` test trait, or ``withDriveExecutor(isolation:_:)``) the harness, the
-/// default actors it calls (the planner, its stores) and their child tasks run here, so the
-/// pool stays free; the operating system shares the cores between this thread and the pool.
+/// Under this executor (the `.drive` test trait, or ``withDriveExecutor(isolation:_:)``) the
+/// harness, the default actors it calls (the planner, its stores) and their child tasks run
+/// here, so the pool stays free; the operating system shares the cores between this thread and
+/// the pool. The queue's utility QoS puts the thread below the pool's on Linux (a higher nice
+/// value), so a server's requests go first; background QoS starved the drives on a busy machine.
 ///
 ///     @Suite(.drive) struct MyDriveTests { … }
 ///

@@ -1,4 +1,3 @@
-import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -131,7 +130,7 @@ struct WalkModel {
     }
 }
 
-@Suite("App life: random sequences with glitches and when-in-use authorisation", .drive)
+@Suite("App life: random sequences with glitches and when-in-use authorisation")
 struct AppLifeGlitchPropertyTests {
     static let seeds: [UInt64] = [1, 2, 3, 7, 42, 99, 2026, 31337]
 

@@ -1,4 +1,3 @@
-import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -6,7 +5,7 @@ import Testing
 
 @testable import RegionMonitoring
 
-@Suite("App life: random sequences", .drive)
+@Suite("App life: random sequences")
 struct AppLifePropertyTests {
     /// Random app states, reboots, unlocks and 40 s stays inside or outside a 500 m circle
     /// (iOS). The model: a stay seen while the device is on changes the reported state when it
@@ -65,7 +64,7 @@ struct AppLifePropertyTests {
     }
 }
 
-@Suite("App life: random sequences, LocationManager delegates", .drive)
+@Suite("App life: random sequences, LocationManager delegates")
 struct ManagerAppLifePropertyTests {
     /// The same random walk as above for the classic API: a manager region, its delegate
     /// recreated by the app's launch code whenever the process starts. Every delegate's calls,
