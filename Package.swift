@@ -82,20 +82,27 @@ let package = Package(
             resources: [.copy("Resources/Demo")]
         ),
         .executableTarget(name: "geofence", dependencies: ["GeofenceCLI"]),
+        // Test support shared by the test targets: the drive harnesses' own executor, the
+        // long tier's switch (README, "Tests").
+        .target(name: "DriveSupport", path: "Tests/DriveSupport"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoFormatsTests", dependencies: ["GeoFormats"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"], exclude: ["Evaluation/Recorded"]),
-        .testTarget(name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner"]),
         .testTarget(
-            name: "RegionPlannerTests", dependencies: ["RegionPlanner", "RegionMonitoring", "Geofencing", "Geodesy"]),
+            name: "RegionMonitoringTests", dependencies: ["RegionMonitoring", "RegionPlanner", "DriveSupport"]),
+        .testTarget(
+            name: "RegionPlannerTests",
+            dependencies: ["RegionPlanner", "RegionMonitoring", "Geofencing", "Geodesy", "DriveSupport"]),
         .testTarget(name: "GeofenceCLITests", dependencies: ["GeofenceCLI"]),
         .testTarget(
             name: "CoreLocationBridgeTests",
-            dependencies: ["CoreLocationBridge", "Geofencing", "Geodesy", "RegionMonitoring", "RegionPlanner"]),
+            dependencies: [
+                "CoreLocationBridge", "Geofencing", "Geodesy", "RegionMonitoring", "RegionPlanner", "DriveSupport",
+            ]),
         .testTarget(
             name: "GeofenceServerTests",
             dependencies: [
-                "GeofenceServer", "Geodesy", "Geofencing", "RegionPlanner", "GeofenceCLI",
+                "GeofenceServer", "Geodesy", "Geofencing", "RegionPlanner", "GeofenceCLI", "DriveSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -9,7 +10,7 @@ import Testing
 /// The planner through the real adapters on the simulated device, in the device's order: the
 /// device evaluates its regions with a fix, the app takes the events, then (when the planner
 /// asks for updates) the position. The first 60 km of the clustered drive: three cities.
-@Suite struct DeviceOrderTests {
+@Suite(.drive) struct DeviceOrderTests {
     struct Outcome {
         var reference: Set<EventKey>
         var planned: [EventKey]

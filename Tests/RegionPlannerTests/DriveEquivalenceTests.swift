@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -11,7 +12,7 @@ import Testing
 /// regions, same confirmation times, same estimated crossing times — of one engine holding the
 /// whole catalogue, fed the same fixes. Each test prints churn, time in hybrid mode and the
 /// power model's energy per hour (`swift test --filter DriveEquivalenceTests 2>&1 | grep scenario`).
-@Suite struct DriveEquivalenceTests {
+@Suite(.drive) struct DriveEquivalenceTests {
     static func summary(_ name: String, _ r: PlannerHarness.Result) -> String {
         let usage = PowerUsage(
             gpsFixes: r.probeFixes,
@@ -39,13 +40,18 @@ import Testing
         #expect(!r.stalledAtEnd)
     }
 
-    static let route1s = Drive.route(interval: 1)
+    /// The whole 400 km drive, a fix a second, through 20 cities.
+    static let wholeRoute1s = Drive.route(interval: 1)
+    /// The whole drive in the long tier (README, "Tests"); otherwise its first 110 km, five
+    /// cities and the road between them: the same rules on a quarter of the fixes. Tests whose
+    /// figures need all 20 cities take ``wholeRoute1s`` and belong to the long tier.
+    static let route1s = LongTier.isEnabled ? wholeRoute1s : Drive.prefix(wholeRoute1s, 4_000, kilometres: 110)
 
-    @Test("clustered catalogue, a fix every second: exactly the whole-catalogue engine's events")
+    @Test("clustered catalogue, a fix every second: exactly the whole-catalogue engine's events", .longTier)
     func clusteredEverySecond() async throws {
         let r = try await PlannerHarness.run(
             regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
-            fixes: Self.route1s.fixes, kilometres: Self.route1s.kilometres,
+            fixes: Self.wholeRoute1s.fixes, kilometres: Self.wholeRoute1s.kilometres,
             policy: .coreLocation, sizing: Drive.sizing1s)
         print(Self.summary("clustered, 1 s, events only", r))
         Self.exact(r)
@@ -89,9 +95,9 @@ import Testing
         #expect(r.missed.count + r.extra.count <= 2, "only the first interval is under-sized")
     }
 
-    @Test("a 10-minute gap: with the fixes delivered, exactly the whole-catalogue engine's events")
+    @Test("a 10-minute gap: with the fixes delivered, exactly the whole-catalogue engine's events", .longTier)
     func gapWithFixes() async throws {
-        let route = Drive.withGap(Self.route1s)
+        let route = Drive.withGap(Self.wholeRoute1s)
         let r = try await PlannerHarness.run(
             regions: Drive.clustered, catalogue: Drive.clusteredCatalogue,
             fixes: route.fixes, kilometres: route.kilometres,
@@ -157,10 +163,10 @@ import Testing
     }
 
     @Test(
-        "regions added just ahead, around the subject, replaced, and removed while inside: the same events as an engine given the same edits"
-    )
+        "regions added just ahead, around the subject, replaced, and removed while inside: the same events as an engine given the same edits",
+        .longTier)
     func liveEdits() async throws {
-        let fixes = Self.route1s.fixes
+        let fixes = Self.wholeRoute1s.fixes
         func ahead(_ i: Int, _ id: String, radius: Double, trigger: InitialTrigger = []) -> Region {
             var r = Region.circle(identifier: id, center: fixes[i].coordinate, radius: radius)
             r.initialTrigger = trigger
@@ -185,7 +191,7 @@ import Testing
         options.edits = edits
         let r = try await PlannerHarness.run(
             regions: Drive.uniform, catalogue: Drive.uniformCatalogue,
-            fixes: fixes, kilometres: Self.route1s.kilometres,
+            fixes: fixes, kilometres: Self.wholeRoute1s.kilometres,
             policy: .coreLocation, sizing: Drive.sizing1s, options: options)
         print(Self.summary("uniform, 1 s, live edits, events only", r))
         Self.exact(r)

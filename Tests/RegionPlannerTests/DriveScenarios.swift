@@ -108,6 +108,12 @@ enum Drive {
                 }) / 1_000)
     }
 
+    /// The route's first `count` fixes, `kilometres` long (a 1 s route's first 4,000 fixes: its
+    /// first 110 km, five cities and the road between them).
+    static func prefix(_ r: Route, _ count: Int, kilometres: Double) -> Route {
+        Route(fixes: Array(r.fixes.prefix(count)), kilometres: kilometres)
+    }
+
     /// The share of the route's time spent within 6 km of a city centre (where each city's
     /// 1,500 regions lie).
     static func cityShare(_ r: Route) -> Double {

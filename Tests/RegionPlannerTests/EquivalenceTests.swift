@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -7,7 +8,7 @@ import Testing
 
 /// The guarantee: a planner with 20 slots reports exactly the entries and exits of one engine
 /// that monitors the whole catalogue, and never registers a 21st region.
-@Suite struct EquivalenceTests {
+@Suite(.drive) struct EquivalenceTests {
     typealias Run = PlannerHarness.Result
 
     static func run(

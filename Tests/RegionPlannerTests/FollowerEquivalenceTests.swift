@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -7,7 +8,7 @@ import Testing
 
 /// The server-fed follower against one engine holding the whole catalogue, in a dense town
 /// where the plan's 19 regions cannot cover the re-plan circle (issue 32, item 7).
-@Suite struct FollowerEquivalenceTests {
+@Suite(.drive) struct FollowerEquivalenceTests {
     static let drive = DenseTown.drive()
 
     static func exact(_ r: FollowerHarness.Result, minimumEvents: Int = 40) {

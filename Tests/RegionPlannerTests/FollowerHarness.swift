@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import GeoFormats
 import Geodesy
@@ -107,8 +108,16 @@ struct FollowerHarness {
         }
     }
 
+    /// Runs the drive on the drive harnesses' own thread (``DriveExecutor``), off Swift's
+    /// cooperative pool, whatever the calling test's traits.
     static func run(
         server: PlanServerStub, fixes: [LocationFix], options: Options = Options()
+    ) async throws -> Result {
+        try await withDriveExecutor { try await drive(server: server, fixes: fixes, options: options) }
+    }
+
+    private static func drive(
+        server: PlanServerStub, fixes: [LocationFix], options: Options
     ) async throws -> Result {
         var reference = Engine(policy: .coreLocation)
         for r in server.features.values { try reference.add(try PlanServerStub.region(r)) }

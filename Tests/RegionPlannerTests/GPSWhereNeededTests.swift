@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -9,10 +10,8 @@ import Testing
 /// Continuous GPS only where the slots cannot keep the guarantee: on the clustered drive with
 /// GPS-grade fixes (±10 m), hybrid mode should cover the cities, not the road between them.
 ///
-/// Serialized: each drive keeps one of the cooperative pool's threads busy for about a minute
-/// (the planner and the harness hand each fix back and forth); two at once held both threads of
-/// a 2-core machine, and every other suite's waits ran into their time limits.
-@Suite(.serialized) struct GPSWhereNeededTests {
+/// In the long tier: the guarantee's share of hybrid time is a property of the whole 400 km drive.
+@Suite(.drive, .longTier) struct GPSWhereNeededTests {
     /// Energy per hour of continuous reporting on the same drive, priced by the same model: a GPS
     /// fix and a delivery every 10 s, the server judging the fixes; its fixes uploaded every
     /// `uploadSeconds` (10: each at once).

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -8,7 +9,7 @@ import Testing
 /// Dense places: where 19 slots cannot cover the re-plan circle the planner goes hybrid
 /// (continuous updates, its own engine over the nearby catalogue) and comes back when the
 /// area thins out; the app sees the switches.
-@Suite struct HybridModeTests {
+@Suite(.drive) struct HybridModeTests {
     static let frame = Frame(latitude: 48.85, longitude: 2.35)
 
     /// 33 circles (60–400 m) all containing the square at the origin, 2,000 more over 20 km × 20 km.

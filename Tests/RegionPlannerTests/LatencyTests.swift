@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -8,7 +9,7 @@ import Testing
 /// Late region events (Core Location: "typically within 3–5 minutes"): within the stated
 /// latency the planner gives the whole-catalogue engine's events exactly; beyond it, it says so
 /// (docs/planner.md, "Event latency").
-@Suite struct LatencyTests {
+@Suite(.drive) struct LatencyTests {
     /// The clustered drive's first 110 km (five cities and the road between them), a fix a
     /// second with GPS-grade noise (±10 m claimed, as ``GPSWhereNeededTests``).
     static let route: Drive.Route = {

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -8,7 +9,7 @@ import Testing
 /// The order a phone delivers things in: Core Location evaluates its regions with a position
 /// before the app gets that position, so a region event comes before the fix that caused it.
 /// The planner must give the same events in either order.
-@Suite struct OrderEquivalenceTests {
+@Suite(.drive) struct OrderEquivalenceTests {
     @Test(
         "clustered drive, region events delivered before their positions: exactly the whole-catalogue engine's events",
         arguments: [PlannerHarness.Delivery.eventsOnly, .everyFix])

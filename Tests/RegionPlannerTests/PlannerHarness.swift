@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -103,9 +104,22 @@ struct PlannerHarness {
         (a.time, a.region, a.kind.rawValue) < (b.time, b.region, b.kind.rawValue)
     }
 
+    /// Runs the drive on the drive harnesses' own thread (``DriveExecutor``), off Swift's
+    /// cooperative pool, whatever the calling test's traits.
     static func run(
         regions: [Region], catalogue: Catalogue? = nil, fixes: [LocationFix], kilometres: Double,
         policy: HysteresisPolicy, sizing: ReplanSizing, options: Options = Options()
+    ) async throws -> Result {
+        try await withDriveExecutor {
+            try await drive(
+                regions: regions, catalogue: catalogue, fixes: fixes, kilometres: kilometres, policy: policy,
+                sizing: sizing, options: options)
+        }
+    }
+
+    private static func drive(
+        regions: [Region], catalogue: Catalogue?, fixes: [LocationFix], kilometres: Double,
+        policy: HysteresisPolicy, sizing: ReplanSizing, options: Options
     ) async throws -> Result {
         var reference = Engine(policy: policy)
         try reference.add(contentsOf: regions)

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -7,7 +8,7 @@ import Testing
 
 /// Random sparse fixes, gaps, glitches and catalogue edits (seeded): planning never stops and
 /// no event is missed or invented.
-@Suite struct PlannerPropertyTests {
+@Suite(.drive) struct PlannerPropertyTests {
     static let frame = Frame(latitude: -33.9, longitude: 151.2)
     /// Sparse enough (0.3 per km²) that slot mode is possible between the denser patches.
     static let regions = Scenario.circles(

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -8,7 +9,7 @@ import Testing
 /// Relaunches in any mode: the planner is discarded at random moments of the clustered drive
 /// (most of them in hybrid mode, four right after its own engines confirmed a transition) and
 /// restored from its store; the monitor — the operating system — keeps running.
-@Suite struct RelaunchEquivalenceTests {
+@Suite(.drive) struct RelaunchEquivalenceTests {
     /// Eight random fix indices (fixed seed) spread over the drive.
     static func randomIndices(count: Int, in n: Int, seed: UInt64) -> Set<Int> {
         var rng = SplitMix64(seed: seed)
@@ -18,10 +19,10 @@ import Testing
     }
 
     @Test(
-        "12 relaunches of the clustered drive in any mode, 4 right after a hybrid confirmation: exactly the whole-catalogue engine's events, none repeated"
-    )
+        "12 relaunches of the clustered drive in any mode, 4 right after a hybrid confirmation: exactly the whole-catalogue engine's events, none repeated",
+        .longTier)
     func relaunchesInAnyMode() async throws {
-        let route = DriveEquivalenceTests.route1s
+        let route = DriveEquivalenceTests.wholeRoute1s
         var options = PlannerHarness.Options()
         options.relaunchBefore = Self.randomIndices(count: 8, in: route.fixes.count, seed: 3_232)
         options.relaunchAfterHybridEvents = [2, 57, 400, 1_500]

@@ -1,3 +1,4 @@
+import DriveSupport
 import Foundation
 import Geodesy
 import Geofencing
@@ -7,7 +8,7 @@ import Testing
 
 /// A subject consistently faster than the stated bound is a speed breach to report and follow,
 /// not a stream of glitches.
-@Suite struct SpeedTests {
+@Suite(.drive) struct SpeedTests {
     /// A train due east at `speed` m/s for `kilometres`, a fix every `interval` s, AR(1) noise σ 8 m.
     static func train(speed: Double, interval: Double, kilometres: Double, seed: UInt64 = 80) -> [LocationFix] {
         var rng = SplitMix64(seed: seed)
