@@ -12,9 +12,9 @@ struct PoolSharingTests {
     /// of them.
     static let drives = ProcessInfo.processInfo.activeProcessorCount
 
-    /// In the long tier: on a machine other work shares, its p99s follow that work as much as
-    /// the drives (README, "Tests").
-    @Test("a server's request p99 while drives run on the drive executor stays within 2× its p99 alone", .longTier)
+    /// A measurement: on a machine other work shares, its p99s follow that work as much as the
+    /// drives (scripts/pool-sharing.sh runs it).
+    @Test("a server's request p99 while drives run on the drive executor stays within 2× its p99 alone", .measurement)
     func serverBesideDrives() async throws {
         try await Harness.run { h in
             let key = try await h.key("pool")
@@ -44,9 +44,9 @@ struct PoolSharingTests {
         }
     }
 
-    /// In the long tier: for its few seconds it starves whatever else runs in the process.
+    /// A measurement: for its few seconds it starves whatever else runs in the process.
     @Test(
-        "the same drives on the cooperative pool hold its threads: the p99 grows past 2× (the control)", .longTier)
+        "the same drives on the cooperative pool hold its threads: the p99 grows past 2× (the control)", .measurement)
     func serverBesideDrivesOnThePool() async throws {
         try await Harness.run { h in
             let key = try await h.key("pool")
