@@ -11,7 +11,7 @@ final class BackgroundTime: BackgroundExecution, @unchecked Sendable {
     /// Tasks begun and not yet ended: each is ended exactly once, by `endTask` or on expiry.
     private var open: [Int: UIBackgroundTaskIdentifier] = [:]
 
-    @MainActor init(application: UIApplication = .shared) { self.application = application }
+    @MainActor init() { application = .shared }
 
     func beginTask(named name: String) async -> Int? {
         let box = TaskBox()
