@@ -112,6 +112,10 @@ struct BackgroundWindowTests {
         #expect(window.hold(remaining: 2) == 0)
         #expect(window.hold(remaining: .infinity) == 25)
         #expect(window.hold(remaining: -5) == 0)
+        #expect(window.hold(remaining: .nan) == 0, "no figure: no hold")
+        let unbounded = CoreLocationManagerBackend.BackgroundWindow(reserve: 3, longest: .infinity)
+        #expect(unbounded.hold(remaining: .infinity) == 0, "never an endless task")
+        #expect(unbounded.hold(remaining: 10) == 7)
     }
 
     @Test("the fake refuses a task with no time left and counts a double end")

@@ -33,9 +33,12 @@ extension CoreLocationManagerBackend {
             self.longest = longest
         }
 
-        /// How long a task may be held with `remaining` seconds left.
+        /// How long a task may be held with `remaining` seconds left: never negative, never
+        /// unbounded (0 when the settings or the system give no finite figure).
         func hold(remaining: TimeInterval) -> TimeInterval {
-            max(0, min(longest, remaining - reserve))
+            let seconds = min(longest, remaining - reserve)
+            guard seconds.isFinite, !remaining.isNaN else { return 0 }
+            return max(0, seconds)
         }
     }
 }
