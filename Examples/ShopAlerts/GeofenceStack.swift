@@ -45,13 +45,17 @@ final class GeofenceStack {
     }
 
     /// Every launch, right after `init`: the rest of the stack, then the saved plan.
+    ///
+    /// The planner's adapter is wired first: it is the delegate the relaunch's event is for.
+    /// The backend keeps region events 60 s for delegates set later (`EventHold`), so another
+    /// order loses nothing either. A region event holds a background task (`BackgroundTime`)
+    /// until a position comes or the time left runs out, less a few seconds for the notification.
     func launch() async {
-        let backend = await CoreLocationManagerBackend(system: system)
+        let backend = await CoreLocationManagerBackend(system: system, background: BackgroundTime())
+        let slots = await LocationManagerSlotMonitor(manager: await LocationManager(backend: backend))
         let watcher = AuthorizationWatcher(stack: self)
         let statusManager = await LocationManager(backend: backend)
         await statusManager.setDelegate(watcher) // answers now, and on every change
-        let manager = await LocationManager(backend: backend)
-        let slots = await LocationManagerSlotMonitor(manager: manager)
         (self.backend, self.manager, self.slots, self.watcher) = (backend, statusManager, slots, watcher)
         do {
             let planner = try RegionPlanner(
@@ -110,6 +114,8 @@ final class GeofenceStack {
                 guard let self, let planner = self.planner else { return }
                 do {
                     // Any order is fine: the planner gives the same events (docs/planner.md).
+                    // Events come at once, with a recent position or their region's own fix:
+                    // the notification never waits for a position.
                     for fix in slots.takeLocations() { self.notify(try await planner.observe(fix)) }
                     for event in await slots.takeEvents() { self.notify(try await planner.handle(event)) }
                     for failure in slots.takeFailures() { await planner.handleRefusal(failure) }

@@ -61,6 +61,34 @@ struct PlannerOnCoreLocationTests {
             "updates follow the planner's request")
     }
 
+    @Test("no event with a recent position (each carries its region's own fix): every entry still once, in order")
+    func eventsWithRegionFixesOnly() async throws {
+        // The backend's clock runs a second ahead of the drive and a location counts as recent
+        // for half a second: no event ever gets a position, only its region's fix.
+        let clock = TestClock(t0)
+        let system = FakeCoreLocation(authorization: .authorizedAlways)
+        let app = await CoreLocationApp.launch(on: system, freshness: 0.5, now: { clock.now })
+        let slots = await LocationManagerSlotMonitor(manager: app.manager, now: { clock.now })
+        let planner = try RegionPlanner(monitor: slots, sources: [try shops(40)], sizing: sizing)
+        try await planner.start(at: fix(0, lyon))
+        var entered: [String] = []
+        var regionFixes = 0
+        for s in 0...4_200 {
+            clock.set(t0.addingTimeInterval(Double(s) + 1))
+            try await app.drive([fix(Double(s), offset(Double(s) * 10))])
+            for f in slots.takeLocations() {
+                entered += try await planner.observe(f).filter { $0.kind == .enter }.map(\.identifier)
+            }
+            for e in await slots.takeEvents() {
+                if e.fix.horizontalAccuracy ?? 0 > 5 { regionFixes += 1 }
+                entered += try await planner.handle(e).filter { $0.kind == .enter }.map(\.identifier)
+            }
+        }
+        #expect(regionFixes > 40, "the events carried region fixes")
+        #expect(entered == (0..<40).map { "shop-\($0)" })
+        #expect(await planner.statistics.replans > 1)
+    }
+
     @Test("a relaunch restores the planner's regions from the system, within the limit, and planning goes on")
     func relaunchRestoresWithinTheLimit() async throws {
         let system = FakeCoreLocation(authorization: .authorizedAlways)

@@ -6,12 +6,14 @@ import RegionMonitoring
 extension CoreLocationManagerBackend {
     func handle(_ callback: SystemCallback) async {
         switch callback {
-        case .didEnterRegion, .didExitRegion:
-            let live = liveDelegates()
-            if live.isEmpty { pendingEvents.append(callback) } else { deliverRegionEvent(callback, to: live) }
+        case .didEnterRegion(let id), .didExitRegion(let id):
+            delayedRegions[id] = nil
+            deliverAndHold(callback, to: liveDelegates())
+            await holdBackgroundTime()
         case .didDetermineState(let state, let id):
             answerState(state, for: id)
         case .didStartMonitoring(let id):
+            delayedRegions[id] = nil
             guard let region = regions[id] else { break }
             for (m, d) in registrantOrAll(id) { d.locationManager(m, didStartMonitoringFor: region) }
         case .monitoringDidFail(let id, let error):
@@ -25,6 +27,7 @@ extension CoreLocationManagerBackend {
             let fixes = samples.compactMap { $0.locationFix(subject: subject) }
             guard let newest = fixes.last else { break }
             answerLocation(newest)
+            endBackgroundTime()
             for (m, d) in liveDelegates() { d.locationManager(m, didUpdateLocations: fixes) }
         }
         handled.finishOne()
@@ -49,6 +52,12 @@ extension CoreLocationManagerBackend {
         }
     }
 
+    /// Delivers a region callback to `delegates` and keeps it for delegates set later.
+    func deliverAndHold(_ callback: SystemCallback, to delegates: [(LocationManager, any LocationManagerDelegate)]) {
+        deliverRegionEvent(callback, to: delegates)
+        held.keep(callback, at: now(), deliveredTo: delegates.map(\.1))
+    }
+
     /// A state answer goes to the managers that asked for it, or to every manager when nobody
     /// asked (it follows a transition); continuations waiting in ``determineState(of:)`` resume.
     func answerState(_ state: RegionState, for id: String) {
@@ -57,10 +66,12 @@ extension CoreLocationManagerBackend {
         for waiter in stateWaiters.removeValue(forKey: id) ?? [] { waiter.continuation.resume(returning: state) }
         guard let region = regions[id] else { return }
         let askers = stateRequesters.removeValue(forKey: id) ?? []
-        let targets = askers.isEmpty ? liveDelegates() : askers.compactMap(live)
-        // A transition's state, before any delegate exists (a relaunch): kept with its event.
-        if askers.isEmpty, targets.isEmpty { return pendingEvents.append(.didDetermineState(state, identifier: id)) }
-        for (m, d) in targets { d.locationManager(m, didDetermineState: state, for: region) }
+        guard askers.isEmpty else {
+            for (m, d) in askers.compactMap(live) { d.locationManager(m, didDetermineState: state, for: region) }
+            return
+        }
+        // A transition's state: held with its event for delegates set later.
+        deliverAndHold(.didDetermineState(state, identifier: id), to: liveDelegates())
     }
 
     /// Authorisation is gone: every waiting state and location request is answered now.
@@ -79,6 +90,7 @@ extension CoreLocationManagerBackend {
     }
 
     func reportFailure(of id: String?, _ error: SystemError) async {
+        if let kind = MonitoringDelay.Kind(error) { return reportDelay(kind, of: id) }
         let region = id.flatMap { regions[$0] }
         let mapped: RegionMonitoringError =
             switch error {
@@ -96,6 +108,13 @@ extension CoreLocationManagerBackend {
             }
         }
         for (m, d) in targets { d.locationManager(m, monitoringDidFailFor: region, withError: mapped) }
+    }
+
+    /// Codes 6 and 7: the system keeps the region and its events will come, so it stays in
+    /// this backend's table (and counted); the delay is a notice, not a failure.
+    func reportDelay(_ kind: MonitoringDelay.Kind, of id: String?) {
+        if let id, regions[id] != nil { delayedRegions[id] = kind }
+        delayContinuation.yield(MonitoringDelay(identifier: id, kind: kind))
     }
 
     func live(_ key: ObjectIdentifier) -> (LocationManager, any LocationManagerDelegate)? {

@@ -20,12 +20,15 @@ import RegionPlanner
 ///   no monitoring hardware, or a 21st region (``regionLimit``; a replacement does not count)
 ///   fail at once through `monitoringDidFailFor` and never reach the system. Failures the
 ///   system reports later are passed on as they come (`reportedBySystem` when Core Location
-///   does not say why) and the region is dropped.
+///   does not say why) and the region is dropped. A delay (codes 6 and 7) is not a failure:
+///   the region stays registered and counted, and the delay is reported as a
+///   ``MonitoringDelay`` (``delayNotices``).
 /// - **Delegates**: the system's callbacks are handled on this actor, one at a time, in the
 ///   order the system sent them. Region events go to every manager's delegate; a start or a
 ///   failure to the manager that registered the region; a state answer to the managers that
-///   asked (to every manager when it follows a transition). Region events that arrive before
-///   any delegate is set (the system relaunched the app for them) wait for the first delegate.
+///   asked (to every manager when it follows a transition). Region events are also kept a
+///   while (``EventHold``: 60 s, 100 callbacks) for delegates set after they arrived: a
+///   relaunch's event reaches the planner's adapter whatever the app wires first.
 /// - **Its own table**: Apple warns that `monitoredRegions` "may not be immediately
 ///   reflected" after a start or stop, so slots are counted, and regions stopped and queried,
 ///   from the table of what this backend registered — never from `monitoredRegions`, which is
@@ -38,6 +41,11 @@ import RegionPlanner
 ///   ``locationFreshness`` old, otherwise a one-shot `requestLocation()` awaited through a
 ///   continuation: `nil` when it fails, and after ``Timeouts/location`` seconds (Core Location
 ///   cancels a pending request with no callback when updates start).
+/// - **Background window**: a region event goes to the delegates at once; the adapter hands it
+///   over with ``eventLocation()`` (a recent location or none, never a stale one). With a
+///   ``BackgroundExecution``, a background task is held from the event until the next position
+///   or ``BackgroundWindow`` (the time left less 3 s, 25 s at most), so a position the app asks
+///   for (the planner's updates) can still come.
 /// - **Relaunch**: regions are the system's; a new backend finds them in `monitoredRegions`.
 ///
 /// Callback bookkeeping is O(managers) per callback; ``settle()`` lets tests wait until every
@@ -53,6 +61,12 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     public nonisolated let locationFreshness: TimeInterval
     /// How long each wait on the system may last.
     public nonisolated let timeouts: Timeouts
+    /// The app's background time (`nil`: none is asked, as on macOS).
+    public nonisolated let background: (any BackgroundExecution)?
+    /// How a region event's background task is bounded.
+    public nonisolated let backgroundWindow: BackgroundWindow
+    var heldTask: HeldTask?
+    var holdSerial = 0
     let now: @Sendable () -> Date
     let sleep: @Sendable (TimeInterval) async -> Void
     var nextWaiter = 0
@@ -72,8 +86,14 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     var stateAnswers: [String: (serial: Int, state: RegionState)] = [:]
     var locationWaiters: [(id: Int, continuation: CheckedContinuation<LocationFix?, Never>)] = []
     var locationAnswers: (serial: Int, fix: LocationFix?) = (0, nil)
-    /// Region events handled while no delegate was set, handed to the first one.
-    var pendingEvents: [SystemCallback] = []
+    /// Region events kept for delegates set after they arrived (a relaunch's wiring).
+    var held: HeldRegionEvents
+    /// Registered regions whose monitoring Core Location reported delayed (codes 6 and 7),
+    /// until it starts them, one of their events arrives, or they are stopped.
+    public internal(set) var delayedRegions: [String: MonitoringDelay.Kind] = [:]
+    /// Every delay Core Location reports, in order (the newest 100 while nobody reads).
+    public nonisolated let delayNotices: AsyncStream<MonitoringDelay>
+    let delayContinuation: AsyncStream<MonitoringDelay>.Continuation
 
     struct ManagerSlot {
         weak var manager: LocationManager?
@@ -87,11 +107,15 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     ///   - locationFreshness: seconds the last location stays good for re-planning (60 s:
     ///     the planner's re-plan circle is sized for fixes that recent; docs/ios.md).
     ///   - timeouts: how long a state or location request may wait for the system.
-    ///   - now: the clock for ``locationFreshness``.
+    ///   - eventHold: how long and how many region events are kept for delegates set later.
+    ///   - background: the app's background time (UIKit's on iOS), held while a region event's
+    ///     position may come, within `backgroundWindow`.
+    ///   - now: the clock for ``locationFreshness`` and `eventHold`.
     ///   - sleep: waits the given seconds (tests pass a manual clock's).
     public init(
         system: any SystemLocationManager, subject: String = "device", regionLimit: Int = 20,
-        locationFreshness: TimeInterval = 60, timeouts: Timeouts = Timeouts(),
+        locationFreshness: TimeInterval = 60, timeouts: Timeouts = Timeouts(), eventHold: EventHold = EventHold(),
+        background: (any BackgroundExecution)? = nil, backgroundWindow: BackgroundWindow = BackgroundWindow(),
         now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
     ) async {
@@ -100,6 +124,11 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         self.limit = regionLimit
         self.locationFreshness = locationFreshness
         self.timeouts = timeouts
+        self.held = HeldRegionEvents(hold: eventHold)
+        self.background = background
+        self.backgroundWindow = backgroundWindow
+        (delayNotices, delayContinuation) = AsyncStream.makeStream(
+            of: MonitoringDelay.self, bufferingPolicy: .bufferingNewest(100))
         self.now = now
         self.sleep = sleep
         let (stream, continuation) = AsyncStream.makeStream(of: SystemCallback.self, bufferingPolicy: .unbounded)
@@ -117,7 +146,12 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         }
     }
 
-    deinit { consumer?.cancel() }
+    deinit {
+        consumer?.cancel()
+        delayContinuation.finish()
+        // A background task held for an event is never left to expire.
+        if let id = heldTask?.id, let background { Task { await background.endTask(id) } }
+    }
 
     /// Returns once every callback the system has sent so far has been handled.
     public func settle() async {
@@ -138,8 +172,8 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     }
 
     public func setDelegate(_ delegate: (any LocationManagerDelegate)?, for manager: LocationManager) async {
-        // Asked before the delegate is set: region events handled meanwhile join the pending
-        // ones, so the delegate gets them all in order, after the status.
+        // Asked before the delegate is set: region events handled meanwhile are held, so the
+        // delegate gets them all in order, after the status.
         let status = await system.authorizationStatus
         let key = ObjectIdentifier(manager)
         if managers[key] == nil { register(manager) }
@@ -147,9 +181,7 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
         guard let delegate else { return }
         // Core Location reports the status once the manager exists.
         delegate.locationManager(manager, didChangeAuthorization: status)
-        let pending = pendingEvents
-        pendingEvents = []
-        for callback in pending { deliverRegionEvent(callback, to: [(manager, delegate)]) }
+        for callback in held.unseen(by: delegate, at: now()) { deliverRegionEvent(callback, to: [(manager, delegate)]) }
     }
 
     public func startMonitoring(_ region: MonitoredRegion, by manager: LocationManager) async {
@@ -174,6 +206,7 @@ public actor CoreLocationManagerBackend: LocationManagerBackend {
     public func stopMonitoring(_ identifier: String) async {
         regions[identifier] = nil
         registrants[identifier] = nil
+        delayedRegions[identifier] = nil
         stateRequesters[identifier] = nil
         for waiter in stateWaiters.removeValue(forKey: identifier) ?? [] {
             waiter.continuation.resume(returning: .unknown)

@@ -25,6 +25,10 @@ import RegionMonitoring
 /// - **Per region**: a 21st region (``regionLimit``), a radius above
 ///   ``maximumRegionMonitoringDistance`` or no hardware fail that region alone
 ///   (`regionMonitoringFailure`); the others keep working.
+/// - **Delays are not refusals**: ``delaysMonitoringSetup`` or ``reportDelay(_:of:)`` send
+///   `regionMonitoringSetupDelayed` (6) or `regionMonitoringResponseDelayed` (7) through
+///   `monitoringDidFail`, and the region stays monitored: a delayed setup starts once time
+///   passes, a delayed response keeps its events coming.
 /// - **Authorisation**: regions registered before authorisation stay pending and start (with
 ///   `didStartMonitoring`) when it arrives; denied or restricted, each fails with
 ///   `regionMonitoringDenied` and stays registered.
@@ -83,6 +87,14 @@ public actor FakeCoreLocation: SystemLocationManager {
     public var regionTableLags: Bool
     /// `requestLocation()` calls that `startUpdatingLocation()` cancelled before an answer.
     public private(set) var cancelledLocationRequests = 0
+    /// Whether a new region's monitoring starts late: `startMonitoring` answers
+    /// `regionMonitoringSetupDelayed` (code 6) and the region starts (`didStartMonitoring`)
+    /// once time passes, as Core Location does when it cannot set monitoring up at once.
+    public var delaysMonitoringSetup = false
+    /// Sets ``delaysMonitoringSetup``.
+    public func setDelaysMonitoringSetup(_ delays: Bool) { delaysMonitoringSetup = delays }
+    /// Regions whose setup Core Location delayed: kept and counted, started once time passes.
+    private var setupDelayed: [String] = []
 
     private var handler: (@Sendable (SystemCallback) -> Void)?
     private var pendingLocationRequest = false
@@ -135,7 +147,9 @@ public actor FakeCoreLocation: SystemLocationManager {
         if regions[id] == nil { order.append(id) }
         regions[id] = region
         stopWatching(id)
-        if authorizationStatus.isAuthorized {
+        if authorizationStatus.isAuthorized, delaysMonitoringSetup {
+            delaySetup(of: id)
+        } else if authorizationStatus.isAuthorized {
             startWatching(id)
         } else if authorizationStatus == .denied || authorizationStatus == .restricted {
             post(.monitoringDidFail(identifier: id, .regionMonitoringDenied))
@@ -145,6 +159,7 @@ public actor FakeCoreLocation: SystemLocationManager {
     public func stopMonitoring(identifier: String) {
         guard regions.removeValue(forKey: identifier) != nil else { return }
         order.removeAll { $0 == identifier }
+        setupDelayed.removeAll { $0 == identifier }
         stopWatching(identifier)
     }
 
@@ -214,6 +229,27 @@ public actor FakeCoreLocation: SystemLocationManager {
         }
     }
 
+    /// Core Location reports that monitoring the registered region `identifier` is delayed
+    /// (`monitoringDidFailFor` with code 6 or 7) and keeps it: a delayed setup starts once time
+    /// passes, a delayed response keeps its events coming. Nothing for a region not registered.
+    public func reportDelay(_ kind: MonitoringDelay.Kind, of identifier: String) {
+        guard regions[identifier] != nil else { return }
+        switch kind {
+        case .setup: delaySetup(of: identifier)
+        case .response: post(.monitoringDidFail(identifier: identifier, .regionMonitoringResponseDelayed))
+        }
+    }
+
+    private func delaySetup(of id: String) {
+        stopWatching(id)
+        if !setupDelayed.contains(id) { setupDelayed.append(id) }
+        post(.monitoringDidFail(identifier: id, .regionMonitoringSetupDelayed))
+    }
+
+    /// The system forgets its position (`location` is `nil`, as after a restart): until the
+    /// next ``move(to:)``, a `requestLocation()` fails or waits, by ``locationRequestTiming``.
+    public func forgetLocation() { location = nil }
+
     /// The user switches Precise Location on or off.
     public func setAccuracyAuthorization(_ accuracy: AccuracyAuthorization) { accuracyAuthorization = accuracy }
 
@@ -251,6 +287,9 @@ public actor FakeCoreLocation: SystemLocationManager {
     /// The region table catches up and late events fall due.
     private func timePasses(to date: Date) {
         visibleTable = systemTable
+        let delayed = setupDelayed
+        setupDelayed = []
+        if authorizationStatus.isAuthorized { for id in delayed where regions[id] != nil { startWatching(id) } }
         let due = lateEvents.filter { $0.due <= date }
         lateEvents.removeAll { $0.due <= date }
         for event in due { post(event.callback) }

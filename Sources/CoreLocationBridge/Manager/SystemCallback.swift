@@ -32,6 +32,12 @@ public enum SystemError: Sendable, Hashable {
     case regionMonitoringDenied
     /// `CLError.Code.regionMonitoringFailure` (5): this region cannot be monitored.
     case regionMonitoringFailure
+    /// `CLError.Code.regionMonitoringSetupDelayed` (6): Core Location could not start monitoring
+    /// the region at once; it keeps the region and starts it later.
+    case regionMonitoringSetupDelayed
+    /// `CLError.Code.regionMonitoringResponseDelayed` (7): the region is monitored, its events
+    /// will come, later than usual.
+    case regionMonitoringResponseDelayed
     /// Any other code.
     case other(code: Int)
 
@@ -42,6 +48,8 @@ public enum SystemError: Sendable, Hashable {
         case 1: self = .denied
         case 4: self = .regionMonitoringDenied
         case 5: self = .regionMonitoringFailure
+        case 6: self = .regionMonitoringSetupDelayed
+        case 7: self = .regionMonitoringResponseDelayed
         default: self = .other(code: code)
         }
     }
@@ -53,6 +61,8 @@ public enum SystemError: Sendable, Hashable {
         case .denied: 1
         case .regionMonitoringDenied: 4
         case .regionMonitoringFailure: 5
+        case .regionMonitoringSetupDelayed: 6
+        case .regionMonitoringResponseDelayed: 7
         case .other(let c): c
         }
     }

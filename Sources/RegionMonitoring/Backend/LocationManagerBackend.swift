@@ -56,9 +56,16 @@ public protocol LocationManagerBackend: AnyObject, Sendable {
     /// planner re-plans from when an event carries no position of its own. A Core Location
     /// backend makes a one-shot request when its last location is stale.
     func currentLocation() async -> LocationFix?
+    /// The location a region event is handed over with, at once: a recent location the backend
+    /// already holds, or `nil`. Never waits for a new position (a relaunched app has seconds;
+    /// a late event has no fresh position to wait for).
+    func eventLocation() async -> LocationFix?
 }
 
 extension LocationManagerBackend {
     /// Events as they are confirmed.
     public var eventLatency: TimeInterval { 0 }
+
+    /// ``currentLocation()``, for backends that answer it at once (the simulated device).
+    public func eventLocation() async -> LocationFix? { await currentLocation() }
 }

@@ -23,10 +23,12 @@ import RegionPlanner
 ///   and the backend is not asked. Core Location monitors circles only, up to its
 ///   `maximumRegionMonitoringDistance`: anything else throws ``SlotMonitorError/rejected(identifier:reason:)``.
 ///   A region the system refuses later is dropped and listed in ``takeFailures()``.
-/// - **Events**: the manager's `didEnterRegion` / `didExitRegion` become transitions. Core
-///   Location's callbacks carry no position, so ``takeEvents()`` attaches the backend's
-///   ``LocationManagerBackend/currentLocation()`` (the last location, or a one-shot request):
-///   that is the fix the planner re-plans from. Transitions wait while no location is to be had.
+/// - **Events**: the manager's `didEnterRegion` / `didExitRegion` become transitions, handed
+///   over at once (a relaunched app has about 10 s). Core Location's callbacks carry no
+///   position, so ``takeEvents()`` attaches the backend's recent location
+///   (``LocationManagerBackend/eventLocation()``) and, when it has none, a fix that says only
+///   what the event says: the region's centre, its radius as the accuracy, at the handover
+///   time. A re-plan exit then waits for a real fix through location updates (the planner asks).
 /// - **Initial state**: the system says nothing about a region's first state. For a region
 ///   whose `initialTrigger` asks for an event (the planner's re-plan circle asks for `.exit`),
 ///   the adapter requests its state after registering it and turns a matching answer into
@@ -68,12 +70,21 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
     /// The event latency the planner sizes for: the backend's by default (Core Location: 300 s,
     /// ``ReplanSizing/coreLocationEventLatency``; the simulated device: 0).
     public let eventLatency: TimeInterval
+    private let subject: String
+    private let now: @Sendable () -> Date
 
     /// Wraps `manager` and becomes its delegate; the capacity is the backend's region limit.
     /// `eventLatency`: how late the platform may report a crossing (seconds; `nil`: the
     /// backend's ``LocationManagerBackend/eventLatency``).
-    public init(manager: LocationManager, eventLatency: TimeInterval? = nil) async {
+    /// `subject`: the subject of fixes made from a region when the backend has no location;
+    /// `now`: their time (the handover).
+    public init(
+        manager: LocationManager, eventLatency: TimeInterval? = nil, subject: String = "device",
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async {
         self.manager = manager
+        self.subject = subject
+        self.now = now
         self.eventLatency = eventLatency ?? manager.backend.eventLatency
         self.slotCapacity = await manager.backend.regionLimit
         (arrivals, arrivalsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -173,7 +184,8 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
             await manager.requestState(for: CircularRegion(center: center, radius: radius, identifier: id))
         }
         guard lock.withLock({ !queued.isEmpty }) else { return [] }
-        guard let fix = await manager.backend.currentLocation() else { return [] }
+        let recent = await manager.backend.eventLocation()
+        let system = recent == nil ? await manager.monitoredRegions : []
         let (batch, known) = lock.withLock {
             () -> ([(kind: TransitionEvent.Kind, id: String, initial: Bool)], [String: Region]) in
             defer {
@@ -188,12 +200,29 @@ public final class LocationManagerSlotMonitor: SlotMonitor, LocationManagerDeleg
                 if q.kind == .enter, !region.notifyOnEntry { continue }
                 if q.kind == .exit, !region.notifyOnExit { continue }
             }
+            guard let fix = recent ?? regionFix(q.id, known[q.id], system) else { continue }
             out.append(
                 TransitionEvent(
                     kind: q.kind, regionID: q.id, subject: fix.subject, fix: fix,
                     time: fix.timestamp, crossedAt: fix.timestamp, isInitial: q.initial))
         }
         return out
+    }
+
+    /// Where an event without a position says the device is: within the region's radius of
+    /// its centre (inside it for an entry, on its boundary at an exit's crossing), now. The
+    /// region is this adapter's, else the system's (an earlier launch's); `nil` for a region in
+    /// neither (stopped since), whose event has nothing to place it and is dropped.
+    private func regionFix(_ id: String, _ region: Region?, _ system: Set<MonitoredRegion>) -> LocationFix? {
+        var circle: (center: Coordinate, radius: Double)?
+        if case .circle(let center, let radius) = region?.shape {
+            circle = (center, radius)
+        } else if case .circle(let c) = system.first(where: { $0.identifier == id }) {
+            circle = (c.center, c.radius)
+        }
+        guard let circle else { return nil }
+        return LocationFix(
+            subject: subject, coordinate: circle.center, horizontalAccuracy: circle.radius, timestamp: now())
     }
 
     /// Registrations the system refused after `register` returned, since the last call.
