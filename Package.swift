@@ -56,7 +56,6 @@ let package = Package(
             dependencies: [
                 "Geodesy", "GeoFormats", "Geofencing", "RegionPlanner",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
-                .product(name: "HummingbirdTLS", package: "hummingbird", condition: server),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
                 .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server),

@@ -5,6 +5,13 @@
 #
 #   scripts/contract-fuzz.sh sqlite                 # a fresh SQLite file
 #   scripts/contract-fuzz.sh postgres://…/geofence  # a fresh schema in that database
+#   scripts/contract-fuzz.sh sqlite device          # with a device key (admin, read, ingest, device)
+#
+# The second argument is the scope of the key the fuzzer holds (default admin): with a read,
+# ingest or device key every operation the scope may not call must answer a listed 403, and
+# the ones it may call their listed statuses. The device key is bound to `phone-7`; the ids the
+# fuzzer makes up are other devices' (403), the reads of its own plan and settings come from
+# the admin run's coverage of the same routes.
 #
 # Environment: BIN (the geofence executable, default .build/debug/geofence), ST (the
 # schemathesis `st` command, default: st on PATH), FUZZ_SECONDS (time budget, default 90),
@@ -21,7 +28,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/debug/geofence}
 ST=${ST:-st}
-target=${1:?usage: contract-fuzz.sh sqlite|postgres://URL}
+target=${1:?usage: contract-fuzz.sh sqlite|postgres://URL [admin|read|ingest|device]}
+scope=${2:-admin}
+case "$scope" in
+  admin) scope_options=() ;;
+  read | ingest) scope_options=(--scope "$scope") ;;
+  device) scope_options=(--scope device --device phone-7) ;;
+  *) echo "contract-fuzz.sh: the scope must be admin, read, ingest or device, not \"$scope\"" >&2; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 pid=
@@ -35,7 +49,7 @@ else
   "$PSQL" -q "$target" -c "CREATE SCHEMA $schema"
   trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; "$PSQL" -q "$target" -c "DROP SCHEMA $schema CASCADE" >/dev/null 2>&1 || true' EXIT
 fi
-key=$("$BIN" serve create-key --tenant fuzz --database "$db")
+key=$("$BIN" serve create-key --tenant fuzz --database "$db" "${scope_options[@]}")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$BIN" serve --port "$port" --database "$db" --allow-webhook-host 127.0.0.1 >"$work/server.log" 2>&1 &
 pid=$!
@@ -51,7 +65,7 @@ status=0
   --max-examples "${FUZZ_EXAMPLES:-40}" --max-time "${FUZZ_SECONDS:-90}" --seed 21 --workers 1 \
   --request-timeout 15 --suppress-health-check all --output-truncate true || status=$?
 if [ "$status" -ne 0 ]; then
-  echo "contract fuzzing found problems against $target; server log:" >&2
+  echo "contract fuzzing found problems against $target with a $scope key; server log:" >&2
   grep -iE "error|critical" "$work/server.log" | tail -20 >&2 || true
 fi
 exit "$status"

@@ -127,42 +127,53 @@ public struct ServeCommand: AsyncParsableCommand {
             abstract: "Create an API key for a tenant (printed once; only its hash is stored).",
             discussion: """
                 Scopes: admin (everything, the default), read (reads only: a dashboard viewer), \
-                ingest (reports fixes only: the key a phone holds), optionally bound to one device \
-                id (--device) or to the ids that start with a prefix (--device-prefix).
+                ingest (reports fixes only: a tracking app's key), optionally bound to one device \
+                id (--device) or to the ids that start with a prefix (--device-prefix), and device \
+                (what a phone that follows the server's plans needs: report its fixes, read its \
+                plan and settings, manage its push tokens), always bound with --device or \
+                --device-prefix.
 
                 Examples:
                   geofence serve create-key --tenant acme --database geofence.sqlite
                   geofence serve create-key --tenant acme --scope read
                   geofence serve create-key --tenant acme --scope ingest --device phone-7
                   geofence serve create-key --tenant acme --scope ingest --device-prefix alice/
+                  geofence serve create-key --tenant acme --scope device --device phone-7
                 """
         )
 
         @Option(help: "Tenant the key belongs to (created if new).")
         var tenant: String
 
-        @Option(help: "What the key may do: admin, read or ingest.")
+        @Option(help: "What the key may do: admin, read, ingest or device.")
         var scope: String = "admin"
 
-        @Option(help: "With --scope ingest: the one device id the key may report for.")
+        @Option(help: "With --scope ingest or device: the one device id the key acts for.")
         var device: String?
 
-        @Option(help: "With --scope ingest: the key may report for the device ids that start with this.")
+        @Option(help: "With --scope ingest or device: the key acts for the device ids that start with this.")
         var devicePrefix: String?
 
         /// The scope the options name.
         func keyScope() throws -> KeyScope {
-            guard scope == "ingest" || (device == nil && devicePrefix == nil) else {
-                throw ValidationError("--device and --device-prefix bind an ingest key: add --scope ingest")
+            let binding: KeyScope.DeviceBinding?
+            switch (device, devicePrefix) {
+            case (nil, nil): binding = nil
+            case (let id?, nil): binding = .device(id)
+            case (nil, let prefix?): binding = .prefix(prefix)
+            default: throw ValidationError("give --device or --device-prefix, not both")
             }
-            switch (scope, device, devicePrefix) {
-            case ("admin", _, _): return .admin
-            case ("read", _, _): return .read
-            case ("ingest", nil, nil): return .ingest(devices: nil)
-            case ("ingest", let id?, nil): return .ingest(devices: .device(id))
-            case ("ingest", nil, let prefix?): return .ingest(devices: .prefix(prefix))
-            case ("ingest", _, _): throw ValidationError("give --device or --device-prefix, not both")
-            default: throw ValidationError("--scope must be admin, read or ingest, not \"\(scope)\"")
+            switch (scope, binding) {
+            case ("admin", nil): return .admin
+            case ("read", nil): return .read
+            case ("admin", _), ("read", _):
+                throw ValidationError(
+                    "--device and --device-prefix bind an ingest or device key: add --scope ingest or device")
+            case ("ingest", _): return .ingest(devices: binding)
+            case ("device", let binding?): return .device(devices: binding)
+            case ("device", nil):
+                throw ValidationError("a device key is bound to its phone: add --device ID or --device-prefix PREFIX")
+            default: throw ValidationError("--scope must be admin, read, ingest or device, not \"\(scope)\"")
             }
         }
 

@@ -123,10 +123,16 @@ public struct GeofenceServer: Sendable {
             }
             return id
         }
+        func normalized(_ binding: KeyScope.DeviceBinding) throws -> KeyScope.DeviceBinding {
+            switch binding {
+            case .device(let id): try .device(bound(id))
+            case .prefix(let prefix): try .prefix(bound(prefix))
+            }
+        }
         var scope = scope
         switch scope {
-        case .ingest(devices: .device(let id)?): scope = .ingest(devices: .device(try bound(id)))
-        case .ingest(devices: .prefix(let prefix)?): scope = .ingest(devices: .prefix(try bound(prefix)))
+        case .ingest(devices: let binding?): scope = .ingest(devices: try normalized(binding))
+        case .device(let binding): scope = .device(devices: try normalized(binding))
         default: break
         }
         let key = APIKey.generate()
@@ -170,9 +176,7 @@ public struct GeofenceServer: Sendable {
                 guard presented == token else { throw Problem.unauthorized }
             } else {
                 guard let grant = try await keys.grant(forKey: presented) else { throw Problem.unauthorized }
-                guard grant.scope.permits(request.method, path: request.uri.path) else {
-                    throw grant.scope.forbidden("\(request.method) \(request.uri.path)")
-                }
+                try grant.scope.check(request.method, path: request.uri.path)
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -196,11 +200,11 @@ public struct GeofenceServer: Sendable {
             switch context.scope {
             case .admin: o["scope"] = .string("admin")
             case .read: o["scope"] = .string("read")
-            case .ingest(let devices):
-                o["scope"] = .string("ingest")
-                if case .device(let id)? = devices { o["device"] = .string(id) }
-                if case .prefix(let prefix)? = devices { o["devicePrefix"] = .string(prefix) }
+            case .ingest: o["scope"] = .string("ingest")
+            case .device: o["scope"] = .string("device")
             }
+            if case .device(let id)? = context.scope.binding { o["device"] = .string(id) }
+            if case .prefix(let prefix)? = context.scope.binding { o["devicePrefix"] = .string(prefix) }
             return .json(.object(o))
         }
         addRegionRoutes(to: v1)

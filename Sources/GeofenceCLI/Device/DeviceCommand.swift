@@ -22,19 +22,26 @@ struct DeviceCommand: AsyncParsableCommand {
             then plans fetched, 304s, churn (registrations, removals) and events; the number of \
             events the server's engine found in the same fixes is printed beside the phone's.
 
+            The key may be the phone's own: a device key bound to the device id (create-key \
+            --scope device --device ID) does all the phone does, and nothing else.
+
             Example (the README's tour; D=Sources/GeofenceCLI/Resources/Demo):
               KEY=$(geofence serve create-key --tenant demo --database demo.sqlite)
+              PHONE=$(geofence serve create-key --tenant demo --database demo.sqlite \\
+                      --scope device --device border-drive)
               geofence serve --database demo.sqlite &
               curl -X POST -H "Authorization: Bearer $KEY" --data @$D/provinces.geojson \\
                    http://127.0.0.1:8080/v1/regions/import
-              geofence device --server http://127.0.0.1:8080 --key $KEY --track $D/border-drive.csv
+              geofence device --server http://127.0.0.1:8080 --key $PHONE --track $D/border-drive.csv
             """
     )
 
     @Option(help: ArgumentHelp("The server's base URL.", valueName: "url"))
     var server: String
 
-    @Option(help: ArgumentHelp("An API key (geofence serve create-key).", valueName: "key"))
+    @Option(
+        help: ArgumentHelp(
+            "An API key: the phone's device key, or an admin key (geofence serve create-key).", valueName: "key"))
     var key: String
 
     @Option(help: ArgumentHelp("A track file (GPX, NMEA, CSV or GeoJSON).", valueName: "file"))

@@ -24,8 +24,8 @@ public struct APIRequestContext: RequestContext {
         return tenant
     }
 
-    /// The tenant, when the key may report fixes for `device` (403 otherwise: an ingest key
-    /// bound to other devices).
+    /// The tenant, when the key may report fixes for `device` (403 otherwise: a key bound to
+    /// other devices).
     func tenant(reportingFor device: String) throws -> String {
         let tenant = try requireTenant()
         guard scope.permits(device: device) else {
@@ -34,12 +34,11 @@ public struct APIRequestContext: RequestContext {
         return tenant
     }
 
-    /// Resolves `grant` into the context when it permits `request`'s operation (403 otherwise):
-    /// the one scope check of both key middlewares.
+    /// Resolves `grant` into the context when it permits `request`'s operation and the device
+    /// its path names (403 otherwise; ``KeyScope/check(_:path:)``): the one scope check of both
+    /// key middlewares.
     mutating func authorize(_ grant: KeyGrant, for request: Request) throws {
-        guard grant.scope.permits(request.method, path: request.uri.path) else {
-            throw grant.scope.forbidden("\(request.method) \(request.uri.path)")
-        }
+        try grant.scope.check(request.method, path: request.uri.path)
         tenant = grant.tenant
         scope = grant.scope
     }

@@ -38,6 +38,10 @@ extension GeofenceServer {
                     outcome.setAside[.clock, default: 0] += 1
                 } else if let previous = usable.last, fix.timestamp < previous.timestamp {
                     outcome.setAside[.older, default: 0] += 1
+                } else if usable.reversed().prefix(while: { $0.timestamp == fix.timestamp }).contains(where: {
+                    $0.isSameObservation(as: fix)
+                }) {
+                    outcome.setAside[.duplicate, default: 0] += 1
                 } else {
                     usable.append(fix)
                 }
@@ -62,8 +66,9 @@ extension GeofenceServer {
     }
 
     /// Commits `fixes` (in time order, in the window), first setting aside those older than
-    /// the device's last accepted fix. A concurrent report of the same device can move that
-    /// fix between the check and the commit, so the commit is tried a few times; past that the
+    /// the device's last accepted fix and those it already holds (a retry that appended new
+    /// fixes: ``RetriedFixes``). A concurrent report of the same device can move that fix
+    /// between the check and the commit, so the commit is tried a few times; past that the
     /// answer is a 503, which every app retries.
     private func commit(
         _ fixes: [LocationFix], tenant: String, device: String, now: Date, into outcome: inout AppReportOutcome
@@ -80,13 +85,17 @@ extension GeofenceServer {
                 }
                 return
             } catch let problem as Problem where problem.status == .conflict {
-                // Out of order against the device's last accepted fix (the batch itself is in order).
+                // Older than the device's last accepted fix, or holding it again (the batch itself
+                // is in order).
                 guard let last = try await hub.runtime(tenant).state(device: device, regions: nil)?.lastFix else {
                     throw problem
                 }
-                let kept = fixes.filter { $0.timestamp >= last.timestamp }
-                outcome.setAside[.older, default: 0] += fixes.count - kept.count
-                fixes = kept
+                let split = RetriedFixes(fixes, after: last)
+                for (reason, count) in [(SetAsideReason.older, split.older), (.duplicate, split.duplicate)]
+                where count > 0 {
+                    outcome.setAside[reason, default: 0] += count
+                }
+                fixes = split.new
             }
         }
         throw Problem(

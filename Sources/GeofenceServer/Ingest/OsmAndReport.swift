@@ -3,7 +3,7 @@ import Foundation
 /// One request in the OsmAnd protocol, as sent by Traccar Client and OsmAnd's live tracking,
 /// read into the server's own fix format.
 ///
-/// Two forms (Traccar's "OsmAnd" protocol page):
+/// Three forms (Traccar's "OsmAnd" protocol page):
 /// - parameters, in the query string (GET or POST) or a form body:
 ///   `?id=phone-7&lat=52.52&lon=13.40&timestamp=1764060000&accuracy=8&speed=12.5&bearing=90`
 ///   — `speed` in knots, `timestamp` Unix seconds, milliseconds, RFC 3339 or
@@ -11,7 +11,9 @@ import Foundation
 ///   the client has no accuracy, `valid=false` for a fix the client itself distrusts;
 /// - JSON, from Traccar Client 9 on:
 ///   `{"device_id":"phone-7","location":{"timestamp":"2026-11-25T09:00:00Z","coords":{"latitude":52.52,"longitude":13.40,"accuracy":8,"speed":6.4,"heading":90}}}`
-///   — `speed` in m/s, −1 for an unknown speed or heading; `location` may be an array.
+///   — `speed` in m/s, −1 for an unknown speed or heading; `location` may be an array;
+/// - a JSON array of parameter objects, the Traccar Client SDK's `uploadJson` option
+///   (``init(locations:receivedAt:maxBatch:)``).
 ///
 /// A report without a timestamp is stamped with the time it arrived (as Traccar does); one
 /// without a position is a heartbeat (no fixes); the battery level (`batt` or `battery` in

@@ -55,7 +55,7 @@ extension GeofenceServer {
             parameters["key"] = nil
             let report: OsmAndReport
             if let body = try await request.optionalBody(limit: config.maxBodyBytes) {
-                // Traccar Client's JSON form, by its media type or its first byte; anything else is a form.
+                // Traccar Client's JSON forms, by its media type or its first byte; anything else is a form.
                 let declaredJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
                 if declaredJSON || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") {
                     if let mixed = parameters.keys.sorted().first(where: OsmAndReport.reportParameters.contains) {
@@ -63,8 +63,14 @@ extension GeofenceServer {
                             field: mixed,
                             detail: "\(mixed): a report comes either as a JSON body or as parameters, not both")
                     }
-                    report = try OsmAndReport(
-                        json: try ServerJSON.parse(body), receivedAt: clock(), maxBatch: config.maxBatchSize)
+                    let json = try ServerJSON.parse(body)
+                    if case .array(let locations) = json {
+                        // The Traccar Client SDK's `uploadJson` form: a flat array of locations.
+                        report = try OsmAndReport(
+                            locations: locations, receivedAt: clock(), maxBatch: config.maxBatchSize)
+                    } else {
+                        report = try OsmAndReport(json: json, receivedAt: clock(), maxBatch: config.maxBatchSize)
+                    }
                 } else {
                     let form = try FormParameters.decode(String(decoding: body, as: UTF8.self)[...])
                     report = try OsmAndReport(

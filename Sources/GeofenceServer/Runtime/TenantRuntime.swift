@@ -283,7 +283,8 @@ actor TenantRuntime {
     /// A batch that ends exactly with the device's last accepted fix (same time, position and
     /// accuracy) and starts no later is a client's retry of a batch that was committed but
     /// whose answer was lost: it is answered as a ``IngestResult/duplicate`` and changes
-    /// nothing, so re-sending an unanswered batch is always safe.
+    /// nothing, so re-sending an unanswered batch is always safe. One that holds the last fix
+    /// again and goes on past it is a 409, as an older fix is: never stored twice.
     ///
     /// With a store that commits several batches in one transaction
     /// (``ServerStore/commitsBatchesAtomically``: SQLite and PostgreSQL), batches are
@@ -315,6 +316,18 @@ actor TenantRuntime {
                     detail:
                         "\(field(0)) \(FixJSON.formatRFC3339(first.timestamp)) is older than the device's last accepted fix at \(FixJSON.formatRFC3339(last.timestamp))",
                     field: field(0),
+                    extensions: ["lastAcceptedTimestamp": .string(FixJSON.formatRFC3339(last.timestamp))])
+            }
+            // A batch that starts at the last fix's time and holds that fix again: a retry with
+            // new fixes appended. Stored, it would hold the fix twice.
+            if let i = fixes.prefix(while: { $0.timestamp == last.timestamp }).firstIndex(where: {
+                $0.isSameObservation(as: last)
+            }) {
+                throw Problem(
+                    status: .conflict,
+                    detail:
+                        "\(field(i)) is the device's last accepted fix again (same time and position); send the fixes after it",
+                    field: field(i),
                     extensions: ["lastAcceptedTimestamp": .string(FixJSON.formatRFC3339(last.timestamp))])
             }
         }
