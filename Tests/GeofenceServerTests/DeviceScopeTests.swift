@@ -20,6 +20,8 @@ struct DeviceScopeTests {
     static let allowed: Set<String> = [
         "POST /v1/devices/{id}/locations", "GET /v1/ingest/osmand", "POST /v1/ingest/osmand",
         "POST /v1/ingest/owntracks", "GET /v1/devices/{id}/plan", "GET /v1/devices/{id}/settings",
+        "GET /v1/devices/{id}/notification-settings", "PUT /v1/devices/{id}/notification-settings",
+        "GET /v1/devices/{id}/notifications",
     ]
 
     static func isAllowed(_ method: String, _ template: String) -> Bool {

@@ -45,10 +45,6 @@ struct KeyScopeTests {
             let reporting: Set<String> = [
                 "POST /v1/devices/{id}/locations", "GET /v1/ingest/osmand", "POST /v1/ingest/osmand",
                 "POST /v1/ingest/owntracks",
-                // The phone's own notifications (Routes+Notifications).
-                "GET /v1/devices/{id}/push-tokens", "PUT /v1/devices/{id}/push-tokens/{token}",
-                "DELETE /v1/devices/{id}/push-tokens/{token}", "GET /v1/devices/{id}/notification-settings",
-                "PUT /v1/devices/{id}/notification-settings", "GET /v1/devices/{id}/notifications",
             ]
             for (method, template) in operations where template != "/health" {
                 let path = template.replacingOccurrences(of: "{id}", with: "phone-7")

@@ -40,7 +40,7 @@ struct NotificationDeliveryTests {
     /// The seed's region, a rule for entries, a phone key and its registered token.
     static func seed(_ h: Harness, rule: String? = nil) async throws -> (admin: String, phone: String) {
         let admin = try await h.key("acme")
-        let phone = try await h.server.createAPIKey(tenant: "acme", scope: .ingest(devices: .prefix("alice/")))
+        let phone = try await h.server.createAPIKey(tenant: "acme", scope: .device(devices: .prefix("alice/")))
         let put = try await h.call(
             .PUT, "/v1/regions/bund", key: admin,
             body: circleFeature(
@@ -292,7 +292,7 @@ struct NotificationDeliveryTests {
     func tokenRoutes() async throws {
         try await Harness.run { h in
             let admin = try await h.key("acme")
-            let phone = try await h.server.createAPIKey(tenant: "acme", scope: .ingest(devices: .device("p1")))
+            let phone = try await h.server.createAPIKey(tenant: "acme", scope: .device(devices: .device("p1")))
             let viewer = try await h.server.createAPIKey(tenant: "acme", scope: .read)
             let body = #"{"service":"apns","topic":"com.example.app","environment":"sandbox"}"#
             func put(_ device: String, _ token: String, key: String, body: String = body) async throws -> Reply {

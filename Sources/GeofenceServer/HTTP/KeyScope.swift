@@ -11,8 +11,9 @@ import HTTPTypes
 /// - `device`: what a phone that follows the server's plans needs, for the devices it is
 ///   bound to (one id or a prefix, always bound): report fixes, read the plan and the settings
 ///   (`GET /v1/devices/{id}/plan`, `GET /v1/devices/{id}/settings`), and manage its
-///   notifications: the push tokens (every method under `/v1/devices/{id}/push-tokens`) and the
-///   notification settings (`/v1/devices/{id}/notification-settings`: opt-out, quiet hours).
+///   notifications: the push tokens (every method under `/v1/devices/{id}/push-tokens`), the
+///   notification settings (`/v1/devices/{id}/notification-settings`: opt-out, quiet hours) and
+///   the delivery log (`GET /v1/devices/{id}/notifications`).
 ///
 /// ``check(_:path:)`` is the one check of a request — its operation, and the device its path
 /// names — made by both key middlewares; ``permits(device:)`` the check of a reported device
@@ -121,7 +122,7 @@ public enum KeyScope: Sendable, Hashable, CustomStringConvertible {
         case .ingest: Self.reports(method, path: path)
         case .device:
             Self.reports(method, path: path) || Self.readsDeviceSetup(method, path: path)
-                || Self.managesOwnNotifications(path: path)
+                || Self.managesOwnNotifications(method, path: path)
         }
     }
 
@@ -147,14 +148,20 @@ public enum KeyScope: Sendable, Hashable, CustomStringConvertible {
             && (segments[3] == "plan" || segments[3] == "settings")
     }
 
-    /// Whether `path` is in the push-token family `/v1/devices/{id}/push-tokens[/…]` (any method:
-    /// a phone registers, replaces and removes its own tokens) or is the device's notification
-    /// settings, `/v1/devices/{id}/notification-settings` (read and set). The delivery log is not:
-    /// it is the operator's record.
-    static func managesOwnNotifications(path: String) -> Bool {
+    /// Whether `method` on `path` manages the device's own notifications: its push tokens
+    /// (`/v1/devices/{id}/push-tokens[/…]`, any method: a phone registers, replaces and removes
+    /// them), its notification settings (`/v1/devices/{id}/notification-settings`, read and
+    /// set) and its delivery log (`GET /v1/devices/{id}/notifications`).
+    static func managesOwnNotifications(_ method: HTTPRequest.Method, path: String) -> Bool {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard segments.count >= 4, segments[0] == "v1", segments[1] == "devices" else { return false }
-        return segments[3] == "push-tokens" || (segments.count == 4 && segments[3] == "notification-settings")
+        if segments[3] == "push-tokens" { return true }
+        guard segments.count == 4 else { return false }
+        switch segments[3] {
+        case "notification-settings": return true
+        case "notifications": return method == .get || method == .head
+        default: return false
+        }
     }
 
     /// The raw (still percent-encoded) `{id}` of a `/v1/devices/{id}/…` path, if it is one.
