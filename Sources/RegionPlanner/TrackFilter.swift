@@ -8,7 +8,9 @@ import Geofencing
 ///
 /// A monitor event's fix is judged like any other, but it neither ends nor starts a fix
 /// interval: the event may reach the app any time after its fix (a late event), so the time
-/// from it to the next fix says nothing about how often fixes come.
+/// from it to the next fix says nothing about how often fixes come. And an event's fix newer
+/// than the last fix the app received shows that the app does not get every fix: the next
+/// fix it receives ends no interval either.
 ///
 /// A fix *agrees* with an earlier one when the implied travel is possible:
 /// `distance ≤ maximumSpeed × Δt + glitchAllowance`. A fix that agrees with neither the last
@@ -39,11 +41,13 @@ struct TrackFilter: Sendable, Hashable, Codable {
     private(set) var suspect: LocationFix?
     /// Spacing (seconds) of the last consecutive fixes received through ``RegionPlanner/observe(_:)``.
     private(set) var recentIntervals: [Double] = []
-    /// The newest fix received in the current run of consecutive fixes: where the next
-    /// interval is measured from (`nil` outside a run).
+    /// The newest fix the app received since continuous updates last stopped: where the next
+    /// interval is measured from.
     private(set) var lastReceived: LocationFix?
     /// The interval the last received fix ended, if it ended one.
     private(set) var receivedInterval: Double?
+    /// The newest event fix later than ``lastReceived``: a position the app did not receive.
+    private(set) var unreceived: Date?
     /// A speed above ``maximumSpeed`` that the track has shown (a jump confirmed by a fix that
     /// continued it), while the fixes keep it up; `nil` otherwise.
     private(set) var observedSpeed: Double?
@@ -100,29 +104,34 @@ struct TrackFilter: Sendable, Hashable, Codable {
     }
 
     /// Takes in a fix the app received. `consecutive`: the app receives every fix of the source
-    /// now (continuous updates), so the spacing to the previous fix it received in this run is
-    /// a fix interval (``receivedInterval``); otherwise the run ends.
+    /// now (continuous updates), so the spacing to the previous fix it received is a fix
+    /// interval (``receivedInterval``).
     mutating func consider(_ fix: LocationFix, consecutive: Bool) -> Verdict {
         receivedInterval = nil
         if let l = latest, fix.timestamp < l.timestamp { return .stale }
-        guard consecutive else {
-            lastReceived = nil
-            return consider(eventFix: fix)
-        }
-        if let r = lastReceived, fix.timestamp > r.timestamp {
+        // A position between the last fix received and this one came only with an event.
+        let missed = unreceived.map { $0 < fix.timestamp } ?? false
+        unreceived = nil
+        if consecutive, !missed, let r = lastReceived, fix.timestamp > r.timestamp {
             let interval = fix.timestamp.timeIntervalSince(r.timestamp)
             recentIntervals.append(interval)
             if recentIntervals.count > Self.intervalWindow { recentIntervals.removeFirst() }
             receivedInterval = interval
         }
         lastReceived = fix
-        return consider(eventFix: fix)
+        return judgeOnce(fix)
     }
 
     /// Takes in the fix a monitor event carries: judged as a received fix is, but it is no
     /// fix the app received, so it measures no interval.
     mutating func consider(eventFix fix: LocationFix) -> Verdict {
         if let l = latest, fix.timestamp < l.timestamp { return .stale }
+        if let r = lastReceived, fix.timestamp > r.timestamp { unreceived = fix.timestamp }
+        return judgeOnce(fix)
+    }
+
+    /// The verdict on `fix`; the same fix handed in again gets the same one.
+    private mutating func judgeOnce(_ fix: LocationFix) -> Verdict {
         if let l = latest, l == fix { return latestVerdict }
         let verdict = judge(fix)
         latestVerdict = verdict
@@ -158,6 +167,7 @@ struct TrackFilter: Sendable, Hashable, Codable {
         recentIntervals = []
         lastReceived = nil
         receivedInterval = nil
+        unreceived = nil
     }
 
     /// Restores the position after a relaunch.

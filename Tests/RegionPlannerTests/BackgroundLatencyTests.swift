@@ -42,8 +42,8 @@ import Testing
         if case .fixIntervalExceeded = b { true } else { false }
     }
 
-    /// The drive's first 70 km with GPS-grade noise (±10 m claimed), a fix every 1–3 s
-    /// (irregular), a 90 s tunnel halfway and three 5 km glitches.
+    /// The drive's first 2,500 s (67 km) with GPS-grade noise (±10 m claimed), a fix every
+    /// 1–3 s (irregular), a 90 s tunnel halfway and three 5 km glitches.
     static let irregularRoute: Drive.Route = {
         let base = Drive.route(interval: 1, seed: 11, sigma: 3, claimedAccuracy: 10)
         var r = route(irregular(Array(base.fixes.prefix(2_500)), steps: 1...3, seed: 41))
@@ -60,8 +60,8 @@ import Testing
     static let sparseSizing = ReplanSizing(
         policy: .coreLocation, largestRegionSize: 2_000, maximumSpeed: 40, maximumFixInterval: 24,
         maximumAccuracy: 90, glitchAllowance: 250)
-    /// One in ten of the uniform catalogue's circles (20,000 over 1,000 km × 600 km): sparse
-    /// enough for slot mode with fixes 24 s apart.
+    /// The uniform catalogue's first 20,000 circles (a tenth, as evenly spread over
+    /// 1,000 km × 600 km): sparse enough for slot mode with fixes 24 s apart.
     static let sparseCatalogue: (regions: [Region], catalogue: Catalogue) = {
         let regions = Array(Drive.uniform.prefix(20_000))
         return (regions, try! Catalogue(regions.map { CatalogueEntry(region: $0) }))
@@ -136,7 +136,7 @@ import Testing
             delays: 0...stated)
         print(
             DriveEquivalenceTests.summary(
-                "uniform 70 km, 1–3 s fixes, tunnel, glitches, events ≤ \(Int(stated)) s late, as stated", r)
+                "uniform 67 km, 1–3 s fixes, tunnel, glitches, events ≤ \(Int(stated)) s late, as stated", r)
                 + "; fix-interval notices \(Self.breaches(r.notices).filter { Self.isFixInterval($0.breach) }.count)")
         let glitches = Set(Self.glitchIndices.map { route.fixes[$0].timestamp })
         let tunnel = try #require(Self.tunnel(in: route.fixes, seconds: 90))
@@ -238,7 +238,7 @@ import Testing
         #expect(await p.status.effectiveFixInterval == 1)
     }
 
-    @Test("fix intervals count only fixes the app received one after another while updates ran")
+    @Test("fix intervals are measured between fixes the app received, never from an event's fix")
     func intervalsBetweenReceivedFixes() {
         var track = TrackFilter(maximumSpeed: 40, glitchAllowance: 20)
         let f = Self.fixes
@@ -246,18 +246,23 @@ import Testing
             _ = track.consider(fix, consecutive: consecutive)
             return track.receivedInterval
         }
-        #expect(interval(f[0]) == nil, "the first of a run ends no interval")
-        #expect(track.consider(eventFix: f[3]) == .accepted, "a late event's fix is judged…")
-        #expect(track.latest == f[3])
-        #expect(interval(f[10]) == 10, "…but the interval runs from the last fix received")
+        #expect(interval(f[0]) == nil, "the first fix ends no interval")
+        #expect(interval(f[2]) == 2)
+        #expect(track.consider(eventFix: f[5]) == .accepted, "a late event's fix is judged…")
+        #expect(track.latest == f[5])
+        #expect(interval(f[10]) == nil, "…and shows the app missed fixes: no interval")
         #expect(interval(f[12]) == 2)
         #expect(interval(f[14], consecutive: false) == nil, "updates off: no interval")
-        #expect(interval(f[15]) == nil, "a new run starts")
-        #expect(interval(f[16]) == 1)
+        #expect(interval(f[15]) == 1, "received one after the other")
+        _ = track.consider(eventFix: f[16])
+        #expect(interval(f[16]) == 1, "the event's fix received after it (the platform's order)")
         #expect(interval(f[13]) == nil && track.consider(f[13], consecutive: true) == .stale)
-        #expect(track.recentIntervals == [10, 2, 1])
-        track.breakSequence()
+        #expect(track.recentIntervals == [2, 2, 1, 1])
+        track.breakSequence()  // updates stopped
         #expect(track.recentIntervals.isEmpty)
-        #expect(interval(f[20]) == nil, "after a break, a new run")
+        #expect(interval(f[30]) == nil, "the first fix after a stop ends no interval")
+        _ = track.consider(eventFix: f[35])
+        #expect(interval(f[40]) == nil, "the probe after a late event: measured from no fix")
+        #expect(interval(f[41]) == 1)
     }
 }
