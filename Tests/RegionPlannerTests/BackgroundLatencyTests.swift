@@ -258,7 +258,7 @@ import Testing
         #expect(interval(f[16]) == 1, "the event's fix received after it (the platform's order)")
         #expect(interval(f[13]) == nil && track.consider(f[13], consecutive: true) == .stale)
         #expect(track.recentIntervals == [2, 2, 1, 1])
-        track.breakSequence()  // updates stopped
+        track.breakSequence() // updates stopped
         #expect(track.recentIntervals.isEmpty)
         #expect(interval(f[30]) == nil, "the first fix after a stop ends no interval")
         _ = track.consider(eventFix: f[35])
