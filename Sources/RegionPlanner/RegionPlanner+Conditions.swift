@@ -127,6 +127,22 @@ extension RegionPlanner {
         inCoarseRun = coarse
     }
 
+    /// Reports the interval `dt` that the received fix `fix` ended (``TrackFilter/receivedInterval``,
+    /// already among the recent ones): a gap, or a fix interval longer than the stated one and
+    /// than any recent one (one notice per increase).
+    func noteInterval(_ dt: Double, at fix: LocationFix) {
+        if dt >= gapThreshold {
+            notice(.conditionBroken(.gap(seconds: dt), at: fix.timestamp))
+        } else if dt > sizing.maximumFixInterval + 1e-6,
+            dt > (track.recentIntervals.dropLast().filter { $0 < gapThreshold }.max() ?? sizing.maximumFixInterval)
+        {
+            notice(
+                .conditionBroken(
+                    .fixIntervalExceeded(observedSeconds: dt, statedSeconds: sizing.maximumFixInterval),
+                    at: fix.timestamp))
+        }
+    }
+
     /// Turns what the track filter saw into notices and statistics.
     func noteConditions(after verdict: TrackFilter.Verdict, fix: LocationFix) {
         switch verdict {
@@ -148,18 +164,6 @@ extension RegionPlanner {
             }
         case .accepted, .stale:
             break
-        }
-        if let dt = track.recentIntervals.last, verdict != .stale, track.latest == fix {
-            if dt >= gapThreshold {
-                notice(.conditionBroken(.gap(seconds: dt), at: fix.timestamp))
-            } else if dt > sizing.maximumFixInterval + 1e-6,
-                dt > (track.recentIntervals.dropLast().filter { $0 < gapThreshold }.max() ?? sizing.maximumFixInterval)
-            {
-                notice(
-                    .conditionBroken(
-                        .fixIntervalExceeded(observedSeconds: dt, statedSeconds: sizing.maximumFixInterval),
-                        at: fix.timestamp))
-            }
         }
         noteAccuracy(of: fix)
         if verdict == .accepted || verdict == .jumped, track.accepted == fix {

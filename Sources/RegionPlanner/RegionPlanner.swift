@@ -248,6 +248,7 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
         guard verdict != .stale else { return [] }
         subject = subject ?? fix.subject
         if !seen { noteConditions(after: verdict, fix: fix) }
+        if let interval = track.receivedInterval { noteInterval(interval, at: fix) }
         if mode == .hybrid, let since = hybridSince {
             statistics.hybridSeconds += max(0, fix.timestamp.timeIntervalSince(since))
             hybridSince = fix.timestamp
@@ -283,9 +284,11 @@ public actor RegionPlanner<Monitor: SlotMonitor> {
     public func handle(_ event: TransitionEvent) async throws(PlannerError) -> [PlannerEvent] {
         guard isEnabled else { return [] }
         // The event's fix, when newer than any: the monitor may see a position before the app
-        // does (on a phone it always does); observe(_:) of the same fix later changes nothing.
+        // does (on a phone it always does); observe(_:) of the same fix later judges nothing
+        // again. It measures no fix interval: a late event's fix is older than the present,
+        // and the next fix the app receives is measured from the last one it received.
         if track.latest.map({ event.fix.timestamp > $0.timestamp }) ?? true {
-            let verdict = track.consider(event.fix, consecutive: updatesRequested)
+            let verdict = track.consider(eventFix: event.fix)
             noteConditions(after: verdict, fix: event.fix)
         }
         if let latest = track.latest {

@@ -4,7 +4,13 @@ import Geofencing
 
 /// The planner's view of where the subject is: the newest fix that agrees with the recent
 /// track, a fix that does not (a suspected glitch) until the next fixes decide, and the
-/// spacing of the fixes the planner sees one after another.
+/// spacing of the fixes the app receives one after another.
+///
+/// A monitor event's fix is judged like any other, but it neither ends nor starts a fix
+/// interval: the event may reach the app any time after its fix (a late event), so the time
+/// from it to the next fix says nothing about how often fixes come. And an event's fix newer
+/// than the last fix the app received shows that the app does not get every fix: the next
+/// fix it receives ends no interval either.
 ///
 /// A fix *agrees* with an earlier one when the implied travel is possible:
 /// `distance ≤ maximumSpeed × Δt + glitchAllowance`. A fix that agrees with neither the last
@@ -33,8 +39,15 @@ struct TrackFilter: Sendable, Hashable, Codable {
     private(set) var previous: LocationFix?
     /// A fix that agreed with nothing, until the next fixes decide.
     private(set) var suspect: LocationFix?
-    /// Spacing (seconds) of the last consecutive fixes seen through ``RegionPlanner/observe(_:)``.
+    /// Spacing (seconds) of the last consecutive fixes received through ``RegionPlanner/observe(_:)``.
     private(set) var recentIntervals: [Double] = []
+    /// The newest fix the app received since continuous updates last stopped: where the next
+    /// interval is measured from.
+    private(set) var lastReceived: LocationFix?
+    /// The interval the last received fix ended, if it ended one.
+    private(set) var receivedInterval: Double?
+    /// The newest event fix later than ``lastReceived``: a position the app did not receive.
+    private(set) var unreceived: Date?
     /// A speed above ``maximumSpeed`` that the track has shown (a jump confirmed by a fix that
     /// continued it), while the fixes keep it up; `nil` otherwise.
     private(set) var observedSpeed: Double?
@@ -90,21 +103,42 @@ struct TrackFilter: Sendable, Hashable, Codable {
         }
     }
 
-    /// Takes a fix in. `consecutive`: the caller sees every fix of the source now (continuous
-    /// updates), so the spacing to the previous one is a fix interval.
+    /// Takes in a fix the app received. `consecutive`: the app receives every fix of the source
+    /// now (continuous updates), so the spacing to the previous fix it received is a fix
+    /// interval (``receivedInterval``).
     mutating func consider(_ fix: LocationFix, consecutive: Bool) -> Verdict {
+        receivedInterval = nil
         if let l = latest, fix.timestamp < l.timestamp { return .stale }
+        // A position between the last fix received and this one came only with an event.
+        let missed = unreceived.map { $0 < fix.timestamp } ?? false
+        unreceived = nil
+        if consecutive, !missed, let r = lastReceived, fix.timestamp > r.timestamp {
+            let interval = fix.timestamp.timeIntervalSince(r.timestamp)
+            recentIntervals.append(interval)
+            if recentIntervals.count > Self.intervalWindow { recentIntervals.removeFirst() }
+            receivedInterval = interval
+        }
+        lastReceived = fix
+        return judgeOnce(fix)
+    }
+
+    /// Takes in the fix a monitor event carries: judged as a received fix is, but it is no
+    /// fix the app received, so it measures no interval.
+    mutating func consider(eventFix fix: LocationFix) -> Verdict {
+        if let l = latest, fix.timestamp < l.timestamp { return .stale }
+        if let r = lastReceived, fix.timestamp > r.timestamp { unreceived = fix.timestamp }
+        return judgeOnce(fix)
+    }
+
+    /// The verdict on `fix`; the same fix handed in again gets the same one.
+    private mutating func judgeOnce(_ fix: LocationFix) -> Verdict {
         if let l = latest, l == fix { return latestVerdict }
-        let verdict = judge(fix, consecutive: consecutive)
+        let verdict = judge(fix)
         latestVerdict = verdict
         return verdict
     }
 
-    private mutating func judge(_ fix: LocationFix, consecutive: Bool) -> Verdict {
-        if consecutive, let l = latest {
-            recentIntervals.append(fix.timestamp.timeIntervalSince(l.timestamp))
-            if recentIntervals.count > Self.intervalWindow { recentIntervals.removeFirst() }
-        }
+    private mutating func judge(_ fix: LocationFix) -> Verdict {
         if latest != fix { previous = latest }
         latest = fix
         guard let a = accepted, a != fix else {
@@ -129,7 +163,12 @@ struct TrackFilter: Sendable, Hashable, Codable {
     }
 
     /// Forgets the interval history (continuous updates stopped: the next spacing is not one).
-    mutating func breakSequence() { recentIntervals = [] }
+    mutating func breakSequence() {
+        recentIntervals = []
+        lastReceived = nil
+        receivedInterval = nil
+        unreceived = nil
+    }
 
     /// Restores the position after a relaunch.
     mutating func restore(accepted: LocationFix?, previous: LocationFix?) {

@@ -58,6 +58,9 @@ struct PlannerHarness {
         /// (Core Location's late events); `nil`: at once.
         var eventDelay: ClosedRange<Double>?
         var eventDelaySeed: UInt64 = 1
+        /// Only this region's events are held back by ``eventDelay`` (the others reach the app
+        /// at once); `nil`: every event.
+        var delayedRegion: String?
         /// The latency the monitor states (``SlotMonitor/eventLatency``).
         var statedEventLatency: Double = 0
         /// The app also gets significant-location-change fixes: a fix at least 500 m and 300 s
@@ -91,6 +94,8 @@ struct PlannerHarness {
         var significantChangeFixes = 0
         /// The planner's mode after each fix, when ``Options/tracesModes``.
         var modes: [PlannerMode] = []
+        /// The planner's status after the last fix.
+        var finalStatus: PlannerStatus?
 
         var missed: Set<EventKey> { Set(reference).subtracting(planned) }
         var extra: Set<EventKey> { Set(planned).subtracting(reference) }
@@ -229,7 +234,8 @@ struct PlannerHarness {
             func deliverEvents(_ events: [TransitionEvent]) async throws {
                 var now: [TransitionEvent] = []
                 for e in events {
-                    guard let range = options.eventDelay else {
+                    guard let range = options.eventDelay, options.delayedRegion.map({ $0 == e.regionID }) ?? true
+                    else {
                         now.append(e)
                         continue
                     }
@@ -288,6 +294,6 @@ struct PlannerHarness {
                     && plan!.radius.isFinite
                     && monitor.state(of: RegionPlanner<EngineSlotMonitor>.replanIdentifier) == .outside),
             relaunchedBefore: relaunched, relaunchModes: relaunchModes, replanExitIndices: replanExits,
-            significantChangeFixes: significantFixes, modes: modes)
+            significantChangeFixes: significantFixes, modes: modes, finalStatus: status)
     }
 }
