@@ -86,3 +86,51 @@ public enum PushOutcome: Sendable, Hashable {
 public protocol PushSender: Sendable {
     func send(_ message: PushMessage) async -> PushOutcome
 }
+
+/// Why a message cannot be turned into what its push service takes; the same message fails the
+/// same way every time, so rules check their messages when they are made.
+public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The encoded payload is over the service's limit (4096 bytes for APNs and FCM).
+    case tooLarge(bytes: Int, limit: Int)
+    /// A custom key collides with one the service owns (`aps` for APNs).
+    case reservedKey(String)
+    /// An alert with neither a title nor a body.
+    case emptyAlert
+    /// The text could not be encoded as JSON.
+    case unencodable
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let bytes, let limit): "the payload is \(bytes) bytes, over the push service's \(limit)"
+        case .reservedKey(let key): "the custom key \"\(key)\" is reserved by the push service"
+        case .emptyAlert: "an alert needs a title or a body"
+        case .unencodable: "the message cannot be encoded as JSON"
+        }
+    }
+}
+
+extension PushOutcome {
+    /// A `Retry-After` header (RFC 9110 §10.2.3: delay seconds or an HTTP date) as a wait from
+    /// `now`; nil when absent or unreadable. A wait over a day (or an absurd one) is taken as a
+    /// day, so one bad header cannot park a message for good.
+    static func retryAfter(_ header: String?, now: Date) -> Duration? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        let seconds: Double
+        if let delay = Int64(header) {
+            seconds = Double(delay)
+        } else if let date = httpDate(header) {
+            seconds = date.timeIntervalSince(now)
+        } else {
+            return nil
+        }
+        return .seconds(Int64(max(0, min(seconds, 86_400))))
+    }
+
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
+    }
+}
