@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 
@@ -92,13 +93,30 @@ public struct PushSenders: Sendable {
 }
 
 extension PushSenders {
-    /// The senders this build makes from `configuration`: the APNs and FCM senders are made
-    /// here from their credentials.
+    /// The APNs and FCM senders made from `configuration`'s credentials. Credentials that cannot
+    /// be read leave that service unconfigured (each of its notifications is logged
+    /// `unconfigured`), with an error in the server's log naming the file and the problem.
     static func make(_ configuration: NotificationConfiguration, logger: Logger) -> PushSenders {
-        if configuration.apns != nil || configuration.fcm != nil {
-            logger.warning("push credentials are configured, but this build has no push senders: logging unconfigured")
+        var senders = PushSenders(apnsEnvironment: configuration.apns?.environment)
+        if let apns = configuration.apns {
+            do {
+                let pem = try String(contentsOfFile: apns.privateKeyPath, encoding: .utf8)
+                let credentials = try APNsCredentials(keyID: apns.keyID, teamID: apns.teamID, p8: pem)
+                senders.apns = APNsSender(credentials: credentials, client: .shared)
+            } catch {
+                logger.error("APNs is unconfigured: the key \(apns.privateKeyPath) cannot be used: \(error)")
+            }
         }
-        return PushSenders(apnsEnvironment: configuration.apns?.environment)
+        if let fcm = configuration.fcm {
+            do {
+                let json = try Data(contentsOf: URL(fileURLWithPath: fcm.serviceAccountPath))
+                senders.fcm = FCMSender(serviceAccount: try FCMServiceAccount(json: json), client: .shared)
+            } catch {
+                logger.error(
+                    "FCM is unconfigured: the service account \(fcm.serviceAccountPath) cannot be used: \(error)")
+            }
+        }
+        return senders
     }
 }
 
