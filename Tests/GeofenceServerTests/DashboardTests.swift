@@ -32,7 +32,9 @@ struct DashboardTests {
             #expect(!page.contains("<script>") && !page.contains("style=") && !page.contains("<style"))
             let named = page.matches(of: /(?:src|href)="(\/dashboard\/[^"]+)"/).map { String($0.output.1) }
             // The page, its style and script, and app.js's modules (preloaded beside it).
-            let modules = ["api.js", "map.js", "geo.js", "edit.js", "dom.js", "panels.js", "replay.js"]
+            let modules = [
+                "api.js", "map.js", "geo.js", "edit.js", "dom.js", "panels.js", "replay.js", "tracks.js", "status.js",
+            ]
             #expect(
                 Set(named) == Set((["favicon.svg", "app.css", "app.js"] + modules).map { "/dashboard/\($0)" }))
             let expected = [
@@ -40,7 +42,8 @@ struct DashboardTests {
                 "map.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
                 "geo.js": "text/javascript; charset=utf-8", "edit.js": "text/javascript; charset=utf-8",
                 "dom.js": "text/javascript; charset=utf-8", "panels.js": "text/javascript; charset=utf-8",
-                "replay.js": "text/javascript; charset=utf-8",
+                "replay.js": "text/javascript; charset=utf-8", "tracks.js": "text/javascript; charset=utf-8",
+                "status.js": "text/javascript; charset=utf-8",
                 "favicon.svg": "image/svg+xml", "config.json": "application/json",
             ]
             for (file, type) in expected {
