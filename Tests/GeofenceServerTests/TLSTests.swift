@@ -86,11 +86,16 @@ struct TLSTests {
 
     /// Whether `GET /health` over HTTPS succeeds on a fresh connection from a client that trusts
     /// only `certificate`.
-    static func healthy(port: Int, trusting certificate: String) async throws -> Bool {
+    ///
+    /// AsyncHTTPClient retries a failed handshake until the deadline, so a "no" always takes the
+    /// whole `timeout`: the checks that expect one pass a short one. A "yes" returns as soon as
+    /// it comes; its generous default keeps a loaded machine (tests in parallel) from turning a
+    /// slow handshake into a "no".
+    static func healthy(port: Int, trusting certificate: String, timeout: Duration = .seconds(30)) async throws -> Bool
+    {
         let client = try ClientTLS(caCertificatePath: certificate).makeHTTPClient()
-        // AsyncHTTPClient retries a failed handshake until the deadline: a short one.
         let answer = try? await client.execute(
-            HTTPClientRequest(url: "https://127.0.0.1:\(port)/health"), timeout: .seconds(2))
+            HTTPClientRequest(url: "https://127.0.0.1:\(port)/health"), timeout: .init(timeout))
         try await client.shutdown()
         return answer?.status == .ok
     }
@@ -112,11 +117,11 @@ struct TLSTests {
         try install(first)
         try await Harness.run(configure: { $0.tls = ServerTLS(certificatePath: certificate, keyPath: key) }) { h in
             #expect(try await Self.healthy(port: h.port, trusting: first.certificate))
-            #expect(try await !Self.healthy(port: h.port, trusting: renewed.certificate))
+            #expect(try await !Self.healthy(port: h.port, trusting: renewed.certificate, timeout: .seconds(2)))
             try install(renewed)
             try h.server.reloadTLS()
             #expect(try await Self.healthy(port: h.port, trusting: renewed.certificate))
-            #expect(try await !Self.healthy(port: h.port, trusting: first.certificate))
+            #expect(try await !Self.healthy(port: h.port, trusting: first.certificate, timeout: .seconds(2)))
             // A renewal caught half-written: the reload fails and the current certificate stays.
             try Data("-----BEGIN CERTIFICATE-----\ntruncated".utf8).write(to: URL(fileURLWithPath: certificate))
             #expect(throws: ConfigurationError.self) { try h.server.reloadTLS() }
@@ -126,7 +131,7 @@ struct TLSTests {
             kill(getpid(), SIGHUP)
             var reloaded = false
             for _ in 0..<50 where !reloaded {
-                reloaded = try await Self.healthy(port: h.port, trusting: first.certificate)
+                reloaded = try await Self.healthy(port: h.port, trusting: first.certificate, timeout: .seconds(2))
                 if !reloaded { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(reloaded, "SIGHUP reloaded the certificate")
