@@ -13,9 +13,11 @@ import Darwin
 /// test bundle (`.build/debug/geofence` when the bundle is `.build/debug/…xctest`); in
 /// `.build/{debug,release}` of the package the tests run from.
 final class ChildServer: @unchecked Sendable {
-    let process: Process
+    let process: SpawnedProcess
     let port: Int
     private let output: OutputCollector
+    /// The reading end of the child's output pipe (its readability handler holds it weakly).
+    private let reader: FileHandle
 
     /// Where the `geofence` executable is, or a message saying where it was looked for.
     static func executable() throws -> URL {
@@ -70,30 +72,37 @@ final class ChildServer: @unchecked Sendable {
     /// Runs the child and waits for it, on the calling thread. Standard error goes to a file,
     /// so a child that writes much of it cannot fill a pipe nobody reads.
     private static func runBlocking(_ executable: URL, _ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
-        let out = Pipe()
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-child-\(UUID()).err")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errURL) }
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? err.close() }
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
+        let out = try ChildPipe()
+        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-child-\(UUID()).err").path
+        let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard err >= 0 else { throw SpawnError(call: "open \(errPath)", code: errno) }
+        defer { unlink(errPath) }
+        let child: SpawnedProcess
+        do {
+            defer {
+                close(out.writing)
+                close(err)
+            }
+            child = try SpawnedProcess(
+                executable: executable.path, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment, standardOutput: out.writing, standardError: err)
+        } catch {
+            close(out.reading)
+            throw error
+        }
+        let data = FileHandle(fileDescriptor: out.reading, closeOnDealloc: true).readDataToEndOfFile()
+        let status = child.waitUntilExit()
+        guard status == 0 else {
             throw ChildServerError.failed(
-                arguments: arguments, status: p.terminationStatus,
-                stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+                arguments: arguments, status: status,
+                stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self)
     }
 
-    private init(process: Process, port: Int, output: OutputCollector) {
+    private init(process: SpawnedProcess, port: Int, output: OutputCollector, reader: FileHandle) {
         self.process = process
+        self.reader = reader
         self.port = port
         self.output = output
     }
@@ -104,17 +113,23 @@ final class ChildServer: @unchecked Sendable {
     static func start(
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
     ) async throws -> ChildServer {
-        let p = Process()
-        p.executableURL = try executable()
-        p.arguments = ["serve", "--port", "0"] + arguments
         var inherited = ProcessInfo.processInfo.environment
         inherited["GEOFENCE_FAILPOINTS"] = nil
-        p.environment = inherited.merging(environment) { $1 }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
+        let output = try ChildPipe()
+        let p: SpawnedProcess
+        do {
+            defer { close(output.writing) }
+            p = try SpawnedProcess(
+                executable: try executable().path, arguments: ["serve", "--port", "0"] + arguments,
+                environment: inherited.merging(environment) { $1 },
+                standardOutput: output.writing, standardError: output.writing)
+        } catch {
+            close(output.reading)
+            throw error
+        }
         let collector = OutputCollector()
-        pipe.fileHandleForReading.readabilityHandler = { h in
+        let reader = FileHandle(fileDescriptor: output.reading, closeOnDealloc: true)
+        reader.readabilityHandler = { h in
             let d = h.availableData
             if d.isEmpty {
                 h.readabilityHandler = nil
@@ -123,15 +138,16 @@ final class ChildServer: @unchecked Sendable {
                 collector.append(d)
             }
         }
-        try p.run()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
-            if let port = collector.listeningPort() { return ChildServer(process: p, port: port, output: collector) }
+            if let port = collector.listeningPort() {
+                return ChildServer(process: p, port: port, output: collector, reader: reader)
+            }
             if !p.isRunning { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        if p.isRunning { p.terminate() }
+        if p.isRunning { p.send(SIGTERM) }
         try await collector.waitForEnd(timeout: .seconds(5))
         throw ChildServerError.didNotStart(log: collector.text)
     }
@@ -156,27 +172,19 @@ final class ChildServer: @unchecked Sendable {
     /// the kernel to end the process, which a SIGKILL cannot be held up by: short enough to
     /// block the calling thread, and `defer` blocks need a synchronous call.)
     func kill() {
-        sendSignal(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 
     /// SIGTERM, then waits for the exit; returns the exit status.
     func terminate() async throws -> Int32 {
-        process.terminate()
+        process.send(SIGTERM)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(30))
         while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { kill() }
-        return process.terminationStatus
+        return process.waitUntilExit()
     }
-}
-
-private func sendSignal(_ pid: Int32, _ signal: Int32) {
-    #if canImport(Glibc)
-    _ = Glibc.kill(pid, signal)
-    #elseif canImport(Darwin)
-    _ = Darwin.kill(pid, signal)
-    #endif
 }
 
 enum ChildServerError: Error, CustomStringConvertible {
