@@ -229,12 +229,15 @@ struct EngineShardTests {
     func failedCommitsWhileShardsRun(_ kind: StoreKind) async throws {
         try await TestDatabase.with(kind) { db in
             let base = try await db.open()
-            let store = FailingStore(base, failing: [2, 3, 7, 12, 13, 20])
+            // Every device needs at least 4 successful commits (its 4 batches go one after
+            // another); calls 1–8 hold only 3 successes, so however group commit gathers the
+            // batches, every failure below is reached.
+            let store = FailingStore(base, failing: [2, 3, 5, 7, 8])
             let live = Self.runtime(store, shards: 4)
             try await live.rebuild()
             _ = try await live.upsert(SnapshotTests.regions(), create: false, now: Self.t0)
             let answered = try await Self.feed(phase: 0, { _, _ in live })
-            #expect(store.commitCalls > 20, "every injected failure was reached")
+            #expect(store.commitCalls > 8, "every injected failure was reached")
             #expect(answered.mapValues { $0.map(\.text) } == (try Self.reference(phases: 1)))
             // The store holds each device's batches once, in order: a failed group left nothing.
             let journal = try await base.journal(tenant: "t")

@@ -52,8 +52,11 @@ struct TenantFairnessTests {
             print(
                 "tenant fairness: tenant B fixes + /health, \(latencies.count) requests: p50 \(String(format: "%.1f", p50)) ms, p99 \(String(format: "%.1f", p99)) ms, max \(String(format: "%.1f", latencies.last!)) ms"
             )
-            // Generous (two shared cores, a debug build): the old server took 15 s per query here.
-            #expect(p99 < 1_000)
+            // A stall, not a speed: the old server took 15 s per query here. The bound leaves room
+            // for a debug build on two cores that a parallel test run (and whatever else runs on
+            // the machine) shares; a p99 of 1.5 s was seen so. Speed is measured by
+            // scripts/server-load.sh, not here.
+            #expect(p99 < 5_000)
         }
     }
 }
