@@ -19,6 +19,9 @@ struct SoftEvaluator: Sendable {
     private struct Cohort: Sendable {
         var engine: Engine
         var ids: Set<String> = []
+        /// The regions' part of the engine's last snapshot, reused by ``saved()`` while the
+        /// cohort's regions stand (the planner saves its state after every fix in hybrid mode).
+        var snapshotCache = SnapshotCache()
     }
 
     let policy: HysteresisPolicy
@@ -106,13 +109,15 @@ struct SoftEvaluator: Sendable {
 
     /// Every cohort with its engine's per-subject state, for the planner's saved state:
     /// ``restore(_:region:)`` rebuilds the same engines, pending runs included.
-    func saved() -> SoftEvaluatorState {
+    mutating func saved() -> SoftEvaluatorState {
         var out: [SoftCohortState] = []
         for c in cohorts.keys.sorted() {
-            let cohort = cohorts[c]!
             var triggers: [String: UInt8] = [:]
-            for id in cohort.ids { triggers[id] = cohort.engine.region(identifier: id)?.initialTrigger.rawValue ?? 0 }
-            out.append(SoftCohortState(key: c, triggers: triggers, engine: cohort.engine.subjectSnapshot()))
+            for id in cohorts[c]!.ids {
+                triggers[id] = cohorts[c]!.engine.region(identifier: id)?.initialTrigger.rawValue ?? 0
+            }
+            let engine = cohorts[c]!.engine.subjectSnapshot(cache: &cohorts[c]!.snapshotCache)
+            out.append(SoftCohortState(key: c, triggers: triggers, engine: engine))
         }
         return SoftEvaluatorState(cohorts: out, nextCohort: nextCohort)
     }
