@@ -14,24 +14,109 @@ struct RegionIndexTests {
         }
     }
 
-    func brute(_ regions: [String: Region], _ p: Coordinate) -> Set<String> {
-        Set(regions.values.filter { $0.signedDistance(to: p) <= 0 }.map(\.identifier))
-    }
-
     /// Expects the engine's answer to equal brute force's at `points` random points in a
     /// square of `span` metres around `base`; returns how many regions were found in all.
     func probe(
         _ engine: Engine, _ live: [String: Region], around base: Coordinate, span: Double,
         points: Int, rng: inout LCG
     ) -> Int {
+        let brute = BruteForce(live)
         var hits = 0
         for _ in 0..<points {
             let p = Scene.point(base, north: (rng.next() - 0.5) * span, east: (rng.next() - 0.5) * span)
             let got = Set(engine.regions(containing: p))
-            #expect(got == brute(live, p))
+            #expect(got == brute.regions(containing: p))
             hits += got.count
         }
         return hits
+    }
+
+    /// Every region tested with its exact `signedDistance`, shared by none of the engine's
+    /// index. A cheap filter first, which can only keep too many: a spherical cap around each
+    /// region that holds all of it. The caps spare the exact test only where it must answer
+    /// "outside" (a debug build spends seconds on thousands of exact tests per point).
+    struct BruteForce {
+        /// The smallest radius of curvature of WGS84 (meridional, at the equator), less a
+        /// margin: a geodesic of length s turns the normal by at most s over it.
+        static let smallestRadius = 6_335_000.0
+
+        private let caps: [(region: Region, axis: SIMD3<Double>, leastDot: Double)]
+
+        init(_ live: [String: Region]) {
+            caps = live.values.map { region in
+                switch region.shape {
+                case .circle(let center, let radius):
+                    let angle = (radius * 1.01 + 100) / Self.smallestRadius
+                    return (region, Self.normal(center), angle < .pi ? cos(angle) : -2)
+                case .polygon(let polygon): return Self.cap(region, around: [polygon.exterior])
+                case .multiPolygon(let parts): return Self.cap(region, around: parts.map(\.exterior))
+                }
+            }
+        }
+
+        /// The first vertex's cap through the farthest vertex holds the rings (a cap under a
+        /// hemisphere is convex), their geodesic edges within the margins.
+        private static func cap(
+            _ region: Region, around rings: [[Coordinate]]
+        ) -> (region: Region, axis: SIMD3<Double>, leastDot: Double) {
+            let vertices = rings.joined()
+            guard let first = vertices.first else { return (region, SIMD3(0, 0, 1), -2) }
+            let axis = normal(first)
+            let farthest = vertices.map { acos(min(1, (axis * normal($0)).sum())) }.max() ?? 0
+            let angle = farthest * 1.01 + 100 / smallestRadius
+            return (region, axis, angle < .pi / 2 ? cos(angle) : -2)
+        }
+
+        func regions(containing p: Coordinate) -> Set<String> {
+            let n = Self.normal(p)
+            return Set(
+                caps.lazy.filter { ($0.axis * n).sum() >= $0.leastDot && $0.region.signedDistance(to: p) <= 0 }
+                    .map(\.region.identifier))
+        }
+
+        /// The unit normal of the geodetic latitude and longitude.
+        static func normal(_ c: Coordinate) -> SIMD3<Double> {
+            let lat = c.latitude * .pi / 180
+            let lon = c.longitude * .pi / 180
+            return SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat))
+        }
+    }
+
+    @Test(
+        "brute force's caps drop no region the exact test finds: points just inside edges, at the poles and across 180°",
+        arguments: [(0.0, 0.0), (-16.5, 179.9), (89.9, 10.0), (-89.5, -170.0)])
+    func bruteForceCapsAreConservative(lat: Double, lon: Double) throws {
+        var rng = LCG(state: UInt64(abs(lat * 1000 + lon)) + 11)
+        let base = Coordinate(uncheckedLatitude: lat, longitude: lon)
+        var live: [String: Region] = [:]
+        var edges: [Coordinate] = []
+        for i in 0..<150 {
+            let center = Scene.point(base, north: (rng.next() - 0.5) * 30_000, east: (rng.next() - 0.5) * 30_000)
+            let radius = 20 + rng.next() * 8_000
+            live["c\(i)"] = .circle(identifier: "c\(i)", center: center, radius: radius)
+            // Points 1 cm inside the circle's edge, where a cap too tight would drop it.
+            let azimuth = rng.next() * 360
+            edges.append(Geodesic.wgs84.direct(from: center, azimuth: azimuth, distance: radius - 0.01).coordinate)
+            if i % 3 == 0 {
+                let ring = (0..<(3 + i % 7)).map { k -> Coordinate in
+                    let a = Double(k) / Double(3 + i % 7) * 2 * .pi
+                    return Scene.point(center, north: radius * cos(a), east: radius * sin(a))
+                }
+                live["p\(i)"] = Region(identifier: "p\(i)", shape: .polygon(Polygon(exterior: ring)))
+                edges.append(Scene.point(center, north: radius * 0.999 * cos(0.0)))
+            }
+        }
+        let brute = BruteForce(live)
+        let random = (0..<200).map { _ in
+            Scene.point(base, north: (rng.next() - 0.5) * 40_000, east: (rng.next() - 0.5) * 40_000)
+        }
+        var found = 0
+        for p in edges + random {
+            let exact = Set(live.values.filter { $0.signedDistance(to: p) <= 0 }.map(\.identifier))
+            #expect(brute.regions(containing: p) == exact)
+            found += exact.count
+        }
+        #expect(found > 150, "most edge points are inside their region")
     }
 
     @Test(
