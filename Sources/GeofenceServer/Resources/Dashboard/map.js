@@ -49,7 +49,10 @@ export class MapView {
   // `tiles`: the base map ({url, subdomains, maxZoom}) or null for none.
   constructor(canvas, { onViewChange, onClick, onPointerMove, tiles }) {
     this.canvas = canvas;
-    this.ctx = canvas.getContext('2d');
+    // Opaque (every frame starts with the background) and desynchronized: the canvas's frames
+    // reach the display without the page's compositor commit copying them, which cost the main
+    // thread more per frame than the drawing itself (docs/performance.md, "Pan frames").
+    this.ctx = canvas.getContext('2d', { alpha: false, desynchronized: true });
     this.u = 0.5; this.v = 0.5; this.zoom = 2;
     this.regions = [];          // {id, rings: [Float64Array], bounds, occupied, circle?: [u, v, r]}
     this.clusters = [];         // {u, v, count, bounds: [u0, v0, u1, v1]}
@@ -756,8 +759,13 @@ export class MapView {
     const [, lat] = this.center();
     const metresPerPixel = metresPerUnit(lat) / this.worldSize;
     const m = niceLength(metresPerPixel * 120);
-    bar.style.width = `${Math.round(m / metresPerPixel)}px`;
-    label.textContent = formatDistance(m);
+    // Written only when changed: a write invalidates the page's style and layout each frame.
+    const width = `${Math.round(m / metresPerPixel)}px`, text = formatDistance(m);
+    if (this.scaleShown !== width + text) {
+      this.scaleShown = width + text;
+      bar.style.width = width;
+      label.textContent = text;
+    }
   }
 }
 
