@@ -51,7 +51,7 @@ export class MapView {
     this.canvas = canvas;
     // Opaque (every frame starts with the background) and desynchronized: the canvas's frames
     // reach the display without the page's compositor commit copying them, which cost the main
-    // thread more per frame than the drawing itself (docs/performance.md, "Pan frames").
+    // thread more per frame than the drawing itself (docs/performance.md, "What a frame costs the main thread").
     this.ctx = canvas.getContext('2d', { alpha: false, desynchronized: true });
     this.u = 0.5; this.v = 0.5; this.zoom = 2;
     this.regions = [];          // {id, rings: [Float64Array], bounds, occupied, circle?: [u, v, r]}
@@ -234,6 +234,10 @@ export class MapView {
     };
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
+    // A capture lost without a pointerup (the page hidden, a modal dialog opened under the
+    // pointer) ends that pointer too: a pointer left in `pointers` would hold the map
+    // "interacting", and nothing would load again.
+    c.addEventListener('lostpointercapture', (e) => { if (this.pointers.has(e.pointerId)) up(e); });
     c.addEventListener('wheel', (e) => {
       e.preventDefault();
       const step = e.deltaMode === 1 ? e.deltaY / 3 : e.deltaY / 100;
