@@ -257,7 +257,8 @@ async function loadViewport() {
     const painted = performance.now();
     const layerMs = state.map.lastLayerMs;
     state.stats.loads.push({ regions: shown, clusters: clusters.length, matched, fetchMs: received - started, paintMs: painted - started,
-      drawMs: state.map.lastPaint, layerMs, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt });
+      drawMs: state.map.lastPaint, layerMs, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt,
+      devicesPending: Boolean(state.map.trackBuild) });
     if (state.stats.loads.length > 50) state.stats.loads.shift();
     state.stats.loadCount = (state.stats.loadCount || 0) + 1;
     state.stats.lastPaintedAt = painted;
