@@ -16,6 +16,7 @@ const REGION_PAGE = 1000;   // regions per viewport request (the server's larges
 const EVENTS_KEPT = 200;
 const POLLED_DEVICES = 100; // devices whose last fix is re-read every POLL_MS (last seen first)
 const POLL_MS = 5000;
+const LOAD_BURST_MS = 40;   // view steps closer than this (key repeat, wheel notches) load once, after the last
 
 const state = {
   api: null, map: null, editor: null, stream: null,
@@ -23,7 +24,7 @@ const state = {
   devices: new Map(),      // id -> {id, u, v, lon, lat, track, inside: Set, time}
   events: [],              // newest first
   selected: null,
-  viewLoad: null, viewTimer: 0,
+  viewLoad: null, viewTimer: 0, lastStepAt: -Infinity,
   stats: { loads: [] },
 };
 window.geofenceDashboard = state.stats;   // read by the browser test and by curious operators
@@ -205,14 +206,18 @@ async function fitToContent() {
 }
 
 function scheduleViewLoad() {
-  state.stats.inputAt = performance.now();
+  const now = performance.now();
+  state.stats.inputAt = now;
   if (!state.viewReady) return;
   // While a pointer drags or pinches nothing is loaded (the map calls again on release: a
-  // load's parsing and its new layer would cost frames of the drag); after a discrete step (a
-  // key, a button, a wheel notch, a link, a release) 40 ms, enough to coalesce a burst.
+  // load's parsing and its new layer would cost frames of the drag). A discrete step (a key, a
+  // button, a wheel notch, a link, a release) loads at once unless another came within
+  // LOAD_BURST_MS; then the burst's last step loads LOAD_BURST_MS after it.
   clearTimeout(state.viewTimer);
   if (state.map.interacting) return;
-  state.viewTimer = setTimeout(loadViewport, 40);
+  const burst = now - state.lastStepAt < LOAD_BURST_MS;
+  state.lastStepAt = now;
+  if (burst) state.viewTimer = setTimeout(loadViewport, LOAD_BURST_MS); else loadViewport();
   const [lon, lat] = state.map.center();
   history.replaceState(null, '', `#map=${state.map.zoom.toFixed(2)}/${lat.toFixed(5)}/${lon.toFixed(5)}`);
 }
@@ -248,11 +253,12 @@ async function loadViewport() {
     : `${shown.toLocaleString()} region${shown === 1 ? '' : 's'} in view`;
   $('coverage').classList.toggle('more', clusters.length > 0);
   requestAnimationFrame(() => {
-    state.map.render();
+    // setRegions asked for the map's frame first: it has drawn the new layer just before this.
     const painted = performance.now();
     const layerMs = state.map.lastLayerMs;
     state.stats.loads.push({ regions: shown, clusters: clusters.length, matched, fetchMs: received - started, paintMs: painted - started,
-      drawMs: state.map.lastPaint, layerMs, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt });
+      drawMs: state.map.lastPaint, layerMs, sinceInputMs: painted - state.stats.inputAt, inputAt: state.stats.inputAt,
+      devicesPending: Boolean(state.map.trackBuild) });
     if (state.stats.loads.length > 50) state.stats.loads.shift();
     state.stats.loadCount = (state.stats.loadCount || 0) + 1;
     state.stats.lastPaintedAt = painted;
@@ -325,11 +331,15 @@ function moveDevice(d, lon, lat, time) {
   const t = new Date(time).getTime();
   if (d.time && t < new Date(d.time).getTime()) return;
   const [u, v] = project(lon, lat);
+  const online = isOnline(time);
+  // The devices layer is rebuilt only for a change it shows: the 5-second poll re-reads the
+  // same fixes of a hundred devices, and a rebuild of a fleet's tracks is the page's dearest
+  // drawing.
+  const changed = d.u !== u || d.v !== v || d.online !== online;
   d.u = u; d.v = v; d.lon = lon; d.lat = lat;
   d.time = time;
-  d.online = isOnline(time);
-  d.track.append(u, v, t);
-  state.map.tracksChanged();   // the dot moved, if not the track
+  d.online = online;
+  if (d.track.append(u, v, t) || changed) state.map.tracksChanged();
 }
 
 // The stream tells where devices crossed a boundary; between events, and for devices with no

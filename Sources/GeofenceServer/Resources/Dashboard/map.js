@@ -15,7 +15,8 @@
 //
 // Devices have a layer of their own: their live tracks (tracks.js) and dots, rebuilt when they
 // change (at most every TRACK_REDRAW_MS), once a zoom settles, or when a pan has used half the
-// layer's margin, and never during a drag: a frame's cost depends on the view, not on how many
+// layer's margin, and never during a drag; a rebuild is drawn beside the shown layer in slices
+// of TRACK_SLICE segments, one a frame: a frame's cost depends on the view, not on how many
 // devices or how much history the page holds. The selected device is drawn above, every frame.
 import { project, unproject, metresPerUnit, niceLength, formatDistance, insideRings } from './geo.js';
 import { trackBounds, traceTrack } from './tracks.js';
@@ -26,7 +27,9 @@ const LAYER_SETTLE_MS = 90;      // redraw the layer this long after the last zo
 const CROWDED = 150;             // more regions in view than this: lighter fills, thinner lines
 const LABELLED = 40;             // device names are drawn while at most this many devices are in view
 const TRACK_REDRAW_MS = 500;     // the devices layer follows moving devices at most twice a second
+const TRACK_SLICE = 4000;        // track segments rasterised per frame while the devices layer is rebuilt (≈ 8 ms)
 const DOT_CELL = 2;              // px: one dot per cell of this size and colour
+const DOT_SLICE = 250;           // dots drawn per frame while the devices layer is rebuilt
 const TILES_KEPT = 300;          // tile images held (the browser's HTTP cache holds more)
 const TILE_RETRY_MS = 30000;     // a tile that failed is asked for again after this
 
@@ -49,7 +52,10 @@ export class MapView {
   // `tiles`: the base map ({url, subdomains, maxZoom}) or null for none.
   constructor(canvas, { onViewChange, onClick, onPointerMove, tiles }) {
     this.canvas = canvas;
-    this.ctx = canvas.getContext('2d');
+    // Opaque (every frame starts with the background) and desynchronized: the canvas's frames
+    // reach the display without the page's compositor commit copying them, which cost the main
+    // thread more per frame than the drawing itself (docs/performance.md, "What a frame costs the main thread").
+    this.ctx = canvas.getContext('2d', { alpha: false, desynchronized: true });
     this.u = 0.5; this.v = 0.5; this.zoom = 2;
     this.regions = [];          // {id, rings: [Float64Array], bounds, occupied, circle?: [u, v, r]}
     this.clusters = [];         // {u, v, count, bounds: [u0, v0, u1, v1]}
@@ -62,6 +68,8 @@ export class MapView {
     this.showTracks = true;     // the tracks layer is drawn (the toolbar's Tracks button)
     this.tracksVersion = 0;     // bumped by tracksChanged(); the tracks layer follows it
     this.trackLayer = null;     // the devices layer (tracks and dots): like `layer`, plus {builtAt, selected, tracks, segments}
+    this.spareTrackLayer = null; // the canvas the next rebuild draws into (the one shown before the last)
+    this.trackBuild = null;     // a rebuild under way: {l, view, devices, next, segments, ms}
     this.trackTimer = 0;
     this.drawnDevices = [];     // the ids of the devices drawn by the last frame (browser test)
     this.flashes = [];          // {u, v, color, start}
@@ -231,6 +239,10 @@ export class MapView {
     };
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
+    // A capture lost without a pointerup (the page hidden, a modal dialog opened under the
+    // pointer) ends that pointer too: a pointer left in `pointers` would hold the map
+    // "interacting", and nothing would load again.
+    c.addEventListener('lostpointercapture', (e) => { if (this.pointers.has(e.pointerId)) up(e); });
     c.addEventListener('wheel', (e) => {
       e.preventDefault();
       const step = e.deltaMode === 1 ? e.deltaY / 3 : e.deltaY / 100;
@@ -418,55 +430,96 @@ export class MapView {
   get selectedDevice() { return this.selected && this.selected.type === 'device' ? this.selected.id : null; }
 
   // The devices layer: every track (unless hidden) and every dot but the selected device's.
+  // A rebuild is drawn into a second canvas over as many frames as it needs (stepDeviceLayer)
+  // while the layer built before is shown; a drag pauses it.
   drawDeviceLayer(ctx) {
-    let L = this.trackLayer;
     if (!this.interacting) {
-      const W = this.worldSize;
-      const fresh = L && L.width === this.width && L.height === this.height && L.selected === this.selectedDevice && !L.force &&
-        L.tracks === this.showTracks &&
-        Math.abs(this.near(L.u) - this.u) * W <= (this.width * LAYER_PAD) / 2 && Math.abs(L.v - this.v) * W <= (this.height * LAYER_PAD) / 2;
-      const due = L && performance.now() - L.builtAt >= TRACK_REDRAW_MS;
-      if (!fresh || (L.version !== this.tracksVersion && due && L.zoom === this.zoom)) {
-        this.buildDeviceLayer();
-        L = this.trackLayer;
-      } else if (L.zoom !== this.zoom) {
-        clearTimeout(this.trackTimer);
-        this.trackTimer = setTimeout(() => {
-          this.trackTimer = 0;
-          if (this.trackLayer) this.trackLayer.force = true;
-          this.requestRender();
-        }, LAYER_SETTLE_MS);
-      } else if (L.version !== this.tracksVersion && !this.trackTimer) {
-        this.trackTimer = setTimeout(() => { this.trackTimer = 0; this.requestRender(); }, TRACK_REDRAW_MS);
-      }
+      if (this.trackBuild) this.stepDeviceLayer();
+      else this.checkDeviceLayer();
     }
-    if (L) this.blit(ctx, L);
+    if (this.trackLayer) this.blit(ctx, this.trackLayer);
   }
 
-  // Every device's track but the selected one's in one path, then their dots, drawn once into
-  // the layer.
-  buildDeviceLayer() {
-    const t0 = performance.now();
-    const [l, view] = this.prepareLayer(this.trackLayer);
+  // Starts a rebuild of the devices layer when it no longer shows the view, the selection or
+  // the Tracks button's state, or when devices moved (at most every TRACK_REDRAW_MS, and once
+  // a zoom has settled).
+  checkDeviceLayer() {
+    const L = this.trackLayer, W = this.worldSize;
+    const fresh = L && L.width === this.width && L.height === this.height && L.selected === this.selectedDevice && !L.force &&
+      L.tracks === this.showTracks &&
+      Math.abs(this.near(L.u) - this.u) * W <= (this.width * LAYER_PAD) / 2 && Math.abs(L.v - this.v) * W <= (this.height * LAYER_PAD) / 2;
+    const due = L && performance.now() - L.builtAt >= TRACK_REDRAW_MS;
+    if (!fresh || (L.version !== this.tracksVersion && due && L.zoom === this.zoom)) {
+      this.startDeviceLayer();
+    } else if (L.zoom !== this.zoom) {
+      clearTimeout(this.trackTimer);
+      this.trackTimer = setTimeout(() => {
+        this.trackTimer = 0;
+        if (this.trackLayer) this.trackLayer.force = true;
+        this.requestRender();
+      }, LAYER_SETTLE_MS);
+    } else if (L.version !== this.tracksVersion && !this.trackTimer) {
+      this.trackTimer = setTimeout(() => { this.trackTimer = 0; this.requestRender(); }, TRACK_REDRAW_MS);
+    }
+  }
+
+  // A rebuild of the devices layer into the spare canvas, of the devices as they are now; its
+  // first slice is drawn at once (a small layer, or one far out where tracks are points, is
+  // whole in this frame).
+  startDeviceLayer() {
+    const [l, view] = this.prepareLayer(this.spareTrackLayer);
     Object.assign(l, { version: this.tracksVersion, selected: this.selectedDevice, tracks: this.showTracks, force: false });
-    this.trackLayer = l;
-    const ctx = l.ctx;
+    this.spareTrackLayer = null;
+    this.trackBuild = { l, view, devices: this.showTracks ? [...this.devices.values()] : [], next: 0, segments: 0, ms: 0 };
+    this.stepDeviceLayer();
+  }
+
+  // One slice of the rebuild: the next devices' tracks up to TRACK_SLICE segments in one path,
+  // stroked and rasterised now (rasterising is the dear part: about 2 µs a segment in
+  // software, so a whole 35,000-segment layer in one frame cost 70–80 ms); after the last
+  // slice the dots, and the new layer replaces the shown one.
+  stepDeviceLayer() {
+    const t0 = performance.now(), b = this.trackBuild, { l, view } = b;
+    const path = new Path2D();
     let segments = 0;
-    if (this.showTracks) {
-      const path = new Path2D();
-      for (const d of this.devices.values()) {
-        if (d.track.length < 2 || d.id === l.selected) continue;
-        for (const k of this.offsets(trackBounds(d.track), view)) segments += traceTrack(path, d.track, view, k);
-      }
+    while (b.next < b.devices.length && segments < TRACK_SLICE) {
+      const d = b.devices[b.next++];
+      if (d.track.length < 2 || d.id === l.selected) continue;
+      for (const k of this.offsets(trackBounds(d.track), view)) segments += traceTrack(path, d.track, view, k);
+    }
+    if (segments) {
       // One pixel wide: a hairline, which the rasteriser draws directly, where a wider stroke
       // with round joins is first turned into a polygon (for 35,000 segments, hundreds of ms).
-      ctx.lineJoin = 'miter'; ctx.strokeStyle = COLORS.track; ctx.lineWidth = 1;
-      ctx.stroke(path);
+      l.ctx.lineJoin = 'miter'; l.ctx.strokeStyle = COLORS.track; l.ctx.lineWidth = 1;
+      l.ctx.stroke(path);
+      this.rasterise(l.canvas);
     }
-    l.drawn = this.drawDots(ctx, view, l.selected);
-    l.segments = segments;
+    b.segments += segments;
+    if (b.next >= b.devices.length && !b.dots) b.dots = { shown: this.dotsInView(view), next: 0, cells: new Set() };
+    if (b.dots && !segments && b.dots.next < b.dots.shown.length) {
+      b.dots.next = this.drawDotSlice(l.ctx, b.dots, l.selected);
+      this.rasterise(l.canvas);
+    }
+    if (!b.dots || b.dots.next < b.dots.shown.length) {
+      b.ms += performance.now() - t0;
+      this.requestRender();
+      return;
+    }
+    this.drawLabels(l.ctx, b.dots.shown);
+    l.drawn = b.dots.shown.map(([d]) => d.id);
+    l.segments = b.segments;
     l.builtAt = performance.now();
-    this.lastTrackLayerMs = l.builtAt - t0;
+    this.lastTrackLayerMs = b.ms + (l.builtAt - t0);
+    this.spareTrackLayer = this.trackLayer;
+    this.trackLayer = l;
+    this.trackBuild = null;
+    this.requestRender();   // the next frame asks whether the view or the devices moved meanwhile
+  }
+
+  // Makes the canvas rasterise what was drawn into it so far (a canvas records its drawing and
+  // rasterises it when first copied or read): reading one pixel is that first read.
+  rasterise(canvas) {
+    canvas.getContext('2d').getImageData(0, 0, 1, 1);
   }
 
   // The selected device's track, above the others, drawn every frame (one track: at most
@@ -641,19 +694,26 @@ export class MapView {
     }
   }
 
-  // Every device's dot but `skip`'s in `view` (a layer's), one path per colour (offline grey);
-  // a dot within DOT_CELL px of one already drawn is skipped (far out, a fleet shares a few
-  // pixels, and hundreds of overlapping circles cost far more to fill than they show). Names
-  // while at most LABELLED devices are in the view and the zoom is over 11.
-  drawDots(ctx, view, skip) {
-    const W = view.W, shown = [], cells = new Set();
+  // The devices within 20 px of `view` (a layer's): [device, x, y] each.
+  dotsInView(view) {
+    const W = view.W, shown = [];
     for (const d of this.devices.values()) {
       const x = view.ox + (this.near(d.u) - view.u) * W, y = view.oy + (d.v - view.v) * W;
       if (x < -20 || y < -20 || x > view.width + 20 || y > view.height + 20) continue;
       shown.push([d, x, y]);
     }
+    return shown;
+  }
+
+  // The next DOT_SLICE dots of `shown` from `next` on, all but `skip`'s, one path per colour
+  // (offline grey); answers where the next slice starts. A dot within DOT_CELL px of one
+  // already drawn (`cells`, kept across a rebuild's slices) is skipped (far out, a fleet shares
+  // a few pixels, and hundreds of overlapping circles cost far more to fill than they show).
+  drawDotSlice(ctx, { shown, next, cells }, skip) {
     const dots = { online: new Path2D(), offline: new Path2D() };
-    for (const [d, x, y] of shown) {
+    let drawn = 0, i = next;
+    for (; i < shown.length && drawn < DOT_SLICE; i++) {
+      const [d, x, y] = shown[i];
       if (d.id === skip) continue;
       const online = d.online !== false;
       const cell = (online ? 1e9 : 0) + Math.round(x / DOT_CELL + 1e4) * 1e5 + Math.round(y / DOT_CELL + 1e4);
@@ -662,21 +722,25 @@ export class MapView {
       const path = online ? dots.online : dots.offline;
       path.moveTo(x + 7, y);
       path.arc(x, y, 7, 0, 2 * Math.PI);
+      drawn++;
     }
     ctx.lineWidth = 2; ctx.strokeStyle = '#ffffff';
     for (const [path, color] of [[dots.offline, COLORS.offline], [dots.online, COLORS.device]]) {
       ctx.fillStyle = color; ctx.fill(path); ctx.stroke(path);
     }
-    if (this.zoom > 11 && shown.length <= LABELLED) {
-      ctx.font = '600 12px system-ui, sans-serif';
-      for (const [d, x, y] of shown) {
-        const label = d.id.length > 24 ? `${d.id.slice(0, 23)}…` : d.id;
-        ctx.lineWidth = 3; ctx.strokeStyle = 'rgba(255,255,255,0.9)';
-        ctx.strokeText(label, x + 11, y + 4);
-        ctx.fillStyle = '#0f172a'; ctx.fillText(label, x + 11, y + 4);
-      }
+    return i;
+  }
+
+  // Device names, while at most LABELLED devices are in the view and the zoom is over 11.
+  drawLabels(ctx, shown) {
+    if (this.zoom <= 11 || shown.length > LABELLED) return;
+    ctx.font = '600 12px system-ui, sans-serif';
+    for (const [d, x, y] of shown) {
+      const label = d.id.length > 24 ? `${d.id.slice(0, 23)}…` : d.id;
+      ctx.lineWidth = 3; ctx.strokeStyle = 'rgba(255,255,255,0.9)';
+      ctx.strokeText(label, x + 11, y + 4);
+      ctx.fillStyle = '#0f172a'; ctx.fillText(label, x + 11, y + 4);
     }
-    return shown.map(([d]) => d.id);
   }
 
   // The selected device, every frame, above the layer: its track, then its dot.
@@ -756,8 +820,13 @@ export class MapView {
     const [, lat] = this.center();
     const metresPerPixel = metresPerUnit(lat) / this.worldSize;
     const m = niceLength(metresPerPixel * 120);
-    bar.style.width = `${Math.round(m / metresPerPixel)}px`;
-    label.textContent = formatDistance(m);
+    // Written only when changed: a write invalidates the page's style and layout each frame.
+    const width = `${Math.round(m / metresPerPixel)}px`, text = formatDistance(m);
+    if (this.scaleShown !== width + text) {
+      this.scaleShown = width + text;
+      bar.style.width = width;
+      label.textContent = text;
+    }
   }
 }
 

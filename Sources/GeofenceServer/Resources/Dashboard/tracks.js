@@ -19,6 +19,7 @@ export class Track {
     this.t = new Float64Array(TRACK_POINTS);
     this.start = 0;
     this.length = 0;
+    this.bounds = null;   // [minU, minV, maxU, maxV], computed when asked after a change
   }
 
   // The ring index of the i-th fix, oldest first.
@@ -35,12 +36,19 @@ export class Track {
     const i = this.length < TRACK_POINTS ? this.index(this.length) : this.start;
     this.u[i] = u; this.v[i] = v; this.t[i] = t;
     if (this.length < TRACK_POINTS) this.length++; else this.start = (this.start + 1) % TRACK_POINTS;
+    this.bounds = null;
     return true;
   }
 }
 
-// [minU, minV, maxU, maxV] of a track.
+// [minU, minV, maxU, maxV] of a track, kept until the track changes: a layer's rebuild asks
+// every device's, and most tracks have not moved since the last one.
 export function trackBounds(track) {
+  if (!track.bounds) track.bounds = computeBounds(track);
+  return track.bounds;
+}
+
+function computeBounds(track) {
   let u0 = Infinity, v0 = Infinity, u1 = -Infinity, v1 = -Infinity;
   for (let k = 0; k < track.length; k++) {
     const i = track.index(k), u = track.u[i], v = track.v[i];
@@ -54,7 +62,12 @@ export function trackBounds(track) {
 // each gap, vertices closer than SIMPLIFY_PX to the last one drawn skipped. Answers the
 // segments traced (for the browser test's figures).
 export function traceTrack(path, track, view, k = 0) {
-  const W = view.W, ox = view.ox - (view.u - k) * W, oy = view.oy - view.v * W;
+  const W = view.W;
+  // A track within SIMPLIFY_PX at this zoom would be one point under its device's dot: seen
+  // from far away, a fleet's rebuild costs one look per device, not one per fix.
+  const b = trackBounds(track);
+  if ((b[2] - b[0]) * W < SIMPLIFY_PX && (b[3] - b[1]) * W < SIMPLIFY_PX) return 0;
+  const ox = view.ox - (view.u - k) * W, oy = view.oy - view.v * W;
   let lx = 0, ly = 0, lt = -Infinity, segments = 0;
   for (let n = 0; n < track.length; n++) {
     const i = track.index(n), t = track.t[i];
