@@ -1,7 +1,7 @@
 import Dispatch
 
-/// The drive harnesses' own threads: a task executor that runs the jobs it is given on a
-/// concurrent Dispatch queue at utility priority, never on Swift's cooperative pool.
+/// The drive harnesses' own thread: a task executor that runs every job it is given, in order,
+/// on one serial Dispatch queue, never on Swift's cooperative pool.
 ///
 /// A drive test feeds a planner thousands of fixes; each fix hops from the harness to the
 /// planner actor and back, which on the cooperative pool keeps one of its threads (one per
@@ -9,17 +9,14 @@ import Dispatch
 /// in-process servers of other suites, whose clients then missed their real-time deadlines.
 /// Under this executor (the `.drive` test trait, or ``withDriveExecutor(isolation:_:)``) the
 /// harness, the default actors it calls (the planner, its stores) and their child tasks run
-/// here, so the pool stays free; the operating system shares the cores between these threads
-/// and the pool. The queue's utility QoS puts its threads below the pool's on Linux (a higher
-/// nice value), so a server's requests go first and the drives take the cores' idle time;
-/// background QoS starved the drives on a busy machine.
+/// here, so the pool stays free; the operating system shares the cores between this thread and
+/// the pool. The queue's utility QoS puts the thread below the pool's on Linux (a higher nice
+/// value), so a server's requests go first; background QoS starved the drives on a busy machine.
 ///
 ///     @Suite(.drive) struct MyDriveTests { … }
 ///
-/// The queue is concurrent: Dispatch runs it on at most one thread per core (a utility root
-/// queue without overcommit), so drives use every core the rest of the run leaves idle. Running
-/// jobs side by side is safe for the same reason it is on the cooperative pool: a task has one
-/// job at a time, and a default actor's jobs are serialized by the actor, not by the executor.
+/// Every drive of a test run shares the one thread: drives run interleaved, not side by side,
+/// which bounds what they take from the rest of the run to one core.
 public final class DriveExecutor: TaskExecutor {
     /// The one instance every drive test uses.
     public static let shared = DriveExecutor()
@@ -28,7 +25,7 @@ public final class DriveExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
     private init() {
-        queue = DispatchQueue(label: "geofence.tests.drives", qos: .utility, attributes: .concurrent)
+        queue = DispatchQueue(label: "geofence.tests.drives", qos: .utility)
         queue.setSpecific(key: Self.marker, value: true)
     }
 
@@ -38,7 +35,7 @@ public final class DriveExecutor: TaskExecutor {
         queue.async { job.runSynchronously(on: executor) }
     }
 
-    /// Whether the caller runs on a drive thread (for tests of where drives run).
+    /// Whether the caller runs on the drive thread (for tests of where drives run).
     public static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
 }
 
