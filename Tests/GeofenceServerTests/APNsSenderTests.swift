@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import PushStandIns
 import Testing
 
 @testable import GeofenceServer
@@ -154,6 +155,23 @@ struct APNsSenderTests {
             longCollapse.collapseID = String(repeating: "c", count: 65)
             #expect(await sender.send(longCollapse).isRefused)
             #expect(standIn.accepted.isEmpty && standIn.refusals.isEmpty)
+        }
+    }
+
+    @Test("200 pushes with 50 in flight on one connection: each answered, 200 distinct apns-ids seen")
+    func concurrentSends() async throws {
+        try await withSender { sender, standIn in
+            let messages = (0..<200).map { _ in PushFixture.message(to: PushFixture.apnsDestination) }
+            let outcomes = try await ConcurrentSends.send(
+                messages, through: sender, inFlight: 50, within: .seconds(60))
+            for (message, outcome) in zip(messages, outcomes) {
+                #expect(outcome == .delivered(serviceID: message.id.uuidString.lowercased()))
+            }
+            #expect(outcomes.count == 200)
+            let seen = Set(standIn.accepted.map(\.apnsID))
+            #expect(seen.count == 200)
+            #expect(seen == Set(messages.map { $0.id.uuidString.lowercased() }))
+            #expect(standIn.refusals.isEmpty, "\(standIn.refusals.prefix(5))")
         }
     }
 
