@@ -9,11 +9,14 @@
 #      second from the request's start to the stand-in's N-th accepted push.
 #   2. Ingestion with notifications off, then on (fresh store each; alternated ROUNDS times):
 #      paced single fixes from 32 devices (RATE requests/s for DURATION s) through REGIONS random
-#      regions; "on" has a rule and a token for every device, so each entry is pushed while the
-#      load runs. Figures: the load generator's p50 / p99 and the pushes sent meanwhile.
+#      regions plus the N circles, and the burst request of 1. one second in. "on" has the rule
+#      and a token for the phone and every device, so the burst's N pushes (and any entry of the
+#      devices) go out while the load runs. Figures: the load generator's p50 / p99, and the
+#      pushes the stand-in accepted meanwhile.
 #   swift build -c release --product geofence && swift build -c release --product push-stand-in
 #   scripts/bench-notifications.sh
 #   N=2000 RATE=500 DURATION=5 ROUNDS=1 scripts/bench-notifications.sh   # a quicker look
+#   SENDS_IN_FLIGHT=8 scripts/bench-notifications.sh   # the worker's window (default 64)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${GEOFENCE:-.build/release/geofence}
@@ -51,7 +54,7 @@ standin() {   # $1: pushes expected
   port=$(awk '/listening/ {print $2; exit}' "$DIR/standin.log")
   cat >"$DIR/server.json" <<JSON
 {"notifications":{"apns":{"teamID":"DEF123GHIJ","keyID":"ABC123DEFG","privateKeyPath":"$DIR/AuthKey.p8",
-  "endpoint":"https://127.0.0.1:$port"},"additionalTrustRootsPath":"$DIR/tls.pem"}}
+  "endpoint":"https://127.0.0.1:$port"},"additionalTrustRootsPath":"$DIR/tls.pem"${SENDS_IN_FLIGHT:+,\"sendsInFlight\":$SENDS_IN_FLIGHT}}}
 JSON
 }
 
@@ -74,10 +77,7 @@ api() {   # method path [body]
 rule() { api POST /v1/notification-rules '{"id":"welcome","events":["enter"],"title":"Welcome to {region.id}","body":"{device.id} entered {region.id}"}'; }
 token() { api PUT "/v1/devices/$1/push-tokens/$TOKEN" "{\"service\":\"apns\",\"topic\":\"$TOPIC\",\"environment\":\"production\"}"; }
 
-echo "== $(uptime)"
-echo "== 1. burst: one request, $N entries, $N pushes"
-standin "$N"
-serve
+import_bund() {   # the N overlapping circles at the Bund
 python3 - "$N" >"$DIR/regions.json" <<'PY'
 import json, sys
 n = int(sys.argv[1])
@@ -91,8 +91,9 @@ import json,sys
 d=json.load(open('$DIR/regions.json')); d['features']=d['features'][$part*10000:($part+1)*10000]; print(json.dumps(d))" >"$DIR/part.json"
   api POST /v1/regions/import "@$DIR/part.json"
 done
-rule
-token bench-phone
+}
+
+burst() {   # one request: the phone walks into every circle; sets START and ANSWERED
 # Outside, then six fixes 10 s apart inside every region: the entries are confirmed in this request.
 FIXES=$(python3 -c "
 import json, time
@@ -105,6 +106,16 @@ START=$(date +%s.%N)
 curl -fsS -o "$DIR/answer.json" -X POST "http://127.0.0.1:$PORT/v1/devices/bench-phone/locations" \
   -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' --data-binary "$FIXES"
 ANSWERED=$(date +%s.%N)
+}
+
+echo "== $(uptime)"
+echo "== 1. burst: one request, $N entries, $N pushes"
+standin "$N"
+serve
+import_bund
+rule
+token bench-phone
+burst
 EVENTS=$(python3 -c "import json; print(len(json.load(open('$DIR/answer.json')).get('events', [])))")
 for _ in $(seq 1 1200); do grep -q "^accepted .* at" "$DIR/standin.log" && break; sleep 0.1; done
 LAST=$(awk '/^accepted .* at/ {sub(/,$/, "", $4); print $4; exit}' "$DIR/standin.log")
@@ -121,20 +132,28 @@ PY
 grep "^accepted .* at" "$DIR/standin.log"
 stop
 
-echo "== 2. ingestion p99, notifications off / on ($ROUNDS rounds, $REGIONS regions, $RATE requests/s, $DURATION s)"
+echo "== 2. ingestion p99, notifications off / on ($ROUNDS rounds, $REGIONS regions + the $N, $RATE requests/s, $DURATION s)"
 for round in $(seq 1 "$ROUNDS"); do
   for mode in off on; do
     standin 1000000000
     serve
     "$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01 >/dev/null
+    import_bund
     RUN="r$round$mode"
     if [ "$mode" = on ]; then
       rule
+      token bench-phone
       for d in $(seq 0 31); do token "$RUN-$d"; done
     fi
-    echo "== $mode: $("$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --run-id "$RUN" --devices 32 --batch 1 --rate "$RATE" --duration "$DURATION" | tr '\n' ' ')"
+    "$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --run-id "$RUN" --devices 32 --batch 1 \
+      --rate "$RATE" --duration "$DURATION" >"$DIR/loadgen.txt" &
+    LOADGEN_PID=$!
     sleep 1
-    echo "==   pushes accepted by the stand-in: $(awk '/^accepted [0-9]+$/ {n=$2} END {print n+0}' "$DIR/standin.log")"
+    burst >/dev/null
+    wait "$LOADGEN_PID"
+    sleep 2
+    echo "== $mode: $(tr '\n' ' ' <"$DIR/loadgen.txt")"
+    echo "==   pushes accepted by the stand-in during the run: $(awk '/^accepted [0-9]+$/ {n=$2} END {print n+0}' "$DIR/standin.log")"
     stop
   done
 done
