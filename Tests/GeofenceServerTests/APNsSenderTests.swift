@@ -175,6 +175,28 @@ struct APNsSenderTests {
         }
     }
 
+    @Test("an answer that stalls after its head is given up at the timeout and retried, never awaited for good")
+    func stalledAnswer() async throws {
+        let standIn = try await APNsStandIn.start(
+            keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: key.publicKey,
+            topics: [PushFixture.topic], certificate: fixture.certificate, clock: fixture.clock.closure)
+        try await fixture.withClient { client in
+            let sender = APNsSender(
+                credentials: APNsCredentials(keyID: PushFixture.keyID, teamID: PushFixture.teamID, privateKey: key),
+                client: client, endpoints: .init(production: "https://unused.invalid", sandbox: standIn.baseURL),
+                timeout: .seconds(2), clock: fixture.clock.closure)
+            standIn.stall(1)
+            let messages = [PushFixture.message(to: PushFixture.apnsDestination)]
+            let outcomes = try await ConcurrentSends.send(messages, through: sender, inFlight: 1, within: .seconds(30))
+            guard case .retry = outcomes.first else {
+                Issue.record("a stalled answer was \(outcomes), not a retry")
+                return
+            }
+            #expect(await sender.send(messages[0]).isDelivered)
+        }
+        try await standIn.shutdown()
+    }
+
     @Test("an unreachable APNs is retried later")
     func unreachable() async throws {
         try await fixture.withClient { client in

@@ -49,6 +49,8 @@ package final class APNsStandIn: Sendable {
         /// Device tokens APNs calls unregistered, with the time it last knew them valid.
         var unregistered: [String: Date] = [:]
         var scripted: [Scripted] = []
+        /// Requests still to be answered with a head and then nothing.
+        var stalls = 0
         /// The newest provider token seen and its `iat`, for the update-rate rule.
         var newestProviderToken: (token: String, issuedAt: Int64)?
     }
@@ -97,6 +99,9 @@ package final class APNsStandIn: Sendable {
     /// Forgets the provider tokens seen, as if the key had not been used for 20 minutes: a
     /// restarted server signs a new token at once, which the update-rate rule would refuse.
     package func forgetProviderTokens() { state.withLockedValue { $0.newestProviderToken = nil } }
+    /// The next `count` requests that pass every check are accepted, answered with a head and
+    /// then nothing, as a server that stalls mid-answer.
+    package func stall(_ count: Int) { state.withLockedValue { $0.stalls += count } }
     /// The next requests that pass every check get these answers instead, in order.
     package func script(_ answers: Scripted...) { state.withLockedValue { $0.scripted += answers } }
 
@@ -126,6 +131,10 @@ package final class APNsStandIn: Sendable {
                     return Refusal(answer.status, answer.reason, headers: headers).response(apnsID: accepted.apnsID)
                 }
                 state.accepted.append(accepted)
+                if state.stalls > 0 {
+                    state.stalls -= 1
+                    return StandInResponse(status: .ok, headers: [("apns-id", accepted.apnsID)], stallsAfterHead: true)
+                }
                 // [Responses]: success is 200 with an empty body and the apns-id.
                 return StandInResponse(status: .ok, headers: [("apns-id", accepted.apnsID)])
             }

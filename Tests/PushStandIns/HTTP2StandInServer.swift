@@ -20,11 +20,16 @@ package struct StandInResponse: Sendable {
     package var status: HTTPResponseStatus
     package var headers: [(String, String)] = []
     package var body: Data = Data()
+    /// Writes the head, promising a body, and nothing more: a server that stalls mid-answer.
+    package var stallsAfterHead = false
 
-    package init(status: HTTPResponseStatus, headers: [(String, String)] = [], body: Data = Data()) {
+    package init(
+        status: HTTPResponseStatus, headers: [(String, String)] = [], body: Data = Data(), stallsAfterHead: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.stallsAfterHead = stallsAfterHead
     }
 
     package static func json(
@@ -134,11 +139,16 @@ private final class StandInRequestHandler: ChannelInboundHandler {
                 method: head.method, path: head.uri, headers: head.headers, body: Data(body.readableBytesView))
             let response = respond(request)
             var headers = HTTPHeaders(response.headers)
-            headers.replaceOrAdd(name: "content-length", value: String(response.body.count))
+            headers.replaceOrAdd(
+                name: "content-length", value: String(response.stallsAfterHead ? 1 : response.body.count))
             context.write(
                 wrapOutboundOut(
                     .head(HTTPResponseHead(version: head.version, status: response.status, headers: headers))),
                 promise: nil)
+            if response.stallsAfterHead {
+                context.flush()
+                return
+            }
             // An empty answer (APNs's 200) is the head and the end of the stream, as APNs sends
             // it. With a zero-length body part written between them, answers on a connection
             // with two or more streams in flight never completed at AsyncHTTPClient's side: the
