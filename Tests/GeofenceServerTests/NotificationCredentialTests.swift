@@ -58,4 +58,33 @@ struct NotificationCredentialTests {
             }
         }
     }
+
+    @Test("the configuration file: endpoint, trust roots and the send window read; absurd values refused")
+    func configurationKeys() throws {
+        func applied(_ notifications: String) throws -> ServerConfiguration {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data(#"{"notifications":\#(notifications)}"#.utf8).write(to: file)
+            var c = ServerConfiguration()
+            try c.apply(configFile: file.path)
+            return c
+        }
+        let apns = #""teamID":"T","keyID":"K","privateKeyPath":"/k.p8""#
+        let c = try applied(
+            #"{"apns":{\#(apns),"endpoint":"https://127.0.0.1:8443"},"additionalTrustRootsPath":"/ca.pem","sendsInFlight":8}"#
+        )
+        #expect(c.notifications.apns?.endpoint == "https://127.0.0.1:8443")
+        #expect(c.notifications.additionalTrustRootsPath == "/ca.pem")
+        #expect(c.notifications.sendsInFlight == 8)
+        #expect(ServerConfiguration().notifications.sendsInFlight == 64)
+        for (bad, key) in [
+            (#"{"apns":{\#(apns),"endpoint":"http://127.0.0.1"}}"#, "notifications"),
+            (#"{"apns":{\#(apns),"endpoint":"https://h/path"}}"#, "notifications"),
+            (#"{"sendsInFlight":0}"#, "notifications"), (#"{"sendsInFlight":1.5}"#, "notifications"),
+            (#"{"sendsInFlight":100000}"#, "notifications"),
+        ] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try applied(bad) }
+            #expect { try applied(bad) } throws: { ($0 as? ConfigurationError)?.key == key }
+        }
+    }
 }
