@@ -84,6 +84,23 @@ let package = Package(
             resources: [.copy("Resources/Demo")]
         ),
         .executableTarget(name: "geofence", dependencies: ["GeofenceCLI"]),
+        // The APNs stand-in (HTTP/2 over TLS, as strict as Apple's documentation): a library for
+        // the tests, and a process the notification benchmark sends to (scripts/bench-notifications.sh).
+        .target(
+            name: "PushStandIns",
+            dependencies: [
+                "GeofenceServer",
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: server),
+                .product(name: "NIOPosix", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: server),
+                .product(name: "NIOTLS", package: "swift-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+            ],
+            path: "Tests/PushStandIns"),
+        .executableTarget(name: "push-stand-in", dependencies: ["PushStandIns"], path: "Tests/PushStandInTool"),
         // Test support shared by the test targets: the drive harnesses' own executor, the
         // long tier's switch (README, "Tests").
         .target(name: "DriveSupport", path: "Tests/DriveSupport"),
@@ -105,6 +122,7 @@ let package = Package(
             name: "GeofenceServerTests",
             dependencies: [
                 "GeofenceServer", "Geodesy", "Geofencing", "RegionPlanner", "GeofenceCLI", "DriveSupport",
+                "PushStandIns",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),

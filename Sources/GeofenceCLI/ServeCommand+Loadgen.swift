@@ -46,6 +46,11 @@ extension ServeCommand {
         @Option(help: "Random seed (regions and walks).")
         var seed: UInt64 = 1
 
+        @Option(
+            help:
+                "Device ids are PREFIX-0, PREFIX-1, … (default: a random prefix per run, so no fix goes back in time).")
+        var runId: String?
+
         @Flag(help: "Start every device's schedule at the same instant (bursts of --devices requests).")
         var aligned: Bool = false
 
@@ -78,7 +83,7 @@ extension ServeCommand {
         }
 
         public func run() async throws {
-            let runID = "lg\(UInt32.random(in: 0...UInt32.max))"
+            let runID = runId ?? "lg\(UInt32.random(in: 0...UInt32.max))"
             let options = LoadGenerator.Options(
                 url: url.hasSuffix("/") ? String(url.dropLast()) : url, key: key,
                 devices: devices, batchSize: batch, requestsPerSecond: rate,

@@ -238,6 +238,7 @@ public struct GeofenceServer: Sendable {
         async throws -> some ApplicationProtocol
     {
         try Failpoints.checkAtStartup(logger: logger)
+        try PushSenders.checkCredentials(configuration.notifications)
         let started = ContinuousClock.now
         let (tenants, fromSnapshots) = try await hub.loadAll()
         let seconds = (ContinuousClock.now - started).seconds

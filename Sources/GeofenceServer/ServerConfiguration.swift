@@ -126,7 +126,8 @@ public struct ServerConfiguration: Sendable {
     /// `eventRetentionDays` (0: keep forever), `sqliteSynchronous` (`normal` | `full`),
     /// `idleTimeoutSeconds`, `maxConnections`, `tlsCertificate`, `tlsKey` (PEM files), `planAssumptions` {`maximumSpeedMetersPerSecond`,
     /// `maximumFixIntervalSeconds`, `maximumAccuracyMeters`, `glitchAllowanceMeters`},
-    /// `notifications` (``NotificationConfiguration``: `apns`, `fcm`, `pollIntervalMilliseconds`).
+    /// `notifications` (``NotificationConfiguration``: `apns`, `fcm`, `pollIntervalMilliseconds`,
+    /// `sendsInFlight`, `additionalTrustRootsPath`).
     /// - Throws: ``ConfigurationError`` naming the key.
     public mutating func apply(configFile path: String) throws {
         let data: Data

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import PushStandIns
 import Testing
 
 @testable import GeofenceServer
@@ -155,6 +156,45 @@ struct APNsSenderTests {
             #expect(await sender.send(longCollapse).isRefused)
             #expect(standIn.accepted.isEmpty && standIn.refusals.isEmpty)
         }
+    }
+
+    @Test("200 pushes with 50 in flight on one connection: each answered, 200 distinct apns-ids seen")
+    func concurrentSends() async throws {
+        try await withSender { sender, standIn in
+            let messages = (0..<200).map { _ in PushFixture.message(to: PushFixture.apnsDestination) }
+            let outcomes = try await ConcurrentSends.send(
+                messages, through: sender, inFlight: 50, within: .seconds(60))
+            for (message, outcome) in zip(messages, outcomes) {
+                #expect(outcome == .delivered(serviceID: message.id.uuidString.lowercased()))
+            }
+            #expect(outcomes.count == 200)
+            let seen = Set(standIn.accepted.map(\.apnsID))
+            #expect(seen.count == 200)
+            #expect(seen == Set(messages.map { $0.id.uuidString.lowercased() }))
+            #expect(standIn.refusals.isEmpty, "\(standIn.refusals.prefix(5))")
+        }
+    }
+
+    @Test("an answer that stalls after its head is given up at the timeout and retried, never awaited for good")
+    func stalledAnswer() async throws {
+        let standIn = try await APNsStandIn.start(
+            keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: key.publicKey,
+            topics: [PushFixture.topic], certificate: fixture.certificate, clock: fixture.clock.closure)
+        try await fixture.withClient { client in
+            let sender = APNsSender(
+                credentials: APNsCredentials(keyID: PushFixture.keyID, teamID: PushFixture.teamID, privateKey: key),
+                client: client, endpoints: .init(production: "https://unused.invalid", sandbox: standIn.baseURL),
+                timeout: .seconds(2), clock: fixture.clock.closure)
+            standIn.stall(1)
+            let messages = [PushFixture.message(to: PushFixture.apnsDestination)]
+            let outcomes = try await ConcurrentSends.send(messages, through: sender, inFlight: 1, within: .seconds(30))
+            guard case .retry = outcomes.first else {
+                Issue.record("a stalled answer was \(outcomes), not a retry")
+                return
+            }
+            #expect(await sender.send(messages[0]).isDelivered)
+        }
+        try await standIn.shutdown()
     }
 
     @Test("an unreachable APNs is retried later")

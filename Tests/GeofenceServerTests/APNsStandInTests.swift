@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import PushStandIns
 import Testing
 
 @testable import GeofenceServer

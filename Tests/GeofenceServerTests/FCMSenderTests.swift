@@ -76,6 +76,25 @@ struct FCMSenderTests {
         }
     }
 
+    @Test("200 messages with 50 in flight on one connection: each answered, 200 distinct messages seen")
+    func concurrentSends() async throws {
+        try await withSender { sender, standIn in
+            let messages = (0..<200).map { i in
+                PushFixture.message(to: PushFixture.fcmDestination(), data: ["n": String(i)])
+            }
+            let outcomes = try await ConcurrentSends.send(
+                messages, through: sender, inFlight: 50, within: .seconds(60))
+            #expect(outcomes.count == 200)
+            let undelivered = outcomes.filter { !$0.isDelivered }
+            #expect(undelivered.isEmpty, "\(undelivered.prefix(3))")
+            let names = Set(outcomes.compactMap { if case .delivered(let name) = $0 { name } else { nil } })
+            #expect(names.count == 200)
+            let seen = standIn.accepted.compactMap { ($0.message["data"] as? [String: String])?["n"] }
+            #expect(Set(seen) == Set((0..<200).map(String.init)) && seen.count == 200)
+            #expect(standIn.tokenExchanges == 1)
+        }
+    }
+
     @Test("UNREGISTERED makes the token invalid; 429 and 503 are retried after Retry-After")
     func answers() async throws {
         try await withSender { sender, standIn in

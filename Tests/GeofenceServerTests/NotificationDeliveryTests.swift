@@ -25,6 +25,22 @@ final class RecordingPushSender: PushSender {
     var sent: [PushMessage] { get async { await log.sent } }
 }
 
+/// A push service that takes 5 ms per message and counts how many it holds at once.
+actor SlowPushSender: PushSender {
+    private(set) var sent = 0
+    private(set) var peak = 0
+    private var inFlight = 0
+
+    func send(_ message: PushMessage) async -> PushOutcome {
+        inFlight += 1
+        peak = max(peak, inFlight)
+        try? await Task.sleep(for: .milliseconds(5))
+        inFlight -= 1
+        sent += 1
+        return .delivered(serviceID: nil)
+    }
+}
+
 /// Notifications end to end: a phone registers its token, reports through OwnTracks, and the
 /// notification worker sends through a recording ``PushSender``; every time-dependent rule is
 /// driven by the harness's clock.
@@ -365,6 +381,32 @@ struct NotificationDeliveryTests {
         for chunk in stride(from: 0, to: count, by: 100) {
             _ = try await store.commitFixBatches(
                 tenant: "acme", Array(batches[chunk..<min(chunk + 100, count)]), now: now)
+        }
+    }
+
+    @Test(
+        "a worker has at most sendsInFlight sends at the service at once, and fills its window",
+        arguments: StoreKind.allCases)
+    func boundedConcurrency(_ store: StoreKind) async throws {
+        try await TestDatabase.with(store) { db in
+            let logger = Harness.quietLogger()
+            let opened = try await GeofenceServer.openStore(db.location, logger: logger)
+            let notifications = try #require(opened as? any NotificationStore)
+            let now = Date(timeIntervalSince1970: Self.t0)
+            let rule = try NotificationRule.parse(
+                try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi {device.id}"}"#.utf8)), generatedID: "r")
+            #expect(try await notifications.addNotificationRule(tenant: "acme", rule, now: now))
+            try await Self.commitEvents(opened, count: 300, now: now)
+            let sender = SlowPushSender()
+            var configuration = NotificationConfiguration()
+            configuration.sendsInFlight = 16
+            let worker = NotificationDispatcher(
+                store: notifications, senders: PushSenders(apns: sender), configuration: configuration,
+                clock: { now }, logger: logger)
+            #expect(try await worker.deliverDue() == 300)
+            #expect(await sender.sent == 300)
+            #expect(await sender.peak == 16)
+            try await opened.close()
         }
     }
 

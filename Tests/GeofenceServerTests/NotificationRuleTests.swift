@@ -217,6 +217,7 @@ struct NotificationRuleTests {
         #expect(sent.notifications[0].ruleID == "b")
         #expect(sent.notifications[0].message.title == "Hi The Bund")
         #expect(sent.notifications[0].state == .pending(at: now))
+        #expect(sent.notifications[0].message.expiresAt == now.addingTimeInterval(3_600))
         #expect(sent.capNotedAt == now)
         #expect(plan(tokens: []).notifications.isEmpty)
         // The cap: 11 h 59 min after the last one, dropped; 12 h after, sent.
@@ -230,6 +231,8 @@ struct NotificationRuleTests {
         #expect(plan().notifications[0].state == .pending(at: now))
         settings.quietHours = (LocalTime("07:00")!, LocalTime("09:00")!)
         #expect(plan().notifications[0].state == .pending(at: now.addingTimeInterval(3_600)))
+        // Held until the quiet hours end, it expires an hour after that.
+        #expect(plan().notifications[0].message.expiresAt == now.addingTimeInterval(7_200))
         let dropping = [try Self.rule(#"{"id":"q","events":["enter"],"title":"x","quietHours":"drop"}"#)]
         let dropped = NotificationPlanner.plan(
             event: event, rules: dropping, region: region, settings: settings, tokens: [token], lastNotified: nil,

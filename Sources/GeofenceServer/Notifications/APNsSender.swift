@@ -43,7 +43,7 @@ public struct APNsSender: PushSender {
     /// - Parameters:
     ///   - client: an HTTP client left in its default `.automatic` HTTP version, so that it
     ///     speaks HTTP/2 (APNs takes nothing else).
-    ///   - timeout: for one request, connection included.
+    ///   - timeout: for one request, connection and the whole answer included.
     ///   - clock: the wall clock the provider token's age and `apns-expiration` are read from.
     public init(
         credentials: APNsCredentials, client: HTTPClient, endpoints: Endpoints = .apple,
@@ -86,9 +86,9 @@ public struct APNsSender: PushSender {
         request.headers = APNsRequestHeaders.make(for: message, topic: topic, jwt: jwt)
         request.body = .bytes(ByteBuffer(data: payload))
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-            let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
-            let answer = APNsAnswer(status: Int(response.status.code), headers: response.headers, body: body)
+            let exchange = try await PushExchange.run(
+                request, on: client, timeout: timeout, maximumBodyBytes: Self.maximumAnswerBytes)
+            let answer = APNsAnswer(status: exchange.status, headers: exchange.headers, body: exchange.body)
             if answer.reason == "ExpiredProviderToken" { await providerToken.discard(jwt) }
             return answer.outcome(now: clock())
         } catch {

@@ -61,13 +61,12 @@ actor FCMAccessToken {
         // The grant type's URN percent-encoded; the assertion is base64url and dots, safe as is.
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
         request.body = .bytes(ByteBuffer(string: form))
-        let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-        let body = try await response.body.collect(upTo: 64 * 1024)
-        let json = (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any]
-        guard response.status == .ok, let token = json?["access_token"] as? String, !token.isEmpty,
+        let exchange = try await PushExchange.run(request, on: client, timeout: timeout, maximumBodyBytes: 64 * 1024)
+        let json = (try? JSONSerialization.jsonObject(with: Data(exchange.body.readableBytesView))) as? [String: Any]
+        guard exchange.status == 200, let token = json?["access_token"] as? String, !token.isEmpty,
             let expiresIn = (json?["expires_in"] as? NSNumber)?.doubleValue, expiresIn.isFinite, expiresIn > 0
         else {
-            let detail = (json?["error_description"] ?? json?["error"]) as? String ?? "HTTP \(response.status.code)"
+            let detail = (json?["error_description"] ?? json?["error"]) as? String ?? "HTTP \(exchange.status)"
             throw FCMTokenExchangeError(detail: detail)
         }
         return (token, now.addingTimeInterval(min(expiresIn, Self.assertionLifetime)))

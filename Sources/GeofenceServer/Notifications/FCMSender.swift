@@ -62,11 +62,10 @@ public struct FCMSender: PushSender {
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: body))
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-            let answerBody = try await response.body.collect(upTo: 64 * 1024)
+            let exchange = try await PushExchange.run(
+                request, on: client, timeout: timeout, maximumBodyBytes: 64 * 1024)
             let answer = FCMAnswer(
-                status: Int(response.status.code), retryAfter: response.headers.first(name: "retry-after"),
-                body: answerBody)
+                status: exchange.status, retryAfter: exchange.headers.first(name: "retry-after"), body: exchange.body)
             if answer.status == 401 { await accessToken.discard(token) }
             return answer.outcome(now: clock())
         } catch {

@@ -5,7 +5,7 @@ import Foundation
 /// Compact JSON Web Tokens (RFC 7519) in the two forms the push services take: ES256 for APNs
 /// provider tokens, RS256 for the assertion a Google service account exchanges for an access
 /// token. Only signing lives here; the stand-ins in the tests verify with `JWT.Parts`.
-enum JWT {
+package enum JWT {
     /// `header.claims`, each base64url-encoded JSON, ready to be signed.
     static func signingInput(header: some Encodable, claims: some Encodable) throws -> String {
         let encoder = JSONEncoder()
@@ -52,14 +52,14 @@ enum JWT {
     }
 
     /// A compact token split into its three parts, for checking one.
-    struct Parts {
-        var header: [String: Any]
-        var claims: [String: Any]
-        var signingInput: String
-        var signature: Data
+    package struct Parts {
+        package var header: [String: Any]
+        package var claims: [String: Any]
+        package var signingInput: String
+        package var signature: Data
 
         /// Nil unless the text is three base64url parts of which the first two are JSON objects.
-        init?(_ token: String) {
+        package init?(_ token: String) {
             let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
             guard pieces.count == 3,
                 let headerData = JWT.decodeBase64URL(pieces[0]),

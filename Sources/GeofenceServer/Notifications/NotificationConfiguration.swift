@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOSSL
 
 /// The push services' credentials and the notification worker's schedule
 /// (``ServerConfiguration/notifications``).
@@ -20,15 +21,19 @@ public struct NotificationConfiguration: Sendable, Hashable {
         /// key serves both). Set: only tokens of that environment are sent; the others are
         /// logged `unconfigured`.
         public var environment: PushDestination.APNsEnvironment?
+        /// The base URL requests go to for both environments, `https://host:port` (a relay in
+        /// front of APNs, or a test's stand-in); `nil`: Apple's servers.
+        public var endpoint: String?
 
         public init(
             teamID: String, keyID: String, privateKeyPath: String,
-            environment: PushDestination.APNsEnvironment? = nil
+            environment: PushDestination.APNsEnvironment? = nil, endpoint: String? = nil
         ) {
             self.teamID = teamID
             self.keyID = keyID
             self.privateKeyPath = privateKeyPath
             self.environment = environment
+            self.endpoint = endpoint
         }
     }
 
@@ -40,8 +45,17 @@ public struct NotificationConfiguration: Sendable, Hashable {
 
     public var apns: APNsCredentials? = nil
     public var fcm: FCMCredentials? = nil
+    /// A PEM file of certificates the push clients trust besides the system's (a relay's or a
+    /// test stand-in's own authority); `nil`: the system's only.
+    public var additionalTrustRootsPath: String? = nil
     /// How often the worker looks for queued events and due notifications.
     public var pollInterval: Duration = .milliseconds(200)
+    /// The most notifications one worker has at the push services at a time. APNs and FCM
+    /// answer each request in tens of milliseconds over one HTTP/2 connection; sent one after
+    /// another, a worker would manage a few dozen a second. 64 keeps well under the streams APNs
+    /// allows on one connection (its SETTINGS say 1,000 and more) and under AsyncHTTPClient's
+    /// default of 100 for a server that says nothing.
+    public var sendsInFlight = 64
     /// Back-off after a `retry` answer without `Retry-After` (with one, the later of the two);
     /// after `maxAttempts` sends the notification is logged `failed`. 10 attempts over about
     /// 17 minutes: a greeting an hour late is no longer a greeting.
@@ -59,6 +73,8 @@ public struct PushSenders: Sendable {
     public var fcm: (any PushSender)?
     /// The APNs environment the credentials are limited to, if any.
     public var apnsEnvironment: PushDestination.APNsEnvironment?
+    /// The HTTP client made for these senders (its own trust roots), shut down with them.
+    var ownedClient: HTTPClient?
 
     public init(
         apns: (any PushSender)? = nil, fcm: (any PushSender)? = nil,
@@ -90,40 +106,94 @@ public struct PushSenders: Sendable {
     struct Unconfigured: Error {
         var reason: String
     }
+
+    /// Shuts down the HTTP client made for these senders, if any.
+    func shutdown() async {
+        try? await ownedClient?.shutdown()
+    }
 }
 
 extension PushSenders {
     /// The APNs and FCM senders made from `configuration`'s credentials. Credentials that cannot
     /// be read leave that service unconfigured (each of its notifications is logged
-    /// `unconfigured`), with an error in the server's log naming the file and the problem.
+    /// `unconfigured`), with an error in the server's log naming the file and the problem;
+    /// `geofence serve` checks them first (``checkCredentials(_:)``) and refuses to start.
     static func make(_ configuration: NotificationConfiguration, logger: Logger) -> PushSenders {
         var senders = PushSenders(apnsEnvironment: configuration.apns?.environment)
+        guard configuration.apns != nil || configuration.fcm != nil else { return senders }
+        let client: HTTPClient
+        if let roots = configuration.additionalTrustRootsPath {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(roots)]
+            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+            senders.ownedClient = client
+        } else {
+            client = .shared
+        }
         if let apns = configuration.apns {
             do {
-                let pem = try String(contentsOfFile: apns.privateKeyPath, encoding: .utf8)
-                let credentials = try APNsCredentials(keyID: apns.keyID, teamID: apns.teamID, p8: pem)
-                senders.apns = APNsSender(credentials: credentials, client: .shared)
+                let endpoints = apns.endpoint.map { APNsSender.Endpoints(production: $0, sandbox: $0) } ?? .apple
+                senders.apns = APNsSender(credentials: try signingKey(apns), client: client, endpoints: endpoints)
             } catch {
-                logger.error("APNs is unconfigured: the key \(apns.privateKeyPath) cannot be used: \(error)")
+                logger.error("APNs is unconfigured: \(error.reason)")
             }
         }
         if let fcm = configuration.fcm {
             do {
-                let json = try Data(contentsOf: URL(fileURLWithPath: fcm.serviceAccountPath))
-                senders.fcm = FCMSender(serviceAccount: try FCMServiceAccount(json: json), client: .shared)
+                senders.fcm = FCMSender(serviceAccount: try serviceAccount(fcm), client: client)
             } catch {
-                logger.error(
-                    "FCM is unconfigured: the service account \(fcm.serviceAccountPath) cannot be used: \(error)")
+                logger.error("FCM is unconfigured: \(error.reason)")
             }
         }
         return senders
+    }
+
+    /// Reads every credential file `configuration` names; the first that cannot be used is a
+    /// ``ConfigurationError`` naming its key and file.
+    static func checkCredentials(_ configuration: NotificationConfiguration) throws(ConfigurationError) {
+        if let apns = configuration.apns { _ = try signingKey(apns) }
+        if let fcm = configuration.fcm { _ = try serviceAccount(fcm) }
+        if let roots = configuration.additionalTrustRootsPath {
+            let certificates = try? NIOSSLCertificate.fromPEMFile(roots)
+            guard let certificates, !certificates.isEmpty else {
+                throw ConfigurationError(
+                    key: "notifications.additionalTrustRootsPath",
+                    reason: "\(roots) cannot be used: it must be a readable PEM file of certificates")
+            }
+        }
+    }
+
+    private static func signingKey(
+        _ apns: NotificationConfiguration.APNsCredentials
+    ) throws(ConfigurationError) -> APNsCredentials {
+        let key = "notifications.apns.privateKeyPath"
+        let pem: String
+        do { pem = try String(contentsOfFile: apns.privateKeyPath, encoding: .utf8) } catch {
+            throw ConfigurationError(key: key, reason: "the APNs key \(apns.privateKeyPath) cannot be read")
+        }
+        do { return try APNsCredentials(keyID: apns.keyID, teamID: apns.teamID, p8: pem) } catch {
+            throw ConfigurationError(key: key, reason: "\(apns.privateKeyPath): \(error)")
+        }
+    }
+
+    private static func serviceAccount(
+        _ fcm: NotificationConfiguration.FCMCredentials
+    ) throws(ConfigurationError) -> FCMServiceAccount {
+        let key = "notifications.fcm.serviceAccountPath"
+        let json: Data
+        do { json = try Data(contentsOf: URL(fileURLWithPath: fcm.serviceAccountPath)) } catch {
+            throw ConfigurationError(key: key, reason: "the service account \(fcm.serviceAccountPath) cannot be read")
+        }
+        do { return try FCMServiceAccount(json: json) } catch {
+            throw ConfigurationError(key: key, reason: "\(fcm.serviceAccountPath): \(error)")
+        }
     }
 }
 
 extension NotificationConfiguration {
     /// Reads the configuration file's `notifications` object over these values: `apns`
-    /// {`teamID`, `keyID`, `privateKeyPath`, `environment`}, `fcm` {`serviceAccountPath`},
-    /// `pollIntervalMilliseconds`; a ``Problem`` naming the field otherwise.
+    /// {`teamID`, `keyID`, `privateKeyPath`, `environment`, `endpoint`}, `fcm` {`serviceAccountPath`},
+    /// `pollIntervalMilliseconds`, `sendsInFlight`, `additionalTrustRootsPath`; a ``Problem`` naming the field otherwise.
     mutating func apply(_ value: ServerJSON) throws(Problem) {
         let o = try JSONObjectReader(value, path: "notifications")
         if o.has("apns") {
@@ -136,13 +206,28 @@ extension NotificationConfiguration {
                 }
                 environment = parsed
             }
+            let endpoint = try a.optionalString("endpoint")
+            if let endpoint, !Self.isHTTPSBase(endpoint) {
+                throw Problem.badRequest(
+                    field: a.name("endpoint"),
+                    detail: "\(a.name("endpoint")) must be an https:// URL with a host and no path")
+            }
             apns = APNsCredentials(
                 teamID: try a.string("teamID"), keyID: try a.string("keyID"),
-                privateKeyPath: try a.string("privateKeyPath"), environment: environment)
+                privateKeyPath: try a.string("privateKeyPath"), environment: environment, endpoint: endpoint)
         }
         if o.has("fcm") {
             let f = try JSONObjectReader(o.fields["fcm"]!, path: "notifications.fcm")
             fcm = FCMCredentials(serviceAccountPath: try f.string("serviceAccountPath"))
+        }
+        additionalTrustRootsPath = try o.optionalString("additionalTrustRootsPath") ?? additionalTrustRootsPath
+        if let n = try o.optionalNumber("sendsInFlight") {
+            guard n.isFinite, n == n.rounded(), (1...1_000).contains(n) else {
+                throw Problem.badRequest(
+                    field: o.name("sendsInFlight"),
+                    detail: "\(o.name("sendsInFlight")) must be an integer from 1 to 1000")
+            }
+            sendsInFlight = Int(n)
         }
         if let ms = try o.optionalNumber("pollIntervalMilliseconds") {
             guard ms.isFinite, (1...60_000).contains(ms) else {
@@ -152,5 +237,13 @@ extension NotificationConfiguration {
             }
             pollInterval = .milliseconds(Int64(ms))
         }
+    }
+
+    /// `https://host[:port]`: a base the senders append their paths to.
+    static func isHTTPSBase(_ text: String) -> Bool {
+        guard let url = URL(string: text), url.scheme == "https", let host = url.host, !host.isEmpty else {
+            return false
+        }
+        return url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
     }
 }

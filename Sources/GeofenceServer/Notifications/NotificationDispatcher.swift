@@ -21,7 +21,7 @@ public final class NotificationDispatcher: Service {
     let clock: @Sendable () -> Date
     let logger: Logger
     let roundLock = AsyncLock()
-    /// Events planned and notifications sent per store call.
+    /// Events planned per store call.
     static let batch = 64
 
     public init(
@@ -37,7 +37,7 @@ public final class NotificationDispatcher: Service {
 
     /// Rounds every poll interval, the first one interval after start (a test driving
     /// ``deliverDue()`` itself, with a long interval, never races the worker); a last round on
-    /// graceful shutdown.
+    /// graceful shutdown, then the senders' own HTTP client (if any) is shut down.
     public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.pollInterval) }
@@ -47,22 +47,42 @@ public final class NotificationDispatcher: Service {
             }
         }
         _ = try? await deliverDue()
+        await senders.shutdown()
     }
 
-    /// Plans every queued event, then sends every notification due now (concurrently within a
-    /// batch); returns how many sends were made.
+    /// Plans every queued event, then sends every notification due now, at most
+    /// ``NotificationConfiguration/sendsInFlight`` at a time; returns how many sends were made.
     @discardableResult
     public func deliverDue() async throws -> Int {
         try await roundLock.withLock {
             while try await self.store.planNotifications(now: self.clock(), limit: Self.batch) == Self.batch {}
+            return try await self.sendDue()
+        }
+    }
+
+    /// A sliding window of sends: each finished send frees a slot, and once half the window is
+    /// free the worker leases that many more. What it leases starts at once, so no lease runs
+    /// out while a notification waits its turn here; one slow service answer holds one slot,
+    /// not the round.
+    private func sendDue() async throws -> Int {
+        let window = max(1, configuration.sendsInFlight)
+        let refill = max(1, window / 2)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            var inFlight = 0
             var sends = 0
-            while true {
-                let due = try await self.store.dueNotifications(now: self.clock(), limit: Self.batch)
-                sends += due.count
-                await withTaskGroup(of: Void.self) { group in
+            var exhausted = false
+            while !exhausted || inFlight > 0 {
+                if !exhausted, window - inFlight >= refill {
+                    let free = window - inFlight
+                    let due = try await self.store.dueNotifications(now: self.clock(), limit: free)
+                    exhausted = due.count < free
                     for d in due { group.addTask { await self.send(d) } }
+                    inFlight += due.count
+                    sends += due.count
+                    continue
                 }
-                if due.count < Self.batch { break }
+                try await group.next()
+                inFlight -= 1
             }
             return sends
         }
@@ -76,6 +96,7 @@ public final class NotificationDispatcher: Service {
         case .success(let sender):
             outcome = record(await sender.send(d.message), for: d)
         }
+        await Failpoints.reach(.notificationAfterSend, detail: "message \(d.message.id.uuidString.lowercased())")
         do { try await store.recordNotification(id: d.id, outcome: outcome, now: clock()) } catch {
             logger.error("cannot record a notification", metadata: ["notification": "\(d.id)", "error": "\(error)"])
         }

@@ -52,6 +52,12 @@ struct NotificationPlan: Sendable, Hashable {
 /// quiet hours. A pure function of its inputs (the store gathers them and writes the plan in
 /// one transaction), so every rule is tested without a server or a clock.
 enum NotificationPlanner {
+    /// How long after it is due the push service keeps trying to reach the phone
+    /// (`apns-expiration`, FCM `ttl`): an hour. A phone switched off at the shop's door would
+    /// otherwise get the greeting when it comes back on, days later, far from the region; the
+    /// server's own retries end within about 17 minutes.
+    static let lifetime: TimeInterval = 3_600
+
     /// - Parameters:
     ///   - rules: the tenant's rules, in id order.
     ///   - lastNotified: the event time of the last notification sent to the device for this
@@ -88,13 +94,15 @@ enum NotificationPlanner {
         let title = rule.title?.render(values)
         let body = rule.body?.render(values)
         let data = ["eventId": event.id, "event": event.kind.rawValue, "region": event.region, "device": event.device]
+        var expiresAt: Date? = nil
+        if case .pending(let due) = state { expiresAt = due.addingTimeInterval(Self.lifetime) }
         let notifications = tokens.map { token in
             PlannedNotification(
                 ruleID: rule.id,
                 message: PushMessage(
                     destination: token.destination, id: NotificationID.messageID(eventID: event.id, token: token.token),
                     collapseID: NotificationID.collapseID(eventID: event.id), kind: rule.pushType, title: title,
-                    body: body, data: data, expiresAt: nil),
+                    body: body, data: data, expiresAt: expiresAt),
                 state: state)
         }
         return NotificationPlan(notifications: notifications, capNotedAt: noted)

@@ -19,6 +19,9 @@ enum Failpoint: String, CaseIterable, Sendable {
     /// In `TenantRuntime.takeSnapshot`: the snapshot's transaction has committed, the
     /// runtime's bookkeeping not yet updated.
     case snapshotAfterCommit = "snapshot-after-commit"
+    /// In `NotificationDispatcher.send`: the push service has answered, the delivery log not
+    /// yet updated (the notification's lease is held until it runs out).
+    case notificationAfterSend = "notification-after-send"
 }
 
 /// The failpoints armed for this process, read once from the environment:

@@ -2,6 +2,7 @@ import CryptoExtras
 import Foundation
 import NIOConcurrencyHelpers
 import NIOHTTP1
+import PushStandIns
 
 @testable import GeofenceServer
 

@@ -8,20 +8,33 @@ import NIOSSL
 import NIOTLS
 
 /// One request as a stand-in sees it.
-struct StandInRequest: Sendable {
-    var method: HTTPMethod
-    var path: String
-    var headers: HTTPHeaders
-    var body: Data
+package struct StandInRequest: Sendable {
+    package var method: HTTPMethod
+    package var path: String
+    package var headers: HTTPHeaders
+    package var body: Data
 }
 
 /// One answer from a stand-in.
-struct StandInResponse: Sendable {
-    var status: HTTPResponseStatus
-    var headers: [(String, String)] = []
-    var body: Data = Data()
+package struct StandInResponse: Sendable {
+    package var status: HTTPResponseStatus
+    package var headers: [(String, String)] = []
+    package var body: Data = Data()
+    /// Writes the head, promising a body, and nothing more: a server that stalls mid-answer.
+    package var stallsAfterHead = false
 
-    static func json(_ status: HTTPResponseStatus, _ object: [String: Any], headers: [(String, String)] = []) -> Self {
+    package init(
+        status: HTTPResponseStatus, headers: [(String, String)] = [], body: Data = Data(), stallsAfterHead: Bool = false
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.stallsAfterHead = stallsAfterHead
+    }
+
+    package static func json(
+        _ status: HTTPResponseStatus, _ object: [String: Any], headers: [(String, String)] = []
+    ) -> Self {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return StandInResponse(status: status, headers: headers + [("content-type", "application/json")], body: body)
     }
@@ -30,15 +43,15 @@ struct StandInResponse: Sendable {
 /// A TLS server on 127.0.0.1 that speaks HTTP/2 (negotiated by ALPN, as Apple's and Google's
 /// servers do) and answers each request with `respond`. With `allowsHTTP1` false, a connection
 /// that does not negotiate `h2` is closed before any request is read: APNs speaks HTTP/2 only.
-final class HTTP2StandInServer: Sendable {
-    let port: Int
+package final class HTTP2StandInServer: Sendable {
+    package let port: Int
     private let channel: any Channel
     private let refusedConnections: NIOLockedValueBox<Int>
 
     /// Connections closed for not speaking HTTP/2.
-    var refusedHTTP1Connections: Int { refusedConnections.withLockedValue { $0 } }
+    package var refusedHTTP1Connections: Int { refusedConnections.withLockedValue { $0 } }
 
-    init(
+    package init(
         certificatePath: String, keyPath: String, allowsHTTP1: Bool,
         respond: @escaping @Sendable (StandInRequest) -> StandInResponse
     ) async throws {
@@ -66,9 +79,9 @@ final class HTTP2StandInServer: Sendable {
         port = channel.localAddress?.port ?? 0
     }
 
-    var baseURL: String { "https://127.0.0.1:\(port)" }
+    package var baseURL: String { "https://127.0.0.1:\(port)" }
 
-    func shutdown() async throws {
+    package func shutdown() async throws {
         try await channel.close()
     }
 
@@ -126,12 +139,23 @@ private final class StandInRequestHandler: ChannelInboundHandler {
                 method: head.method, path: head.uri, headers: head.headers, body: Data(body.readableBytesView))
             let response = respond(request)
             var headers = HTTPHeaders(response.headers)
-            headers.replaceOrAdd(name: "content-length", value: String(response.body.count))
+            headers.replaceOrAdd(
+                name: "content-length", value: String(response.stallsAfterHead ? 1 : response.body.count))
             context.write(
                 wrapOutboundOut(
                     .head(HTTPResponseHead(version: head.version, status: response.status, headers: headers))),
                 promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(data: response.body)))), promise: nil)
+            if response.stallsAfterHead {
+                context.flush()
+                return
+            }
+            // An empty answer (APNs's 200) is the head and the end of the stream, as APNs sends
+            // it. With a zero-length body part written between them, answers on a connection
+            // with two or more streams in flight never completed at AsyncHTTPClient's side: the
+            // requests hung, past their deadline.
+            if !response.body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(data: response.body)))), promise: nil)
+            }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             self.head = nil
         }

@@ -1,9 +1,8 @@
 import Crypto
 import Foundation
+import GeofenceServer
 import NIOConcurrencyHelpers
 import NIOHTTP1
-
-@testable import GeofenceServer
 
 /// A stand-in for APNs as strict as Apple's documentation: HTTP/2 over TLS only, token
 /// authentication checked (signature, key id, team, age, update rate), the request's headers and
@@ -14,28 +13,34 @@ import NIOHTTP1
 /// The pages cited: [Sending] "Sending notification requests to APNs"; [Token] "Establishing a
 /// token-based connection to APNs"; [Responses] "Handling notification responses from APNs"
 /// (developer.apple.com/documentation/usernotifications/…).
-final class APNsStandIn: Sendable {
+package final class APNsStandIn: Sendable {
     /// One notification the stand-in accepted.
-    struct Accepted: Sendable {
-        var deviceToken: String
-        var topic: String
-        var pushType: String
-        var priority: String?
-        var apnsID: String
-        var collapseID: String?
-        var expiration: String?
-        var providerToken: String
-        var payload: Data
+    package struct Accepted: Sendable {
+        package var deviceToken: String
+        package var topic: String
+        package var pushType: String
+        package var priority: String?
+        package var apnsID: String
+        package var collapseID: String?
+        package var expiration: String?
+        package var providerToken: String
+        package var payload: Data
 
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] ?? [:] }
-        var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
+        package var json: [String: Any] { (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] ?? [:] }
+        package var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
     }
 
     /// An answer the stand-in gives instead of accepting.
-    struct Scripted: Sendable {
-        var status: HTTPResponseStatus
-        var reason: String
-        var retryAfter: String?
+    package struct Scripted: Sendable {
+        package var status: HTTPResponseStatus
+        package var reason: String
+        package var retryAfter: String?
+
+        package init(status: HTTPResponseStatus, reason: String, retryAfter: String?) {
+            self.status = status
+            self.reason = reason
+            self.retryAfter = retryAfter
+        }
     }
 
     struct State {
@@ -44,13 +49,15 @@ final class APNsStandIn: Sendable {
         /// Device tokens APNs calls unregistered, with the time it last knew them valid.
         var unregistered: [String: Date] = [:]
         var scripted: [Scripted] = []
+        /// Requests still to be answered with a head and then nothing.
+        var stalls = 0
         /// The newest provider token seen and its `iat`, for the update-rate rule.
         var newestProviderToken: (token: String, issuedAt: Int64)?
     }
 
-    let keyID: String
-    let teamID: String
-    let topics: Set<String>
+    package let keyID: String
+    package let teamID: String
+    package let topics: Set<String>
     private let publicKey: P256.Signing.PublicKey
     private let clock: @Sendable () -> Date
     private let state = NIOLockedValueBox(State())
@@ -68,7 +75,7 @@ final class APNsStandIn: Sendable {
     }
 
     /// Starts a stand-in that trusts `publicKey` as the key `keyID` of team `teamID`.
-    static func start(
+    package static func start(
         keyID: String, teamID: String, publicKey: P256.Signing.PublicKey, topics: Set<String>,
         certificate: (certificate: String, key: String), clock: @escaping @Sendable () -> Date
     ) async throws -> APNsStandIn {
@@ -81,17 +88,24 @@ final class APNsStandIn: Sendable {
         return standIn
     }
 
-    var baseURL: String { server.withLockedValue { $0?.baseURL ?? "" } }
-    var refusedHTTP1Connections: Int { server.withLockedValue { $0?.refusedHTTP1Connections ?? 0 } }
-    var accepted: [Accepted] { state.withLockedValue { $0.accepted } }
-    var refusals: [String] { state.withLockedValue { $0.refusals } }
+    package var baseURL: String { server.withLockedValue { $0?.baseURL ?? "" } }
+    package var refusedHTTP1Connections: Int { server.withLockedValue { $0?.refusedHTTP1Connections ?? 0 } }
+    package var accepted: [Accepted] { state.withLockedValue { $0.accepted } }
+    package var acceptedCount: Int { state.withLockedValue { $0.accepted.count } }
+    package var refusals: [String] { state.withLockedValue { $0.refusals } }
 
     /// From now on, `token` is answered `410 Unregistered` with `since` as its timestamp.
-    func unregister(_ token: String, since: Date) { state.withLockedValue { $0.unregistered[token] = since } }
+    package func unregister(_ token: String, since: Date) { state.withLockedValue { $0.unregistered[token] = since } }
+    /// Forgets the provider tokens seen, as if the key had not been used for 20 minutes: a
+    /// restarted server signs a new token at once, which the update-rate rule would refuse.
+    package func forgetProviderTokens() { state.withLockedValue { $0.newestProviderToken = nil } }
+    /// The next `count` requests that pass every check are accepted, answered with a head and
+    /// then nothing, as a server that stalls mid-answer.
+    package func stall(_ count: Int) { state.withLockedValue { $0.stalls += count } }
     /// The next requests that pass every check get these answers instead, in order.
-    func script(_ answers: Scripted...) { state.withLockedValue { $0.scripted += answers } }
+    package func script(_ answers: Scripted...) { state.withLockedValue { $0.scripted += answers } }
 
-    func shutdown() async throws {
+    package func shutdown() async throws {
         try await server.withLockedValue { $0 }?.shutdown()
     }
 
@@ -117,6 +131,10 @@ final class APNsStandIn: Sendable {
                     return Refusal(answer.status, answer.reason, headers: headers).response(apnsID: accepted.apnsID)
                 }
                 state.accepted.append(accepted)
+                if state.stalls > 0 {
+                    state.stalls -= 1
+                    return StandInResponse(status: .ok, headers: [("apns-id", accepted.apnsID)], stallsAfterHead: true)
+                }
                 // [Responses]: success is 200 with an empty body and the apns-id.
                 return StandInResponse(status: .ok, headers: [("apns-id", accepted.apnsID)])
             }

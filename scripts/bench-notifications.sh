@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Notification throughput and its cost to ingestion, for docs/performance.md: a release
+# `geofence serve` on a fresh SQLite file sends to the APNs stand-in (`push-stand-in`, HTTP/2
+# over TLS, every request's provider token, topic, headers and payload checked as Apple's
+# documentation says), both on this machine.
+#   1. Burst: one phone with one APNs token walks into N overlapping regions (N = 10,000 by
+#      default) in ONE ingestion request; the rule greets every entry, so that request commits
+#      N events and the worker sends N pushes. Figures: the request's time, and pushes per
+#      second from the request's start to the stand-in's N-th accepted push.
+#   2. Ingestion with notifications off, then on (fresh store each; alternated ROUNDS times):
+#      paced single fixes from 32 devices (RATE requests/s for DURATION s) through REGIONS random
+#      regions plus the N circles, and the burst request of 1. one second in. "on" has the rule
+#      and a token for the phone and every device, so the burst's N pushes (and any entry of the
+#      devices) go out while the load runs. Figures: the load generator's p50 / p99, and the
+#      pushes the stand-in accepted meanwhile.
+#   swift build -c release --product geofence && swift build -c release --product push-stand-in
+#   scripts/bench-notifications.sh
+#   N=2000 RATE=500 DURATION=5 ROUNDS=1 scripts/bench-notifications.sh   # a quicker look
+#   SENDS_IN_FLIGHT=8 scripts/bench-notifications.sh   # the worker's window (default 64)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${GEOFENCE:-.build/release/geofence}
+STANDIN=${STANDIN:-.build/release/push-stand-in}
+N=${N:-10000}
+REGIONS=${REGIONS:-20000}
+RATE=${RATE:-1000}
+DURATION=${DURATION:-10}
+ROUNDS=${ROUNDS:-2}
+PORT=${PORT:-18095}
+TOPIC=org.example.geofence
+TOKEN=$(printf 'ab12%.0s' $(seq 1 16))
+DIR=$(mktemp -d)
+SERVER=
+STANDIN_PID=
+cleanup() {
+  if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
+  if [ -n "$STANDIN_PID" ]; then kill "$STANDIN_PID" 2>/dev/null || true; wait "$STANDIN_PID" 2>/dev/null || true; fi
+  rm -rf "$DIR"
+}
+trap cleanup EXIT
+
+# The team's signing key (a .p8 is a PKCS #8 P-256 key) and the stand-in's TLS certificate.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$DIR/AuthKey.p8" 2>/dev/null
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$DIR/tls.key" -out "$DIR/tls.pem" \
+  -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+
+standin() {   # $1: pushes expected
+  if [ -n "$STANDIN_PID" ]; then kill "$STANDIN_PID"; wait "$STANDIN_PID" 2>/dev/null || true; fi
+  "$STANDIN" --certificate "$DIR/tls.pem" --key "$DIR/tls.key" --signing-key "$DIR/AuthKey.p8" \
+    --key-id ABC123DEFG --team-id DEF123GHIJ --topic "$TOPIC" --expect "$1" >"$DIR/standin.log" 2>&1 &
+  STANDIN_PID=$!
+  for _ in $(seq 1 100); do grep -q listening "$DIR/standin.log" && break; sleep 0.1; done
+  local port
+  port=$(awk '/listening/ {print $2; exit}' "$DIR/standin.log")
+  cat >"$DIR/server.json" <<JSON
+{"notifications":{"apns":{"teamID":"DEF123GHIJ","keyID":"ABC123DEFG","privateKeyPath":"$DIR/AuthKey.p8",
+  "endpoint":"https://127.0.0.1:$port"},"additionalTrustRootsPath":"$DIR/tls.pem"${SENDS_IN_FLIGHT:+,\"sendsInFlight\":$SENDS_IN_FLIGHT}}}
+JSON
+}
+
+serve() {   # fresh store; sets KEY and SERVER
+  local db="$DIR/bench-$RANDOM.sqlite"
+  KEY=$("$BIN" serve create-key --tenant bench --database "$db")
+  "$BIN" serve --port "$PORT" --database "$db" --config "$DIR/server.json" >"$DIR/server.log" 2>&1 &
+  SERVER=$!
+  for _ in $(seq 1 300); do grep -q listening "$DIR/server.log" && return; sleep 0.1; done
+  cat "$DIR/server.log"; exit 1
+}
+
+stop() { kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=; }
+
+api() {   # method path [body]
+  curl -fsS -X "$1" "http://127.0.0.1:$PORT$2" -H "Authorization: Bearer $KEY" \
+    -H 'Content-Type: application/json' ${3:+--data-binary "$3"} >/dev/null
+}
+
+rule() { api POST /v1/notification-rules '{"id":"welcome","events":["enter"],"title":"Welcome to {region.id}","body":"{device.id} entered {region.id}"}'; }
+token() { api PUT "/v1/devices/$1/push-tokens/$TOKEN" "{\"service\":\"apns\",\"topic\":\"$TOPIC\",\"environment\":\"production\"}"; }
+
+import_bund() {   # the N overlapping circles at the Bund
+python3 - "$N" >"$DIR/regions.json" <<'PY'
+import json, sys
+n = int(sys.argv[1])
+print(json.dumps({"type": "FeatureCollection", "features": [
+    {"type": "Feature", "geometry": {"type": "Point", "coordinates": [121.499781, 31.239394]},
+     "properties": {"id": "b-%d" % i, "radius": 2000 + i % 500}} for i in range(n)]}))
+PY
+for part in $(seq 0 $(( (N - 1) / 10000 ))); do
+  python3 -c "
+import json,sys
+d=json.load(open('$DIR/regions.json')); d['features']=d['features'][$part*10000:($part+1)*10000]; print(json.dumps(d))" >"$DIR/part.json"
+  api POST /v1/regions/import "@$DIR/part.json"
+done
+}
+
+burst() {   # one request: the phone walks into every circle; sets START and ANSWERED
+# Outside, then six fixes 10 s apart inside every region: the entries are confirmed in this request.
+FIXES=$(python3 -c "
+import json, time
+start=time.time()-600  # ten minutes ago: the server refuses fixes from its future
+t=lambda s: time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(start+s))
+f=[{'latitude':31.269394,'longitude':121.499781,'timestamp':t(0),'horizontalAccuracy':8}]
+f+=[{'latitude':31.240394,'longitude':121.499781,'timestamp':t(10*i),'horizontalAccuracy':8} for i in range(1,7)]
+print(json.dumps({'fixes':f}))")
+START=$(date +%s.%N)
+curl -fsS -o "$DIR/answer.json" -X POST "http://127.0.0.1:$PORT/v1/devices/bench-phone/locations" \
+  -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' --data-binary "$FIXES"
+ANSWERED=$(date +%s.%N)
+}
+
+echo "== $(uptime)"
+echo "== 1. burst: one request, $N entries, $N pushes"
+standin "$N"
+serve
+import_bund
+rule
+token bench-phone
+burst
+EVENTS=$(python3 -c "import json; print(len(json.load(open('$DIR/answer.json')).get('events', [])))")
+for _ in $(seq 1 1200); do grep -q "^accepted .* at" "$DIR/standin.log" && break; sleep 0.1; done
+LAST=$(awk '/^accepted .* at/ {sub(/,$/, "", $4); print $4; exit}' "$DIR/standin.log")
+FIRST=$(awk '/^first accepted at/ {print $4; exit}' "$DIR/standin.log")
+if [ -z "$LAST" ]; then echo "the stand-in saw $(grep -c . "$DIR/standin.log") lines, not $N pushes:"; tail -3 "$DIR/standin.log"; exit 1; fi
+python3 - "$N" "$EVENTS" "$START" "$ANSWERED" "$FIRST" "$LAST" <<'PY'
+import sys
+n, events, start, answered, first, last = int(sys.argv[1]), int(sys.argv[2]), *map(float, sys.argv[3:])
+print("== request: %d events committed in %.2f s" % (events, answered - start))
+print("== first push %.2f s after the request started, push %d after %.2f s" % (first - start, n, last - start))
+print("== %.0f pushes/s from the request's start; %.0f pushes/s from the first push to the last"
+      % (n / (last - start), (n - 1) / max(last - first, 1e-9)))
+PY
+grep "^accepted .* at" "$DIR/standin.log"
+stop
+
+echo "== 2. ingestion p99, notifications off / on ($ROUNDS rounds, $REGIONS regions + the $N, $RATE requests/s, $DURATION s)"
+for round in $(seq 1 "$ROUNDS"); do
+  for mode in off on; do
+    standin 1000000000
+    serve
+    "$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01 >/dev/null
+    import_bund
+    RUN="r$round$mode"
+    if [ "$mode" = on ]; then
+      rule
+      token bench-phone
+      for d in $(seq 0 31); do token "$RUN-$d"; done
+    fi
+    "$BIN" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --run-id "$RUN" --devices 32 --batch 1 \
+      --rate "$RATE" --duration "$DURATION" >"$DIR/loadgen.txt" &
+    LOADGEN_PID=$!
+    sleep 1
+    burst >/dev/null
+    wait "$LOADGEN_PID"
+    sleep 2
+    echo "== $mode: $(tr '\n' ' ' <"$DIR/loadgen.txt")"
+    echo "==   pushes accepted by the stand-in during the run: $(awk '/^accepted [0-9]+$/ {n=$2} END {print n+0}' "$DIR/standin.log")"
+    stop
+  done
+done
+echo "== $(uptime)"
