@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -12,22 +13,77 @@ struct PushExchange: Sendable {
 
     /// Sends `request` and reads the answer (at most `maximumBodyBytes`); throws
     /// `HTTPClientError.deadlineExceeded` when the whole exchange takes longer than `timeout`.
+    /// The caller never waits past the timeout: an exchange that does not end when cancelled
+    /// (an answer stalled mid-body) is cancelled and left to end on its own.
     static func run(
         _ request: HTTPClientRequest, on client: HTTPClient, timeout: Duration, maximumBodyBytes: Int
     ) async throws -> PushExchange {
-        try await withThrowingTaskGroup(of: PushExchange?.self) { group in
-            group.addTask {
-                let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-                let body = try await response.body.collect(upTo: maximumBodyBytes)
-                return PushExchange(status: Int(response.status.code), headers: response.headers, body: body)
+        let race = DeadlineRace<PushExchange>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation, deadline: timeout) {
+                    let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+                    let body = try await response.body.collect(upTo: maximumBodyBytes)
+                    return PushExchange(status: Int(response.status.code), headers: response.headers, body: body)
+                }
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let exchange = try await group.next() ?? nil else { throw HTTPClientError.deadlineExceeded }
-            return exchange
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
         }
+    }
+}
+
+/// Resumes a continuation with whichever ends first, some work or its deadline, and never waits
+/// for the other (a task group would: it awaits every child, and a child that ignores its
+/// cancellation holds it). The loser is cancelled: the deadline's timer ends at once, the work
+/// when it notices.
+final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
+    // Safety: every stored property is read and written under `lock` only.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+    private var tasks: [Task<Void, Never>] = []
+    private var outcome: Result<Value, any Error>?
+
+    /// Starts `work` and a timer of `deadline`; `continuation` is resumed once, by the first.
+    func start(
+        _ continuation: CheckedContinuation<Value, any Error>, deadline: Duration,
+        work: @escaping @Sendable () async throws -> Value
+    ) {
+        let endedEarly: Result<Value, any Error>? = lock.withLock {
+            if let outcome { return outcome } // cancelled before it started
+            self.continuation = continuation
+            return nil
+        }
+        if let endedEarly {
+            continuation.resume(with: endedEarly)
+            return
+        }
+        let worker = Task {
+            do { self.finish(.success(try await work())) } catch { self.finish(.failure(error)) }
+        }
+        let timer = Task {
+            guard (try? await Task.sleep(for: deadline)) != nil else { return }
+            self.finish(.failure(HTTPClientError.deadlineExceeded))
+        }
+        let alreadyOver = lock.withLock {
+            tasks = [worker, timer]
+            return outcome != nil
+        }
+        if alreadyOver { for task in [worker, timer] { task.cancel() } }
+    }
+
+    /// Ends the race with `result` unless it has ended; cancels what still runs.
+    func finish(_ result: Result<Value, any Error>) {
+        let (waiting, running): (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) = lock.withLock {
+            guard outcome == nil else { return (nil, []) }
+            outcome = result
+            defer {
+                continuation = nil
+                tasks = []
+            }
+            return (continuation, tasks)
+        }
+        for task in running { task.cancel() }
+        waiting?.resume(with: result)
     }
 }
