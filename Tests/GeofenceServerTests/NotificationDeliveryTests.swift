@@ -3,6 +3,7 @@ import Foundation
 import Geodesy
 import Geofencing
 import Logging
+import ServiceLifecycle
 import Testing
 
 @testable import GeofenceServer
@@ -38,6 +39,14 @@ actor SlowPushSender: PushSender {
         inFlight -= 1
         sent += 1
         return .delivered(serviceID: nil)
+    }
+}
+
+/// A push service that never answers: each send waits until it is cancelled.
+struct SilentPushSender: PushSender {
+    func send(_ message: PushMessage) async -> PushOutcome {
+        try? await Task.sleep(for: .seconds(3_600))
+        return .retry(reason: "no answer", retryAfter: nil)
     }
 }
 
@@ -440,6 +449,41 @@ struct NotificationDeliveryTests {
             #expect(try await workers[0].deliverDue() + workers[1].deliverDue() == 0)
             try await first.close()
             try await second.close()
+        }
+    }
+
+    @Test("graceful shutdown with the push service silent: the last round gives up after its limit and logs no attempt")
+    func lastRoundIsBounded() async throws {
+        try await TestDatabase.with(.sqlite) { db in
+            let logger = Harness.quietLogger()
+            let opened = try await GeofenceServer.openStore(db.location, logger: logger)
+            let notifications = try #require(opened as? any NotificationStore)
+            let now = Date(timeIntervalSince1970: Self.t0)
+            let rule = try NotificationRule.parse(
+                try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi"}"#.utf8)), generatedID: "r")
+            #expect(try await notifications.addNotificationRule(tenant: "acme", rule, now: now))
+            try await Self.commitEvents(opened, count: 20, now: now)
+            var configuration = NotificationConfiguration()
+            configuration.pollInterval = .seconds(3_600) // only the last round runs
+            configuration.lastRoundLimit = .seconds(1)
+            let worker = NotificationDispatcher(
+                store: notifications, senders: PushSenders(apns: SilentPushSender()), configuration: configuration,
+                clock: { now }, logger: logger)
+            let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: logger)
+            let started = ContinuousClock.now
+            async let running: Void = group.run()
+            await group.triggerGracefulShutdown()
+            try await running
+            // The silent service would have held the shutdown for an hour.
+            #expect(ContinuousClock.now - started < .seconds(60))
+            // Planned, sent, cut short: still pending, with no attempt counted against it.
+            for device in ["d0", "d19"] {
+                let log = try await notifications.notificationLog(tenant: "acme", device: device, after: 0, limit: 10)
+                #expect(log.count == 1)
+                #expect(log.first?["state"] == "pending")
+                #expect(log.first?["attempts"] == 0)
+            }
+            try await opened.close()
         }
     }
 }

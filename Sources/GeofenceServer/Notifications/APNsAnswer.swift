@@ -1,4 +1,5 @@
 import Foundation
+import GeoFormats
 import NIOCore
 import NIOHTTP1
 
@@ -18,9 +19,9 @@ struct APNsAnswer {
         self.status = status
         apnsID = headers.first(name: "apns-id")
         retryAfter = headers.first(name: "retry-after")
-        let json = (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any]
-        reason = json?["reason"] as? String
-        if let milliseconds = (json?["timestamp"] as? NSNumber)?.doubleValue, milliseconds.isFinite {
+        let json = try? JSONValue(parsing: Array(body.readableBytesView))
+        reason = json?["reason"]?.stringValue
+        if let milliseconds = json?["timestamp"]?.doubleValue, milliseconds.isFinite {
             timestamp = Date(timeIntervalSince1970: milliseconds / 1000)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoFormats
 
 /// The JSON body APNs hands to the app: `{"aps":{"alert":{"title","body"}}}` for an alert,
 /// `{"aps":{"content-available":1}}` for a background wake-up, and the message's custom keys
@@ -15,23 +16,21 @@ public enum APNsPayload {
     /// The payload for `message`, or the reason APNs would refuse it.
     public static func encode(_ message: PushMessage) throws(PushPayloadError) -> Data {
         if message.data.keys.contains("aps") { throw .reservedKey("aps") }
-        var aps: [String: Any] = [:]
+        var aps: [String: JSONValue] = [:]
         switch message.kind {
         case .alert:
             guard message.title != nil || message.body != nil else { throw .emptyAlert }
-            var alert: [String: String] = [:]
-            alert["title"] = message.title
-            alert["body"] = message.body
-            aps["alert"] = alert
+            var alert: [String: JSONValue] = [:]
+            alert["title"] = message.title.map { .string($0) }
+            alert["body"] = message.body.map { .string($0) }
+            aps["alert"] = .object(alert)
         case .background:
-            aps["content-available"] = 1
+            aps["content-available"] = .number(1)
         }
-        var root: [String: Any] = message.data
-        root["aps"] = aps
-        // Sorted keys: the same message always makes the same bytes (and the same size).
-        guard let data = try? JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]) else {
-            throw .unencodable
-        }
+        var root = message.data.mapValues { JSONValue.string($0) }
+        root["aps"] = .object(aps)
+        // Keys sorted: the same message always makes the same bytes (and the same size).
+        let data = JSONValue.object(root).encoded()
         guard data.count <= maximumBytes else { throw .tooLarge(bytes: data.count, limit: maximumBytes) }
         return data
     }

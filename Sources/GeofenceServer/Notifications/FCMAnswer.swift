@@ -1,4 +1,5 @@
 import Foundation
+import GeoFormats
 import NIOCore
 
 /// One answer from FCM's `messages:send` and what it means for the message (Google: FCM HTTP v1
@@ -16,12 +17,12 @@ struct FCMAnswer {
     init(status: Int, retryAfter: String?, body: ByteBuffer) {
         self.status = status
         self.retryAfter = retryAfter
-        let json = (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any]
-        name = json?["name"] as? String
-        if let error = json?["error"] as? [String: Any] {
-            let details = error["details"] as? [[String: Any]] ?? []
-            errorCode = details.lazy.compactMap { $0["errorCode"] as? String }.first ?? error["status"] as? String
-            errorMessage = error["message"] as? String
+        let json = try? JSONValue(parsing: Array(body.readableBytesView))
+        name = json?["name"]?.stringValue
+        if let error = json?["error"], case .object = error {
+            let details = error["details"]?.arrayValue ?? []
+            errorCode = details.lazy.compactMap { $0["errorCode"]?.stringValue }.first ?? error["status"]?.stringValue
+            errorMessage = error["message"]?.stringValue
         }
     }
 

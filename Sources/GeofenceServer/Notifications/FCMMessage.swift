@@ -1,4 +1,5 @@
 import Foundation
+import GeoFormats
 
 /// The body of an FCM HTTP v1 `messages:send` request:
 /// `{"message":{"token","notification":{"title","body"},"data":{…},"android":{…},"apns":{…}}}`.
@@ -14,49 +15,50 @@ public enum FCMMessage {
 
     /// The request body for `message`, or the reason FCM would refuse it.
     public static func encode(_ message: PushMessage, now: Date) throws(PushPayloadError) -> Data {
-        var fields: [String: Any] = ["token": message.destination.token]
+        var fields: [String: JSONValue] = ["token": .string(message.destination.token)]
         var payloadSize = 0
         if message.kind == .alert {
             guard message.title != nil || message.body != nil else { throw .emptyAlert }
-            var notification: [String: String] = [:]
-            notification["title"] = message.title
-            notification["body"] = message.body
-            fields["notification"] = notification
-            payloadSize += try size(of: notification)
+            var notification: [String: JSONValue] = [:]
+            notification["title"] = message.title.map { .string($0) }
+            notification["body"] = message.body.map { .string($0) }
+            fields["notification"] = .object(notification)
+            payloadSize += size(of: notification)
         }
         if !message.data.isEmpty {
-            fields["data"] = message.data
-            payloadSize += try size(of: message.data)
+            let data = message.data.mapValues { JSONValue.string($0) }
+            fields["data"] = .object(data)
+            payloadSize += size(of: data)
         }
         guard payloadSize <= maximumPayloadBytes else {
             throw .tooLarge(bytes: payloadSize, limit: maximumPayloadBytes)
         }
-        var android: [String: Any] = ["priority": message.kind == .alert ? "high" : "normal"]
-        var apnsHeaders = [
-            "apns-push-type": message.kind.rawValue, "apns-priority": message.kind == .alert ? "10" : "5",
+        var android: [String: JSONValue] = ["priority": .string(message.kind == .alert ? "high" : "normal")]
+        var apnsHeaders: [String: JSONValue] = [
+            "apns-push-type": .string(message.kind.rawValue),
+            "apns-priority": .string(message.kind == .alert ? "10" : "5"),
         ]
         if let collapseID = message.collapseID {
-            android["collapse_key"] = collapseID
-            apnsHeaders["apns-collapse-id"] = collapseID
+            android["collapse_key"] = .string(collapseID)
+            apnsHeaders["apns-collapse-id"] = .string(collapseID)
         }
         if let expiresAt = message.expiresAt {
             // A duration in seconds with an "s" (protobuf's Duration in JSON).
             let seconds = Int64(max(0, min(expiresAt.timeIntervalSince(now), Double(longestTTLSeconds))))
-            android["ttl"] = "\(seconds)s"
-            apnsHeaders["apns-expiration"] = String(max(1, Int64(expiresAt.timeIntervalSince1970.rounded(.down))))
+            android["ttl"] = .string("\(seconds)s")
+            apnsHeaders["apns-expiration"] = .string(
+                String(max(1, Int64(expiresAt.timeIntervalSince1970.rounded(.down)))))
         }
-        fields["android"] = android
-        var apns: [String: Any] = ["headers": apnsHeaders]
-        if message.kind == .background { apns["payload"] = ["aps": ["content-available": 1]] }
-        fields["apns"] = apns
-        guard let data = try? JSONSerialization.data(withJSONObject: ["message": fields], options: [.sortedKeys]) else {
-            throw .unencodable
+        fields["android"] = .object(android)
+        var apns: [String: JSONValue] = ["headers": .object(apnsHeaders)]
+        if message.kind == .background {
+            apns["payload"] = .object(["aps": .object(["content-available": .number(1)])])
         }
-        return data
+        fields["apns"] = .object(apns)
+        return JSONValue.object(["message": .object(fields)]).encoded()
     }
 
-    private static func size(of object: [String: String]) throws(PushPayloadError) -> Int {
-        guard let data = try? JSONSerialization.data(withJSONObject: object) else { throw .unencodable }
-        return data.count
+    private static func size(of object: [String: JSONValue]) -> Int {
+        JSONValue.object(object).description.utf8.count
     }
 }

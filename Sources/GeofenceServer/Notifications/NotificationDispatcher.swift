@@ -37,7 +37,8 @@ public final class NotificationDispatcher: Service {
 
     /// Rounds every poll interval, the first one interval after start (a test driving
     /// ``deliverDue()`` itself, with a long interval, never races the worker); a last round on
-    /// graceful shutdown, then the senders' own HTTP client (if any) is shut down.
+    /// graceful shutdown, given up after ``NotificationConfiguration/lastRoundLimit``, then the
+    /// senders' own HTTP client (if any) is shut down.
     public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.pollInterval) }
@@ -46,7 +47,10 @@ public final class NotificationDispatcher: Service {
                 logger.error("notification round failed", metadata: ["error": "\(error)"])
             }
         }
-        _ = try? await deliverDue()
+        // With a push service unreachable and thousands of notifications due, the last round
+        // would hold the shutdown for their timeouts. What it leaves is leased, and sent again
+        // with the same ids when the lease ends.
+        _ = try? await DeadlineRace.run(deadline: configuration.lastRoundLimit) { try await self.deliverDue() }
         await senders.shutdown()
     }
 
@@ -54,25 +58,36 @@ public final class NotificationDispatcher: Service {
     /// ``NotificationConfiguration/sendsInFlight`` at a time; returns how many sends were made.
     @discardableResult
     public func deliverDue() async throws -> Int {
-        try await roundLock.withLock {
-            while try await self.store.planNotifications(now: self.clock(), limit: Self.batch) == Self.batch {}
-            return try await self.sendDue()
+        // On the background executor, so that a burst's planning and sends take their turn after
+        // the API's requests (``BackgroundExecutor``).
+        try await withTaskExecutorPreference(BackgroundExecutor.shared) {
+            try await roundLock.withLock {
+                while try await self.store.planNotifications(now: self.clock(), limit: Self.batch) == Self.batch {}
+                return try await self.sendDue()
+            }
         }
     }
 
     /// A sliding window of sends: each finished send frees a slot, and once half the window is
-    /// free the worker leases that many more. What it leases starts at once, so no lease runs
-    /// out while a notification waits its turn here; one slow service answer holds one slot,
-    /// not the round.
+    /// free the worker records the answers that freed them, in one transaction, and leases that
+    /// many more. What it leases starts at once, so no lease runs out while a notification waits
+    /// its turn here; one slow service answer holds one slot, not the round. Once nothing more
+    /// is due, each answer is recorded as it comes.
+    ///
+    /// An answer waits in memory for at most half a window of others: a crash meanwhile loses
+    /// the record, not the notification, which is sent again with the same ids when its lease
+    /// ends.
     private func sendDue() async throws -> Int {
         let window = max(1, configuration.sendsInFlight)
         let refill = max(1, window / 2)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: RecordedOutcome?.self) { group in
             var inFlight = 0
             var sends = 0
             var exhausted = false
+            var answered: [RecordedOutcome] = []
             while !exhausted || inFlight > 0 {
                 if !exhausted, window - inFlight >= refill {
+                    await self.record(&answered)
                     let free = window - inFlight
                     let due = try await self.store.dueNotifications(now: self.clock(), limit: free)
                     exhausted = due.count < free
@@ -81,24 +96,41 @@ public final class NotificationDispatcher: Service {
                     sends += due.count
                     continue
                 }
-                try await group.next()
+                if let outcome = try await group.next(), let outcome { answered.append(outcome) }
                 inFlight -= 1
+                if exhausted { await self.record(&answered) }
             }
+            await self.record(&answered)
             return sends
         }
     }
 
-    func send(_ d: DueNotification) async {
+    /// Sends one notification; what the log should record of it, or `nil` for a send cut short
+    /// by the round's cancellation (its lease ends and it is sent again, with the same ids: an
+    /// attempt the shutdown interrupted is not the service's failure).
+    func send(_ d: DueNotification) async -> RecordedOutcome? {
         let outcome: NotificationOutcome
         switch senders.sender(for: d.message.destination) {
         case .failure(let why):
             outcome = .ended(state: "unconfigured", reason: why.reason)
         case .success(let sender):
-            outcome = record(await sender.send(d.message), for: d)
+            let answer = await sender.send(d.message)
+            if Task.isCancelled { return nil }
+            outcome = record(answer, for: d)
         }
         await Failpoints.reach(.notificationAfterSend, detail: "message \(d.message.id.uuidString.lowercased())")
-        do { try await store.recordNotification(id: d.id, outcome: outcome, now: clock()) } catch {
-            logger.error("cannot record a notification", metadata: ["notification": "\(d.id)", "error": "\(error)"])
+        return RecordedOutcome(id: d.id, outcome: outcome)
+    }
+
+    /// Records `answered` in one transaction and empties it. On failure the notifications stay
+    /// leased and are sent again, with the same ids, when the lease ends.
+    private func record(_ answered: inout [RecordedOutcome]) async {
+        guard !answered.isEmpty else { return }
+        defer { answered.removeAll(keepingCapacity: true) }
+        do { try await store.recordNotifications(answered.sorted { $0.id < $1.id }, now: clock()) } catch {
+            logger.error(
+                "cannot record notifications",
+                metadata: ["notifications": "\(answered.map(\.id))", "error": "\(error)"])
         }
     }
 

@@ -49,8 +49,8 @@ struct NotificationPlan: Sendable, Hashable {
 }
 
 /// Decides what one event sends: the first matching rule, the device's opt-out, the cap, the
-/// quiet hours. A pure function of its inputs (the store gathers them and writes the plan in
-/// one transaction), so every rule is tested without a server or a clock.
+/// quiet hours. A pure function of its inputs (the store gathers them and writes the plan), so
+/// every rule is tested without a server or a clock.
 enum NotificationPlanner {
     /// How long after it is due the push service keeps trying to reach the phone
     /// (`apns-expiration`, FCM `ttl`): an hour. A phone switched off at the shop's door would

@@ -43,9 +43,10 @@ public protocol NotificationStore: Sendable {
     func planNotifications(now: Date, limit: Int) async throws -> Int
     /// Pending notifications due at `now`, oldest first, each leased.
     func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification]
-    /// Records what one send came to (and, for an invalid token, removes the token unless it
-    /// was registered again after the service's time, in the same transaction).
-    func recordNotification(id: Int64, outcome: NotificationOutcome, now: Date) async throws
+    /// Records what sends came to, all in one transaction (and, for an invalid token, removes the
+    /// token unless it was registered again after the service's time). A notification no longer
+    /// pending is left as it is.
+    func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws
     /// The device's notifications, newest last, after log id `after`.
     func notificationLog(tenant: String, device: String, after: Int64, limit: Int) async throws -> [ServerJSON]
 }
@@ -63,6 +64,24 @@ public struct DueNotification: Sendable, Hashable {
     /// Sends made before this one.
     public var attempts: Int
     public var message: PushMessage
+}
+
+/// What one send of the notification with log id `id` came to.
+public struct RecordedOutcome: Sendable, Hashable {
+    public var id: Int64
+    public var outcome: NotificationOutcome
+
+    public init(id: Int64, outcome: NotificationOutcome) {
+        self.id = id
+        self.outcome = outcome
+    }
+}
+
+extension NotificationStore {
+    /// Records what one send came to.
+    func recordNotification(id: Int64, outcome: NotificationOutcome, now: Date) async throws {
+        try await recordNotifications([RecordedOutcome(id: id, outcome: outcome)], now: now)
+    }
 }
 
 /// What one send came to, as the log records it.

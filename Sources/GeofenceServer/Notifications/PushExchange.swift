@@ -18,17 +18,10 @@ struct PushExchange: Sendable {
     static func run(
         _ request: HTTPClientRequest, on client: HTTPClient, timeout: Duration, maximumBodyBytes: Int
     ) async throws -> PushExchange {
-        let race = DeadlineRace<PushExchange>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation, deadline: timeout) {
-                    let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-                    let body = try await response.body.collect(upTo: maximumBodyBytes)
-                    return PushExchange(status: Int(response.status.code), headers: response.headers, body: body)
-                }
-            }
-        } onCancel: {
-            race.finish(.failure(CancellationError()))
+        try await DeadlineRace.run(deadline: timeout) {
+            let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+            let body = try await response.body.collect(upTo: maximumBodyBytes)
+            return PushExchange(status: Int(response.status.code), headers: response.headers, body: body)
         }
     }
 }
@@ -38,6 +31,19 @@ struct PushExchange: Sendable {
 /// cancellation holds it). The loser is cancelled: the deadline's timer ends at once, the work
 /// when it notices.
 final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
+    /// `work`'s value, or `HTTPClientError.deadlineExceeded` once `deadline` has passed (or
+    /// `CancellationError` when the caller is cancelled), without waiting for `work` to end.
+    static func run(
+        deadline: Duration, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let race = DeadlineRace<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { race.start($0, deadline: deadline, work: work) }
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
+        }
+    }
+
     // Safety: every stored property is read and written under `lock` only.
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?

@@ -96,15 +96,12 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
     case reservedKey(String)
     /// An alert with neither a title nor a body.
     case emptyAlert
-    /// The text could not be encoded as JSON.
-    case unencodable
 
     public var description: String {
         switch self {
         case .tooLarge(let bytes, let limit): "the payload is \(bytes) bytes, over the push service's \(limit)"
         case .reservedKey(let key): "the custom key \"\(key)\" is reserved by the push service"
         case .emptyAlert: "an alert needs a title or a body"
-        case .unencodable: "the message cannot be encoded as JSON"
         }
     }
 }

@@ -266,28 +266,40 @@ extension PostgresStore: NotificationStore {
         }.sorted { $0.id < $1.id }
     }
 
-    public func recordNotification(id: Int64, outcome: NotificationOutcome, now: Date) async throws {
+    public func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws {
+        guard !outcomes.isEmpty else { return }
         let t = now.timeIntervalSince1970
+        try await transaction { c in
+            for o in outcomes { try await Self.record(c, id: o.id, outcome: o.outcome, at: t, logger) }
+        }
+    }
+
+    private static func record(
+        _ c: PostgresConnection, id: Int64, outcome: NotificationOutcome, at t: Double, _ logger: Logger
+    ) async throws {
         let row = Int(id)
         switch outcome {
         case .delivered(let serviceID):
-            try await query(
+            try await run(
+                c,
                 """
                 UPDATE notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL,
                   service_id = \(serviceID), sent_at = \(t) WHERE id = \(row) AND state = 'pending'
-                """)
+                """, logger)
         case .retry(let reason, let next):
             let at = next.timeIntervalSince1970
-            try await query(
+            try await run(
+                c,
                 """
                 UPDATE notifications SET attempts = attempts + 1, reason = \(reason), next_attempt_at = \(at)
                 WHERE id = \(row) AND state = 'pending'
-                """)
+                """, logger)
         case .tokenInvalid(let reason, let since):
             let sinceSeconds = since?.timeIntervalSince1970
             // One statement: the log's state and the token's removal commit together. A token
             // registered again after the service last knew it valid stays.
-            try await query(
+            try await run(
+                c,
                 """
                 WITH n AS (
                   UPDATE notifications SET state = 'token-invalid', attempts = attempts + 1, reason = \(reason),
@@ -295,13 +307,14 @@ extension PostgresStore: NotificationStore {
                 DELETE FROM push_tokens p USING n
                 WHERE p.tenant = n.tenant AND p.device = n.device AND p.token = n.token
                   AND (\(sinceSeconds)::float8 IS NULL OR p.registered_at <= \(sinceSeconds)::float8)
-                """)
+                """, logger)
         case .ended(let state, let reason):
-            try await query(
+            try await run(
+                c,
                 """
                 UPDATE notifications SET state = \(state), attempts = attempts + 1, reason = \(reason), sent_at = \(t)
                 WHERE id = \(row) AND state = 'pending'
-                """)
+                """, logger)
         }
     }
 

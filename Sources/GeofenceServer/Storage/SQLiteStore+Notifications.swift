@@ -2,8 +2,7 @@ import Foundation
 import SQLiteNIO
 
 /// Notifications on SQLite (``NotificationStore``'s rules): the queue is filled by a trigger on
-/// the outbox, so it commits with the event; planning and each send's record are one
-/// transaction each.
+/// the outbox, so it commits with the event; planning is in `SQLiteStore+NotificationPlanning`.
 extension SQLiteStore: NotificationStore {
     /// Push tokens, rules, device settings, the queue (fed by the outbox trigger), the delivery
     /// log and the cap's memory. Idempotent (`IF NOT EXISTS`): it may run again after an earlier
@@ -142,78 +141,7 @@ extension SQLiteStore: NotificationStore {
         }
     }
 
-    // MARK: Planning and delivery
-
-    public func planNotifications(now: Date, limit: Int) async throws -> Int {
-        let t = now.timeIntervalSince1970
-        // An idle worker polls: a read finds the queue empty without taking the write lock.
-        guard try await read({ s in !(try s.query("SELECT 1 AS x FROM notification_queue LIMIT 1").isEmpty) }) else {
-            return 0
-        }
-        return try await transaction { s in
-            let queued = try s.query(
-                """
-                SELECT q.outbox_id AS outbox_id, q.tenant AS tenant, q.device AS device, o.body AS body
-                FROM notification_queue q LEFT JOIN outbox o ON o.id = q.outbox_id ORDER BY q.outbox_id LIMIT ?
-                """, [.integer(limit)])
-            var rules: [String: [NotificationRule]] = [:]
-            for row in queued {
-                let tenant = row.column("tenant")?.string ?? ""
-                let device = row.column("device")?.string ?? ""
-                try s.query("DELETE FROM notification_queue WHERE outbox_id = ?", [row.column("outbox_id") ?? .null])
-                // An event pruned before it was planned is gone; nothing to send.
-                guard let event = OutboxEvent(SQLiteStore.parse(row, "body")) else { continue }
-                if rules[tenant] == nil { rules[tenant] = try Self.rules(s, tenant: tenant) }
-                let feature = try s.query(
-                    "SELECT feature FROM regions WHERE tenant = ? AND id = ?", [.text(tenant), .text(event.region)]
-                ).first.map { SQLiteStore.parse($0, "feature") }
-                let last = try s.query(
-                    "SELECT notified_at FROM notification_caps WHERE tenant = ? AND device = ? AND region = ?",
-                    [.text(tenant), .text(device), .text(event.region)]
-                ).first?.column("notified_at")?.double
-                let plan = NotificationPlanner.plan(
-                    event: event, rules: rules[tenant] ?? [], region: RegionFacts(id: event.region, feature: feature),
-                    settings: try Self.settings(s, tenant: tenant, device: device),
-                    tokens: try Self.tokens(s, tenant: tenant, device: device),
-                    lastNotified: last.map { Date(timeIntervalSince1970: $0) }, now: now)
-                for n in plan.notifications {
-                    try s.query(
-                        """
-                        INSERT INTO notifications (tenant, device, event_id, rule_id, token, service, service_name,
-                          environment, message_id, content, state, reason, next_attempt_at, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, token) DO NOTHING
-                        """, Self.notificationRow(tenant: tenant, device: device, event: event, n, now: t))
-                }
-                if let noted = plan.capNotedAt {
-                    try s.query(
-                        """
-                        INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (tenant, device, region) DO UPDATE SET notified_at = excluded.notified_at
-                          WHERE excluded.notified_at > notification_caps.notified_at
-                        """,
-                        [.text(tenant), .text(device), .text(event.region), .float(noted.timeIntervalSince1970)])
-                }
-            }
-            return queued.count
-        }
-    }
-
-    static func notificationRow(
-        tenant: String, device: String, event: OutboxEvent, _ n: PlannedNotification, now t: Double
-    ) -> [SQLiteData] {
-        let (service, name, environment) = NotificationColumns.service(n.message.destination.service)
-        let (state, reason, at): (String, String?, Double) =
-            switch n.state {
-            case .pending(let at): ("pending", nil, at.timeIntervalSince1970)
-            case .dropped(let why): ("dropped", why, t)
-            }
-        return [
-            .text(tenant), .text(device), .text(event.id), .text(n.ruleID), .text(n.message.destination.token),
-            .text(service), .text(name), environment.map { .text($0) } ?? .null,
-            .text(n.message.id.uuidString.lowercased()), text(n.message.storedContent), .text(state),
-            reason.map { .text($0) } ?? .null, .float(at), .float(t),
-        ]
-    }
+    // MARK: Delivery
 
     public func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification] {
         let t = now.timeIntervalSince1970
@@ -246,50 +174,55 @@ extension SQLiteStore: NotificationStore {
         }
     }
 
-    public func recordNotification(id: Int64, outcome: NotificationOutcome, now: Date) async throws {
+    public func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws {
+        guard !outcomes.isEmpty else { return }
         let t = now.timeIntervalSince1970
-        let row = SQLiteData.integer(Int(id))
         try await transaction { s in
-            switch outcome {
-            case .delivered(let serviceID):
-                try s.query(
-                    """
-                    UPDATE notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL, service_id = ?,
-                      sent_at = ? WHERE id = ? AND state = 'pending'
-                    """, [serviceID.map { .text($0) } ?? .null, .float(t), row])
-            case .retry(let reason, let next):
-                try s.query(
-                    """
-                    UPDATE notifications SET attempts = attempts + 1, reason = ?, next_attempt_at = ?
-                    WHERE id = ? AND state = 'pending'
-                    """, [.text(reason), .float(next.timeIntervalSince1970), row])
-            case .tokenInvalid(let reason, let since):
-                let rows = try s.query(
-                    """
-                    UPDATE notifications SET state = 'token-invalid', attempts = attempts + 1, reason = ?, sent_at = ?
-                    WHERE id = ? AND state = 'pending' RETURNING tenant, device, token
-                    """, [.text(reason), .float(t), row])
-                guard let invalid = rows.first else { return }
-                // Registered again after the service last knew the token valid: the phone has it
-                // anew, so it stays.
-                try s.query(
-                    """
-                    DELETE FROM push_tokens WHERE tenant = ? AND device = ? AND token = ?
-                      AND (? IS NULL OR registered_at <= ?)
-                    """,
-                    [
-                        invalid.column("tenant") ?? .null, invalid.column("device") ?? .null,
-                        invalid.column("token") ?? .null,
-                        since.map { .float($0.timeIntervalSince1970) } ?? .null,
-                        since.map { .float($0.timeIntervalSince1970) } ?? .null,
-                    ])
-            case .ended(let state, let reason):
-                try s.query(
-                    """
-                    UPDATE notifications SET state = ?, attempts = attempts + 1, reason = ?, sent_at = ?
-                    WHERE id = ? AND state = 'pending'
-                    """, [.text(state), .text(reason), .float(t), row])
-            }
+            for o in outcomes { try Self.record(s, id: o.id, outcome: o.outcome, at: t) }
+        }
+    }
+
+    private static func record(_ s: SQLiteSession, id: Int64, outcome: NotificationOutcome, at t: Double) throws {
+        let row = SQLiteData.integer(Int(id))
+        switch outcome {
+        case .delivered(let serviceID):
+            try s.query(
+                """
+                UPDATE notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL, service_id = ?,
+                  sent_at = ? WHERE id = ? AND state = 'pending'
+                """, [serviceID.map { .text($0) } ?? .null, .float(t), row])
+        case .retry(let reason, let next):
+            try s.query(
+                """
+                UPDATE notifications SET attempts = attempts + 1, reason = ?, next_attempt_at = ?
+                WHERE id = ? AND state = 'pending'
+                """, [.text(reason), .float(next.timeIntervalSince1970), row])
+        case .tokenInvalid(let reason, let since):
+            let rows = try s.query(
+                """
+                UPDATE notifications SET state = 'token-invalid', attempts = attempts + 1, reason = ?, sent_at = ?
+                WHERE id = ? AND state = 'pending' RETURNING tenant, device, token
+                """, [.text(reason), .float(t), row])
+            guard let invalid = rows.first else { return }
+            // Registered again after the service last knew the token valid: the phone has it
+            // anew, so it stays.
+            try s.query(
+                """
+                DELETE FROM push_tokens WHERE tenant = ? AND device = ? AND token = ?
+                  AND (? IS NULL OR registered_at <= ?)
+                """,
+                [
+                    invalid.column("tenant") ?? .null, invalid.column("device") ?? .null,
+                    invalid.column("token") ?? .null,
+                    since.map { .float($0.timeIntervalSince1970) } ?? .null,
+                    since.map { .float($0.timeIntervalSince1970) } ?? .null,
+                ])
+        case .ended(let state, let reason):
+            try s.query(
+                """
+                UPDATE notifications SET state = ?, attempts = attempts + 1, reason = ?, sent_at = ?
+                WHERE id = ? AND state = 'pending'
+                """, [.text(state), .text(reason), .float(t), row])
         }
     }
 

@@ -1,0 +1,219 @@
+import Foundation
+import GeoFormats
+import SQLiteNIO
+
+/// Planning on SQLite, in three steps, so that the one connection every ingestion commit waits
+/// for is held only for SQL: a read gathers a batch of queued events and what planning them
+/// needs, the plans are made off the connection (JSON, templates, ids), and one short
+/// transaction writes them.
+///
+/// The steps are not one transaction, so the write checks what the plans depend on:
+/// - each queue row's removal decides whether its event's notifications are inserted, so an
+///   event is planned once, even by two servers on one file;
+/// - the caps the plans read must be unchanged; when another planner moved one, the batch is
+///   planned again, and after ``conflictRetries`` such conflicts it is gathered, planned and
+///   written in one transaction.
+/// A token or setting changed between the read and the write is seen by the next event, as if
+/// the change had come a moment later.
+extension SQLiteStore {
+    static let conflictRetries = 3
+
+    public func planNotifications(now: Date, limit: Int) async throws -> Int {
+        // An idle worker polls: a read finds the queue empty without taking the write lock.
+        guard try await read({ s in !(try s.query("SELECT 1 AS x FROM notification_queue LIMIT 1").isEmpty) }) else {
+            return 0
+        }
+        for _ in 0..<Self.conflictRetries {
+            let batch = try await read { s in try QueuedEvents.gather(s, limit: limit) }
+            let writes = batch.plan(now: now)
+            do {
+                try await transaction { s in try writes.apply(s) }
+                return batch.events.count
+            } catch is PlanningConflict {
+                continue
+            }
+        }
+        return try await transaction { s in
+            let batch = try QueuedEvents.gather(s, limit: limit)
+            try batch.plan(now: now).apply(s)
+            return batch.events.count
+        }
+    }
+}
+
+/// A cap a batch's plans read was moved by another planner before the batch was written.
+struct PlanningConflict: Error {}
+
+/// A batch of queued events as the store holds them, with the rules, settings, tokens, region
+/// features and cap times that planning them reads.
+struct QueuedEvents: Sendable {
+    struct Event: Sendable {
+        var outboxID: Int
+        var tenant: String
+        var device: String
+        /// The outbox row's JSON text; `nil` when the event was pruned before it was planned.
+        var body: String?
+        /// The region's stored feature; `nil` when the region is gone.
+        var feature: String?
+        /// The cap's memory for the device and region, before this batch.
+        var notifiedAt: Double?
+    }
+
+    struct Device: Hashable, Sendable {
+        var tenant: String
+        var device: String
+    }
+
+    var events: [Event] = []
+    var rules: [String: [NotificationRule]] = [:]
+    var settings: [Device: DeviceNotificationSettings] = [:]
+    var tokens: [Device: [PushToken]] = [:]
+
+    /// The oldest `limit` queued events; one query for the events with their regions and caps,
+    /// then one per tenant (rules) and two per device (settings, tokens).
+    static func gather(_ s: SQLiteSession, limit: Int) throws -> QueuedEvents {
+        var batch = QueuedEvents()
+        let rows = try s.query(
+            """
+            SELECT q.outbox_id AS outbox_id, q.tenant AS tenant, q.device AS device, o.body AS body,
+              r.feature AS feature, c.notified_at AS notified_at
+            FROM notification_queue q
+            LEFT JOIN outbox o ON o.id = q.outbox_id
+            LEFT JOIN regions r ON r.tenant = q.tenant AND r.id = json_extract(o.body, '$.region')
+            LEFT JOIN notification_caps c
+              ON c.tenant = q.tenant AND c.device = q.device AND c.region = json_extract(o.body, '$.region')
+            ORDER BY q.outbox_id LIMIT ?
+            """, [.integer(limit)])
+        for row in rows {
+            let event = Event(
+                outboxID: row.column("outbox_id")?.integer ?? 0, tenant: row.column("tenant")?.string ?? "",
+                device: row.column("device")?.string ?? "", body: row.column("body")?.string,
+                feature: row.column("feature")?.string, notifiedAt: row.column("notified_at")?.double)
+            batch.events.append(event)
+            if batch.rules[event.tenant] == nil {
+                batch.rules[event.tenant] = try SQLiteStore.rules(s, tenant: event.tenant)
+            }
+            let device = Device(tenant: event.tenant, device: event.device)
+            if batch.tokens[device] == nil {
+                batch.settings[device] = try SQLiteStore.settings(s, tenant: event.tenant, device: event.device)
+                batch.tokens[device] = try SQLiteStore.tokens(s, tenant: event.tenant, device: event.device)
+            }
+        }
+        return batch
+    }
+
+    /// Plans every event in queue order. An event's cap sees the notifications planned for the
+    /// same device and region earlier in the batch.
+    func plan(now: Date) -> PlannedWrites {
+        let t = now.timeIntervalSince1970
+        var writes = PlannedWrites()
+        var caps: [CapKey: Double] = [:]
+        var capsRead: [CapKey: Double?] = [:]
+        for queued in events {
+            var write = PlannedWrites.Event(outboxID: queued.outboxID)
+            defer { writes.events.append(write) }
+            guard let body = queued.body, let event = OutboxEvent(Self.json(body)) else { continue }
+            let device = Device(tenant: queued.tenant, device: queued.device)
+            let key = CapKey(tenant: queued.tenant, device: queued.device, region: event.region)
+            let last = caps[key] ?? queued.notifiedAt
+            let plan = NotificationPlanner.plan(
+                event: event, rules: rules[queued.tenant] ?? [],
+                region: RegionFacts(id: event.region, feature: queued.feature.map(Self.json)),
+                settings: settings[device] ?? DeviceNotificationSettings(), tokens: tokens[device] ?? [],
+                lastNotified: last.map { Date(timeIntervalSince1970: $0) }, now: now)
+            // Every row of the gather saw the same cap for a key, whichever event it came with.
+            if !plan.notifications.isEmpty, capsRead[key] == nil { capsRead[key] = .some(queued.notifiedAt) }
+            write.notifications = plan.notifications.map {
+                SQLiteStore.notificationRow(tenant: queued.tenant, device: queued.device, event: event, $0, now: t)
+            }
+            if let noted = plan.capNotedAt?.timeIntervalSince1970 {
+                caps[key] = max(noted, last ?? noted)
+                write.cap = [.text(key.tenant), .text(key.device), .text(key.region), .float(noted)]
+            }
+        }
+        writes.capsRead = capsRead.map { PlannedWrites.CapRead(key: $0.key, notifiedAt: $0.value) }
+        return writes
+    }
+
+    /// Stored JSON text; `.null` for text this server could not have written.
+    private static func json(_ text: String) -> ServerJSON {
+        (try? JSONValue(parsing: Array(text.utf8))) ?? .null
+    }
+
+    struct CapKey: Hashable, Sendable {
+        var tenant: String
+        var device: String
+        var region: String
+    }
+}
+
+/// What planning a batch writes: per queued event, in queue order, its notifications' rows and
+/// its cap time.
+struct PlannedWrites: Sendable {
+    struct Event: Sendable {
+        var outboxID: Int
+        var notifications: [[SQLiteData]] = []
+        var cap: [SQLiteData]? = nil
+    }
+
+    /// A cap as the plans read it.
+    struct CapRead: Sendable {
+        var key: QueuedEvents.CapKey
+        var notifiedAt: Double?
+    }
+
+    var events: [Event] = []
+    var capsRead: [CapRead] = []
+
+    /// Takes each event from the queue and, when it was still there, writes its plan; throws
+    /// ``PlanningConflict``, writing nothing, when a cap the plans read has moved since.
+    func apply(_ s: SQLiteSession) throws {
+        for read in capsRead {
+            let now = try s.query(
+                "SELECT notified_at FROM notification_caps WHERE tenant = ? AND device = ? AND region = ?",
+                [.text(read.key.tenant), .text(read.key.device), .text(read.key.region)]
+            ).first?.column("notified_at")?.double
+            guard now == read.notifiedAt else { throw PlanningConflict() }
+        }
+        for event in events {
+            let taken = try s.query(
+                "DELETE FROM notification_queue WHERE outbox_id = ? RETURNING outbox_id", [.integer(event.outboxID)])
+            guard !taken.isEmpty else { continue }
+            for row in event.notifications {
+                try s.query(
+                    """
+                    INSERT INTO notifications (tenant, device, event_id, rule_id, token, service, service_name,
+                      environment, message_id, content, state, reason, next_attempt_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, token) DO NOTHING
+                    """, row)
+            }
+            if let cap = event.cap {
+                try s.query(
+                    """
+                    INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (tenant, device, region) DO UPDATE SET notified_at = excluded.notified_at
+                      WHERE excluded.notified_at > notification_caps.notified_at
+                    """, cap)
+            }
+        }
+    }
+}
+
+extension SQLiteStore {
+    static func notificationRow(
+        tenant: String, device: String, event: OutboxEvent, _ n: PlannedNotification, now t: Double
+    ) -> [SQLiteData] {
+        let (service, name, environment) = NotificationColumns.service(n.message.destination.service)
+        let (state, reason, at): (String, String?, Double) =
+            switch n.state {
+            case .pending(let at): ("pending", nil, at.timeIntervalSince1970)
+            case .dropped(let why): ("dropped", why, t)
+            }
+        return [
+            .text(tenant), .text(device), .text(event.id), .text(n.ruleID), .text(n.message.destination.token),
+            .text(service), .text(name), environment.map { .text($0) } ?? .null,
+            .text(n.message.id.uuidString.lowercased()), text(n.message.storedContent), .text(state),
+            reason.map { .text($0) } ?? .null, .float(at), .float(t),
+        ]
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import GeofenceServer
+
+/// SQLite plans notifications in three steps (gather, plan off the connection, write): the
+/// write must not act on a gather that another planner has overtaken.
+@Suite("SQLite planning: a write checks the queue and the caps its plans read")
+struct SQLitePlanningTests {
+    static let now = Date(timeIntervalSince1970: NotificationDeliveryTests.t0)
+
+    /// A store with a greeting rule (default cap) and one queued enter event of device `d0` in
+    /// region `r`.
+    static func storeWithOneEvent(_ db: TestDatabase) async throws -> SQLiteStore {
+        let store = try #require(
+            try await GeofenceServer.openStore(db.location, logger: Harness.quietLogger()) as? SQLiteStore)
+        let rule = try NotificationRule.parse(
+            try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi"}"#.utf8)), generatedID: "r1")
+        #expect(try await store.addNotificationRule(tenant: "acme", rule, now: now))
+        try await NotificationDeliveryTests.commitEvents(store, count: 1, now: now)
+        return store
+    }
+
+    static func log(_ store: SQLiteStore) async throws -> [ServerJSON] {
+        try await store.notificationLog(tenant: "acme", device: "d0", after: 0, limit: 100)
+    }
+
+    @Test("a cap moved after the gather: the write throws, writes nothing, and the batch is planned again")
+    func capMovedSinceGather() async throws {
+        try await TestDatabase.with(.sqlite) { db in
+            let store = try await Self.storeWithOneEvent(db)
+            let stale = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: Self.now)
+            #expect(stale.events.first?.notifications.count == 1)
+            // Another planner greeted d0 in r a minute ago.
+            try await store.transaction { s in
+                try s.query(
+                    "INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES ('acme', 'd0', 'r', ?)",
+                    [.float(Self.now.timeIntervalSince1970 - 60)])
+            }
+            await #expect(throws: PlanningConflict.self) { try await store.transaction { s in try stale.apply(s) } }
+            #expect(try await Self.log(store).isEmpty)
+            // Planned again, the cap holds: logged as dropped, not sent.
+            #expect(try await store.planNotifications(now: Self.now, limit: 10) == 1)
+            let log = try await Self.log(store)
+            #expect(log.count == 1)
+            #expect(log.first?["state"] == "dropped")
+            #expect(log.first?["reason"] == "cap")
+            try await store.close()
+        }
+    }
+
+    @Test("an event another planner took after the gather is not planned twice")
+    func eventTakenSinceGather() async throws {
+        try await TestDatabase.with(.sqlite) { db in
+            let store = try await Self.storeWithOneEvent(db)
+            // Opted out: the plan logs the event as dropped and moves no cap, so the write gets
+            // past the caps' check to the queue's.
+            var settings = DeviceNotificationSettings()
+            settings.optOut = true
+            try await store.putNotificationSettings(tenant: "acme", device: "d0", settings, now: Self.now)
+            let stale = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: Self.now)
+            #expect(stale.events.first?.notifications.count == 1)
+            #expect(try await store.planNotifications(now: Self.now, limit: 10) == 1)
+            try await store.transaction { s in try stale.apply(s) }
+            let log = try await Self.log(store)
+            #expect(log.count == 1)
+            #expect(log.first?["reason"] == "opted-out")
+            try await store.close()
+        }
+    }
+}
