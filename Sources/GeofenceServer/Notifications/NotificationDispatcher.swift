@@ -50,7 +50,9 @@ public final class NotificationDispatcher: Service {
         // With a push service unreachable and thousands of notifications due, the last round
         // would hold the shutdown for their timeouts. What it leaves is leased, and sent again
         // with the same ids when the lease ends.
-        _ = try? await DeadlineRace.run(deadline: configuration.lastRoundLimit) { try await self.deliverDue() }
+        _ = try? await DeadlineRace.run(deadline: configuration.lastRoundLimit, on: BackgroundExecutor.shared) {
+            try await self.deliverDue()
+        }
         await senders.shutdown()
     }
 

@@ -18,7 +18,8 @@ struct PushExchange: Sendable {
     static func run(
         _ request: HTTPClientRequest, on client: HTTPClient, timeout: Duration, maximumBodyBytes: Int
     ) async throws -> PushExchange {
-        try await DeadlineRace.run(deadline: timeout) {
+        // Pushes are background work: their async glue runs on the background thread too.
+        try await DeadlineRace.run(deadline: timeout, on: BackgroundExecutor.shared) {
             let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
             let body = try await response.body.collect(upTo: maximumBodyBytes)
             return PushExchange(status: Int(response.status.code), headers: response.headers, body: body)
@@ -33,12 +34,17 @@ struct PushExchange: Sendable {
 final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
     /// `work`'s value, or `HTTPClientError.deadlineExceeded` once `deadline` has passed (or
     /// `CancellationError` when the caller is cancelled), without waiting for `work` to end.
+    /// `work` runs in a task of its own, on `executor` (an unstructured task does not inherit
+    /// the caller's executor preference).
     static func run(
-        deadline: Duration, _ work: @escaping @Sendable () async throws -> Value
+        deadline: Duration, on executor: (any TaskExecutor)? = nil,
+        _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = DeadlineRace<Value>()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { race.start($0, deadline: deadline, work: work) }
+            try await withCheckedThrowingContinuation {
+                race.start($0, deadline: deadline, on: executor, work: work)
+            }
         } onCancel: {
             race.finish(.failure(CancellationError()))
         }
@@ -52,7 +58,7 @@ final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
 
     /// Starts `work` and a timer of `deadline`; `continuation` is resumed once, by the first.
     func start(
-        _ continuation: CheckedContinuation<Value, any Error>, deadline: Duration,
+        _ continuation: CheckedContinuation<Value, any Error>, deadline: Duration, on executor: (any TaskExecutor)?,
         work: @escaping @Sendable () async throws -> Value
     ) {
         let endedEarly: Result<Value, any Error>? = lock.withLock {
@@ -64,7 +70,7 @@ final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
             continuation.resume(with: endedEarly)
             return
         }
-        let worker = Task {
+        let worker = Task(executorPreference: executor) {
             do { self.finish(.success(try await work())) } catch { self.finish(.failure(error)) }
         }
         let timer = Task {
