@@ -291,6 +291,84 @@ struct NotificationDeliveryTests {
         #expect(await apns.sent.count == 1)
     }
 
+    @Test(
+        "before each send, retries included: quiet hours hold (no attempt counted) or drop, expiry ends it, an opt-out since planning stops it",
+        arguments: StoreKind.allCases)
+    func checkedBeforeEachSend(_ store: StoreKind) async throws {
+        // 16:00 in Shanghai; the first send is answered 503, Retry-After 120 s: due again at 16:02.
+        func run(
+            _ store: StoreKind, rule: String = #"{"events":["enter"],"title":"Hi"}"#, settings: String,
+            settingsAfterFirstSend: Bool = false,
+            _ check: (Harness, String, NotificationDispatcher) async throws -> Void
+        ) async throws -> [PushMessage] {
+            let apns = RecordingPushSender(script: [.retry(reason: "ServiceUnavailable", retryAfter: .seconds(120))])
+            try await Harness.run(store, pushSenders: PushSenders(apns: apns)) { h in
+                let (_, phone) = try await Self.seed(h, rule: rule)
+                func putSettings() async throws {
+                    let s = try await h.call(
+                        .PUT, "/v1/devices/\(Self.devicePath)/notification-settings", key: phone, body: settings)
+                    #expect(s.status == 200, "\(s)")
+                }
+                if !settingsAfterFirstSend { try await putSettings() }
+                try await Self.walkIn(h, key: phone, from: Self.t0)
+                let notifier = try Self.notifier(h)
+                #expect(try await notifier.deliverDue() == 1)
+                if settingsAfterFirstSend { try await putSettings() }
+                h.clock.advance(120)
+                try await check(h, phone, notifier)
+            }
+            return await apns.sent
+        }
+        let shanghai = #""timeZone":"Asia/Shanghai""#
+        // Hold: the retry falls in 16:01–16:30, so it waits for 16:30, with one attempt counted.
+        var sent = try await run(store, settings: #"{\#(shanghai),"quietHours":{"start":"16:01","end":"16:30"}}"#) {
+            h, phone, notifier in
+            #expect(try await notifier.deliverDue() == 1)
+            var entry = try await Self.log(h, key: phone).first
+            #expect(entry?["state"]?.string == "pending")
+            #expect(entry?["attempts"]?.number == 1)
+            #expect(
+                entry?["nextAttemptAt"]?.string == FixJSON.formatRFC3339(Date(timeIntervalSince1970: Self.t0 + 1_800)))
+            h.clock.advance(1_800 - 120 - 1)
+            #expect(try await notifier.deliverDue() == 0)
+            h.clock.advance(1)
+            #expect(try await notifier.deliverDue() == 1)
+            entry = try await Self.log(h, key: phone).first
+            #expect(entry?["state"]?.string == "delivered")
+            #expect(entry?["attempts"]?.number == 2)
+        }
+        #expect(sent.count == 2)
+        // Drop: the rule says so.
+        sent = try await run(
+            store, rule: #"{"events":["enter"],"title":"Hi","quietHours":"drop"}"#,
+            settings: #"{\#(shanghai),"quietHours":{"start":"16:01","end":"16:30"}}"#
+        ) { h, phone, notifier in
+            #expect(try await notifier.deliverDue() == 1)
+            let entry = try await Self.log(h, key: phone).first
+            #expect(entry?["state"]?.string == "dropped")
+            #expect(entry?["reason"]?.string == "quiet-hours")
+        }
+        #expect(sent.count == 1)
+        // Quiet until 17:30, past the notification's expiry at 17:00: it is not held, it expires.
+        sent = try await run(store, settings: #"{\#(shanghai),"quietHours":{"start":"16:01","end":"17:30"}}"#) {
+            h, phone, notifier in
+            #expect(try await notifier.deliverDue() == 1)
+            let entry = try await Self.log(h, key: phone).first
+            #expect(entry?["state"]?.string == "dropped")
+            #expect(entry?["reason"]?.string == "expired")
+        }
+        #expect(sent.count == 1)
+        // Opted out after the first send: the retry is not sent.
+        sent = try await run(store, settings: #"{"optOut":true}"#, settingsAfterFirstSend: true) {
+            h, phone, notifier in
+            #expect(try await notifier.deliverDue() == 1)
+            let entry = try await Self.log(h, key: phone).first
+            #expect(entry?["state"]?.string == "dropped")
+            #expect(entry?["reason"]?.string == "opted-out")
+        }
+        #expect(sent.count == 1)
+    }
+
     @Test("with no push service configured, the notification is logged unconfigured; an opted-out device gets none")
     func unconfiguredAndOptOut() async throws {
         try await Harness.run(pushSenders: PushSenders.none) { h in

@@ -13,13 +13,21 @@ enum NotificationColumns {
     /// A due notification from its columns; `nil` for a row this server could not have written.
     static func due(
         id: Int64, tenant: String, device: String, token: String, service: String, name: String,
-        environment: String?, messageID: String, content: ServerJSON, attempts: Int
+        environment: String?, messageID: String, content: ServerJSON, attempts: Int, settings: ServerJSON?
     ) -> DueNotification? {
         guard
             let t = PushToken(token: token, service: service, name: name, environment: environment, registeredAt: 0),
             let message = PushMessage(destination: t.destination, id: messageID, content: content)
         else { return nil }
-        return DueNotification(id: id, tenant: tenant, device: device, attempts: attempts, message: message)
+        var due = DueNotification(id: id, tenant: tenant, device: device, attempts: attempts, message: message)
+        // Written before rules' actions were kept: the default, hold.
+        if case .string(let action)? = content["quietHours"],
+            let quiet = NotificationRule.QuietHoursAction(rawValue: action)
+        {
+            due.quietHours = quiet
+        }
+        due.settings = DeviceNotificationSettings(stored: settings)
+        return due
     }
 
     /// One entry of the device's delivery log (`GET /v1/devices/{id}/notifications`).

@@ -13,7 +13,10 @@ import ServiceLifecycle
 /// Answers map to the log as: `delivered`; `retry` → again after the later of `Retry-After`
 /// and the back-off, `failed` after ``NotificationConfiguration/retry``'s attempts;
 /// `tokenInvalid` → `token-invalid`, the token removed unless registered after the service's
-/// time; `refused` → `refused` (logged, never retried); no sender → `unconfigured`.
+/// time; `refused` → `refused` (logged, never retried); no sender → `unconfigured`. Before
+/// each send, first or retried, the device's settings and the time are checked again
+/// (``NotificationPlanner/checkBeforeSending(_:now:)``): `dropped` (`opted-out`, `expired`,
+/// `quiet-hours`), or held until quiet hours end with no attempt counted.
 public final class NotificationDispatcher: Service {
     let store: any NotificationStore
     let senders: PushSenders
@@ -111,6 +114,11 @@ public final class NotificationDispatcher: Service {
     /// by the round's cancellation (its lease ends and it is sent again, with the same ids: an
     /// attempt the shutdown interrupted is not the service's failure).
     func send(_ d: DueNotification) async -> RecordedOutcome? {
+        switch NotificationPlanner.checkBeforeSending(d, now: clock()) {
+        case .send: break
+        case .drop(let reason): return RecordedOutcome(id: d.id, outcome: .ended(state: "dropped", reason: reason))
+        case .hold(let until): return RecordedOutcome(id: d.id, outcome: .held(until: until))
+        }
         let outcome: NotificationOutcome
         switch senders.sender(for: d.message.destination) {
         case .failure(let why):

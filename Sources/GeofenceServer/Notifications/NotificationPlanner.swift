@@ -39,6 +39,16 @@ struct PlannedNotification: Sendable, Hashable {
     var ruleID: String
     var message: PushMessage
     var state: State
+    /// What the rule does in quiet hours, kept with the notification for the check at send
+    /// time (``NotificationPlanner/checkBeforeSending(_:now:)``).
+    var quietHours: NotificationRule.QuietHoursAction = .hold
+
+    /// The stored form of the message's content, with the rule's quiet-hours action.
+    var storedContent: ServerJSON {
+        guard case .object(var o) = message.storedContent else { return message.storedContent }
+        o["quietHours"] = .string(quietHours.rawValue)
+        return .object(o)
+    }
 }
 
 /// What to write for one event: the notifications, and the time to remember for the cap of the
@@ -103,8 +113,35 @@ enum NotificationPlanner {
                     destination: token.destination, id: NotificationID.messageID(eventID: event.id, token: token.token),
                     collapseID: NotificationID.collapseID(eventID: event.id), kind: rule.pushType, title: title,
                     body: body, data: data, expiresAt: expiresAt),
-                state: state)
+                state: state, quietHours: rule.quietHours)
         }
         return NotificationPlan(notifications: notifications, capNotedAt: noted)
+    }
+
+    /// What a due notification's send comes to before it is sent, each time, retries
+    /// included: settings and time may have changed since it was planned.
+    enum SendCheck: Sendable, Hashable {
+        case send
+        /// Not sent, ended in the log as `dropped` for this reason.
+        case drop(String)
+        /// Not sent now, and no attempt counted: due again at this time.
+        case hold(until: Date)
+    }
+
+    /// The rules at send time, in order: a device that opted out since gets nothing
+    /// (`opted-out`); a notification past its expiry is not sent (`expired`: a greeting an hour
+    /// late is no longer one); in the device's quiet hours the rule's action applies again, so a
+    /// retry the service pushed into the night waits for the morning (`hold`) or is dropped
+    /// (`quiet-hours`), and a hold that would outlast the expiry is `expired`.
+    static func checkBeforeSending(_ due: DueNotification, now: Date) -> SendCheck {
+        let settings = due.settings
+        if settings.optOut { return .drop("opted-out") }
+        let expiresAt = due.message.expiresAt ?? .distantFuture
+        if now >= expiresAt { return .drop("expired") }
+        guard let end = settings.quietHoursEnd(containing: now) else { return .send }
+        switch due.quietHours {
+        case .drop: return .drop("quiet-hours")
+        case .hold: return end >= expiresAt ? .drop("expired") : .hold(until: end)
+        }
     }
 }

@@ -64,6 +64,10 @@ public struct DueNotification: Sendable, Hashable {
     /// Sends made before this one.
     public var attempts: Int
     public var message: PushMessage
+    /// What its rule does in quiet hours.
+    public var quietHours: NotificationRule.QuietHoursAction = .hold
+    /// The device's settings when the notification was handed out.
+    public var settings = DeviceNotificationSettings()
 }
 
 /// What one send of the notification with log id `id` came to.
@@ -90,11 +94,13 @@ public enum NotificationOutcome: Sendable, Hashable {
     case delivered(serviceID: String?)
     /// Try again at `nextAttempt`.
     case retry(reason: String, nextAttempt: Date)
+    /// Not sent (quiet hours): due again at `until`, no attempt counted.
+    case held(until: Date)
     /// The token is invalid since `invalidSince` (`nil`: for good): the log says so, and the token
     /// goes unless it was registered after that time.
     case tokenInvalid(reason: String, invalidSince: Date?)
-    /// Ended without delivery: `state` is `refused`, `failed` (retries used up) or
-    /// `unconfigured` (no sender for the service).
+    /// Ended without delivery: `state` is `refused`, `failed` (retries used up),
+    /// `unconfigured` (no sender for the service) or `dropped` (the check before sending).
     case ended(state: String, reason: String)
 }
 

@@ -231,7 +231,7 @@ extension PostgresStore: NotificationStore {
             }
         let token = n.message.destination.token
         let messageID = n.message.id.uuidString.lowercased()
-        let content = text(n.message.storedContent)
+        let content = text(n.storedContent)
         let ruleID = n.ruleID
         let eventID = event.id
         try await run(
@@ -255,14 +255,17 @@ extension PostgresStore: NotificationStore {
               ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
             UPDATE notifications n SET next_attempt_at = \(lease) FROM due WHERE n.id = due.id
             RETURNING n.id, n.tenant, n.device, n.token, n.service, n.service_name, n.environment, n.message_id,
-              n.content, n.attempts
+              n.content, n.attempts,
+              (SELECT s.body FROM notification_settings s WHERE s.tenant = n.tenant AND s.device = n.device)
             """)
         return try rows.compactMap { row in
-            let (id, tenant, device, token, service, name, environment, messageID, content, attempts) =
-                try row.decode((Int, String, String, String, String, String, String?, String, String, Int).self)
+            let (id, tenant, device, token, service, name, environment, messageID, content, attempts, settings) =
+                try row.decode(
+                    (Int, String, String, String, String, String, String?, String, String, Int, String?).self)
             return NotificationColumns.due(
                 id: Int64(id), tenant: tenant, device: device, token: token, service: service, name: name,
-                environment: environment, messageID: messageID, content: Self.parse(content), attempts: attempts)
+                environment: environment, messageID: messageID, content: Self.parse(content), attempts: attempts,
+                settings: settings.map { Self.parse($0) })
         }.sorted { $0.id < $1.id }
     }
 
@@ -286,6 +289,10 @@ extension PostgresStore: NotificationStore {
                 UPDATE notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL,
                   service_id = \(serviceID), sent_at = \(t) WHERE id = \(row) AND state = 'pending'
                 """, logger)
+        case .held(let until):
+            let at = until.timeIntervalSince1970
+            try await run(
+                c, "UPDATE notifications SET next_attempt_at = \(at) WHERE id = \(row) AND state = 'pending'", logger)
         case .retry(let reason, let next):
             let at = next.timeIntervalSince1970
             try await run(

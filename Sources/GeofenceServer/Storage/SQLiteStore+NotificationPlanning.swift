@@ -212,7 +212,7 @@ extension SQLiteStore {
         return [
             .text(tenant), .text(device), .text(event.id), .text(n.ruleID), .text(n.message.destination.token),
             .text(service), .text(name), environment.map { .text($0) } ?? .null,
-            .text(n.message.id.uuidString.lowercased()), text(n.message.storedContent), .text(state),
+            .text(n.message.id.uuidString.lowercased()), text(n.storedContent), .text(state),
             reason.map { .text($0) } ?? .null, .float(at), .float(t),
         ]
     }

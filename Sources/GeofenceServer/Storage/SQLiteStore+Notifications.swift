@@ -154,8 +154,12 @@ extension SQLiteStore: NotificationStore {
         let rows = try await transaction { s in
             let rows = try s.query(
                 """
-                SELECT id, tenant, device, token, service, service_name, environment, message_id, content, attempts
-                FROM notifications WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+                SELECT n.id AS id, n.tenant AS tenant, n.device AS device, n.token AS token, n.service AS service,
+                  n.service_name AS service_name, n.environment AS environment, n.message_id AS message_id,
+                  n.content AS content, n.attempts AS attempts, s.body AS settings
+                FROM notifications n
+                LEFT JOIN notification_settings s ON s.tenant = n.tenant AND s.device = n.device
+                WHERE n.state = 'pending' AND n.next_attempt_at <= ? ORDER BY n.next_attempt_at, n.id LIMIT ?
                 """, [.float(t), .integer(limit)])
             for row in rows {
                 try s.query(
@@ -170,7 +174,8 @@ extension SQLiteStore: NotificationStore {
                 device: row.column("device")?.string ?? "", token: row.column("token")?.string ?? "",
                 service: row.column("service")?.string ?? "", name: row.column("service_name")?.string ?? "",
                 environment: row.column("environment")?.string, messageID: row.column("message_id")?.string ?? "",
-                content: SQLiteStore.parse(row, "content"), attempts: row.column("attempts")?.integer ?? 0)
+                content: SQLiteStore.parse(row, "content"), attempts: row.column("attempts")?.integer ?? 0,
+                settings: SQLiteStore.parse(row, "settings"))
         }
     }
 
@@ -191,6 +196,10 @@ extension SQLiteStore: NotificationStore {
                 UPDATE notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL, service_id = ?,
                   sent_at = ? WHERE id = ? AND state = 'pending'
                 """, [serviceID.map { .text($0) } ?? .null, .float(t), row])
+        case .held(let until):
+            try s.query(
+                "UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND state = 'pending'",
+                [.float(until.timeIntervalSince1970), row])
         case .retry(let reason, let next):
             try s.query(
                 """
