@@ -79,7 +79,10 @@ public struct GeofenceServer: Sendable {
             logger: logger, metrics: metrics)
         self.notifier = (store as? any NotificationStore).map {
             NotificationDispatcher(
-                store: $0, senders: pushSenders ?? PushSenders.make(configuration.notifications, logger: logger),
+                store: $0,
+                senders: pushSenders
+                    ?? PushSenders.make(
+                        configuration.notifications, sharedTokens: store as? any ProviderTokenStore, logger: logger),
                 configuration: configuration.notifications, clock: clock, logger: logger)
         }
     }

@@ -88,6 +88,46 @@ struct APNsSenderTests {
         }
     }
 
+    @Test(
+        "servers on one store share one provider token: a second server, or a restart, takes the one in force",
+        arguments: StoreKind.allCases)
+    func sharedProviderToken(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let store = try await GeofenceServer.openStore(db.location, logger: Harness.quietLogger())
+            let shared = try #require(store as? any ProviderTokenStore)
+            let standIn = try await APNsStandIn.start(
+                keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: key.publicKey,
+                topics: [PushFixture.topic], certificate: fixture.certificate, clock: fixture.clock.closure)
+            try await fixture.withClient { client in
+                // Two servers' senders: each its own actor, as in two processes.
+                let servers = (0..<2).map { _ in
+                    APNsSender(
+                        credentials: APNsCredentials(
+                            keyID: PushFixture.keyID, teamID: PushFixture.teamID, privateKey: key),
+                        client: client,
+                        endpoints: .init(production: "https://unused.invalid", sandbox: standIn.baseURL),
+                        clock: fixture.clock.closure, sharedTokens: shared)
+                }
+                let message = PushFixture.message(to: PushFixture.apnsDestination)
+                // The stand-in refuses a new token within 20 minutes of the last, as Apple does.
+                #expect(await servers[0].send(message).isDelivered)
+                fixture.clock.advance(60)
+                #expect(await servers[1].send(message).isDelivered)
+                // Past the 40 minutes: the first to send signs anew and the other takes its token.
+                fixture.clock.advance(40 * 60)
+                #expect(await servers[1].send(message).isDelivered)
+                fixture.clock.advance(60)
+                #expect(await servers[0].send(message).isDelivered)
+                let tokens = standIn.accepted.map(\.providerToken)
+                #expect(tokens.count == 4)
+                #expect(tokens[0] == tokens[1] && tokens[2] == tokens[3] && tokens[1] != tokens[2])
+                #expect(standIn.refusals.isEmpty, "\(standIn.refusals)")
+            }
+            try await standIn.shutdown()
+            try await store.close()
+        }
+    }
+
     @Test("410 Unregistered: the token is invalid since APNs's timestamp")
     func unregistered() async throws {
         try await withSender { sender, standIn in

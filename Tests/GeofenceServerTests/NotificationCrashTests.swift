@@ -73,9 +73,8 @@ struct NotificationCrashTests {
         let collapseID = try #require(delivered.collapseID)
 
         // Second life: the notification is still pending in the log; when its lease ends it is
-        // sent again. (A restarted server signs a new provider token at once; Apple's update
-        // rate is not what this test is about.)
-        standIn.forgetProviderTokens()
+        // sent again, with the provider token the first life stored (a new one within 20
+        // minutes would be refused as TooManyProviderTokenUpdates).
         let second = try await ChildServer.start(arguments)
         defer { if second.process.isRunning { second.kill() } }
         let leaseAndMargin = Duration.seconds(Int64(notificationLeaseSeconds) + 60)

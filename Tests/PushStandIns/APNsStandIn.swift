@@ -96,9 +96,6 @@ package final class APNsStandIn: Sendable {
 
     /// From now on, `token` is answered `410 Unregistered` with `since` as its timestamp.
     package func unregister(_ token: String, since: Date) { state.withLockedValue { $0.unregistered[token] = since } }
-    /// Forgets the provider tokens seen, as if the key had not been used for 20 minutes: a
-    /// restarted server signs a new token at once, which the update-rate rule would refuse.
-    package func forgetProviderTokens() { state.withLockedValue { $0.newestProviderToken = nil } }
     /// The next `count` requests that pass every check are accepted, answered with a head and
     /// then nothing, as a server that stalls mid-answer.
     package func stall(_ count: Int) { state.withLockedValue { $0.stalls += count } }

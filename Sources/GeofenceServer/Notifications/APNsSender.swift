@@ -45,15 +45,18 @@ public struct APNsSender: PushSender {
     ///     speaks HTTP/2 (APNs takes nothing else).
     ///   - timeout: for one request, connection and the whole answer included.
     ///   - clock: the wall clock the provider token's age and `apns-expiration` are read from.
+    ///   - sharedTokens: where the servers on one store share their provider token (the
+    ///     server's store); `nil`: this sender signs its own.
     public init(
         credentials: APNsCredentials, client: HTTPClient, endpoints: Endpoints = .apple,
-        timeout: Duration = .seconds(30), clock: @escaping @Sendable () -> Date = { Date() }
+        timeout: Duration = .seconds(30), clock: @escaping @Sendable () -> Date = { Date() },
+        sharedTokens: (any ProviderTokenStore)? = nil
     ) {
         self.client = client
         self.endpoints = endpoints
         self.timeout = timeout
         self.clock = clock
-        self.providerToken = APNsProviderToken(credentials: credentials, clock: clock)
+        self.providerToken = APNsProviderToken(credentials: credentials, clock: clock, shared: sharedTokens)
     }
 
     public func send(_ message: PushMessage) async -> PushOutcome {

@@ -123,7 +123,9 @@ extension PushSenders {
     /// be read leave that service unconfigured (each of its notifications is logged
     /// `unconfigured`), with an error in the server's log naming the file and the problem;
     /// `geofence serve` checks them first (``checkCredentials(_:)``) and refuses to start.
-    static func make(_ configuration: NotificationConfiguration, logger: Logger) -> PushSenders {
+    static func make(
+        _ configuration: NotificationConfiguration, sharedTokens: (any ProviderTokenStore)? = nil, logger: Logger
+    ) -> PushSenders {
         var senders = PushSenders(apnsEnvironment: configuration.apns?.environment)
         guard configuration.apns != nil || configuration.fcm != nil else { return senders }
         let client: HTTPClient
@@ -139,7 +141,8 @@ extension PushSenders {
         if let apns = configuration.apns {
             do {
                 let endpoints = apns.endpoint.map { APNsSender.Endpoints(production: $0, sandbox: $0) } ?? .apple
-                senders.apns = APNsSender(credentials: try signingKey(apns), client: client, endpoints: endpoints)
+                senders.apns = APNsSender(
+                    credentials: try signingKey(apns), client: client, endpoints: endpoints, sharedTokens: sharedTokens)
             } catch {
                 logger.error("APNs is unconfigured: \(error.reason)")
             }

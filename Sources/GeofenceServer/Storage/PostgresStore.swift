@@ -190,6 +190,8 @@ public final class PostgresStore: ServerStore {
         identifierMigration,
         // Push tokens, notification rules, the notification queue and log: PostgresStore+Notifications.
         notificationMigration,
+        // APNs provider tokens shared by the servers on one store: SharedProviderTokens.
+        providerTokenMigration,
     ]
 
     public func migrate() async throws {

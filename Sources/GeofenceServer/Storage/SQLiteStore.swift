@@ -121,6 +121,8 @@ public final class SQLiteStore: ServerStore {
         SQLiteStore.identifierMigration,
         // Push tokens, notification rules, the notification queue and log: SQLiteStore+Notifications.
         SQLiteStore.notificationMigration,
+        // APNs provider tokens shared by the servers on one store: SharedProviderTokens.
+        SQLiteStore.providerTokenMigration,
     ]
 
     public func migrate() async throws {
