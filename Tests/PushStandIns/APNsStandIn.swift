@@ -25,6 +25,8 @@ package final class APNsStandIn: Sendable {
         package var expiration: String?
         package var providerToken: String
         package var payload: Data
+        /// The sender's connection (``StandInRequest/connection``).
+        package var connection: String = ""
 
         package var json: [String: Any] { (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] ?? [:] }
         package var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
@@ -203,7 +205,8 @@ package final class APNsStandIn: Sendable {
         return .success(
             Accepted(
                 deviceToken: deviceToken, topic: topic, pushType: pushType, priority: priority, apnsID: apnsID,
-                collapseID: collapseID, expiration: expiration, providerToken: providerToken, payload: request.body))
+                collapseID: collapseID, expiration: expiration, providerToken: providerToken, payload: request.body,
+                connection: request.connection))
     }
 
     /// [Token]: `authorization: bearer <JWT>`, the JWT's header `alg` ES256 and `kid` the key

@@ -13,6 +13,8 @@ package struct StandInRequest: Sendable {
     package var path: String
     package var headers: HTTPHeaders
     package var body: Data
+    /// The client's end of the connection (`ip:port`): requests of one client share it.
+    package var connection: String = ""
 }
 
 /// One answer from a stand-in.
@@ -135,8 +137,11 @@ private final class StandInRequestHandler: ChannelInboundHandler {
             if body.readableBytes < 1 << 20 { body.writeBuffer(&part) }
         case .end:
             guard let head else { return }
+            // An HTTP/2 request's channel is a stream; its parent is the connection.
+            let peer = context.channel.parent?.remoteAddress ?? context.channel.remoteAddress
             let request = StandInRequest(
-                method: head.method, path: head.uri, headers: head.headers, body: Data(body.readableBytesView))
+                method: head.method, path: head.uri, headers: head.headers, body: Data(body.readableBytesView),
+                connection: peer.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "")
             let response = respond(request)
             var headers = HTTPHeaders(response.headers)
             headers.replaceOrAdd(

@@ -1,0 +1,110 @@
+import Crypto
+import Foundation
+import PushStandIns
+import Testing
+
+@testable import GeofenceServer
+
+/// Two `geofence serve` processes on one PostgreSQL share the notification queue: each event is
+/// planned and pushed once, whichever process takes it, and both take some.
+@Suite("Notifications from two server processes on one PostgreSQL")
+struct NotificationInstancesTests {
+    static let device = "alice-phone"
+    static let entries = 1_000
+
+    @Test(
+        "two processes, 1,000 entries in one request: 1,000 pushes, none twice, sent by both",
+        .timeLimit(.minutes(5)))
+    func twoProcesses() async throws {
+        let fixture = try PushFixture()
+        let signingKey = P256.Signing.PrivateKey()
+        // One stand-in per process: what each accepted shows that both sent.
+        var standIns: [APNsStandIn] = []
+        for _ in 0..<2 {
+            standIns.append(
+                try await APNsStandIn.start(
+                    keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: signingKey.publicKey,
+                    topics: [PushFixture.topic], certificate: fixture.certificate, clock: { Date() }))
+        }
+        do {
+            try await TestDatabase.with(.postgres) { db in
+                try await Self.run(db, standIns: standIns, signingKey: signingKey, fixture: fixture)
+            }
+        } catch {
+            for s in standIns { try? await s.shutdown() }
+            throw error
+        }
+        for s in standIns { try await s.shutdown() }
+    }
+
+    static func run(
+        _ db: TestDatabase, standIns: [APNsStandIn], signingKey: P256.Signing.PrivateKey, fixture: PushFixture
+    ) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p8 = dir.appendingPathComponent("AuthKey.p8")
+        try Data(signingKey.pemRepresentation.utf8).write(to: p8)
+        let key = try await ChildServer.runToCompletion([
+            "serve", "create-key", "--tenant", "acme", "--database", db.location,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+        var servers: [ChildServer] = []
+        defer { for s in servers where s.process.isRunning { s.kill() } }
+        for (i, standIn) in standIns.enumerated() {
+            let config = dir.appendingPathComponent("server-\(i).json")
+            let notifications = """
+                {"notifications":{"apns":{"teamID":"\(PushFixture.teamID)","keyID":"\(PushFixture.keyID)",\
+                "privateKeyPath":"\(p8.path)","endpoint":"\(standIn.baseURL)"},\
+                "additionalTrustRootsPath":"\(fixture.certificate.certificate)","pollIntervalMilliseconds":50}}
+                """
+            try Data(notifications.utf8).write(to: config)
+            servers.append(try await ChildServer.start(["--database", db.location, "--config", config.path]))
+        }
+        let base = servers[0].baseURL
+        try await seed(base, key: key)
+
+        let all = try await CrashSafetyTests.wait(timeout: .seconds(120)) {
+            standIns.map(\.acceptedCount).reduce(0, +) >= entries
+        }
+        // Time for a second copy of any push to arrive (the workers poll every 50 ms).
+        try await Task.sleep(for: .seconds(2))
+        let accepted = standIns.flatMap(\.accepted)
+        print("[two processes] pushes accepted per process: \(standIns.map(\.acceptedCount))")
+        #expect(all, "\(accepted.count) pushes; refusals \(standIns.map(\.refusals))")
+        #expect(accepted.count == entries)
+        #expect(Set(accepted.map(\.apnsID)).count == entries)
+        #expect(Set(accepted.map(\.collapseID)).count == entries)
+        #expect(standIns.allSatisfy { $0.acceptedCount > 0 }, "\(standIns.map(\.acceptedCount))")
+        #expect(standIns.allSatisfy { $0.refusals.isEmpty }, "\(standIns.map(\.refusals))")
+        for s in servers { #expect(try await s.terminate() == 0) }
+    }
+
+    /// 1,000 overlapping circles, an entry rule, the phone's token, and one request in which
+    /// the phone walks into all of them.
+    static func seed(_ base: String, key: String) async throws {
+        let features = (0..<entries).map { i in
+            circleFeature("c\(i)", lat: 31.239394, lon: 121.499781, radius: 2_000 + Double(i % 500))
+        }
+        let collection = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+        let imported = try await CrashSafetyTests.post(base, "/v1/regions/import", key: key, body: collection)
+        #expect(imported.status == 200, "\(String(describing: imported.json))")
+        let rule = #"{"id":"welcome","events":["enter"],"title":"Welcome to {region.id}"}"#
+        #expect(
+            try await NotificationCrashTests.send(.POST, base, "/v1/notification-rules", key: key, body: rule) == 201)
+        let token = #"{"service":"apns","topic":"\#(PushFixture.topic)","environment":"production"}"#
+        let tokenPath = "/v1/devices/\(device)/push-tokens/\(PushFixture.deviceToken)"
+        #expect(try await NotificationCrashTests.send(.PUT, base, tokenPath, key: key, body: token) == 200)
+        let start = Date().addingTimeInterval(-600) // the server refuses fixes from its future
+        func fix(latitude: Double, seconds: Double) -> String {
+            let time = FixJSON.formatRFC3339(start.addingTimeInterval(seconds))
+            return #"{"latitude":\#(latitude),"longitude":121.499781,"timestamp":"\#(time)","horizontalAccuracy":8}"#
+        }
+        let fixes =
+            [fix(latitude: 31.269394, seconds: 0)] + (1...6).map { fix(latitude: 31.240394, seconds: 10 * Double($0)) }
+        let answer = try await CrashSafetyTests.post(
+            base, "/v1/devices/\(device)/locations", key: key, body: #"{"fixes":[\#(fixes.joined(separator: ","))]}"#)
+        #expect(answer.status == 200)
+        #expect(answer.json?["events"]?.array?.count == entries)
+    }
+}
