@@ -15,8 +15,8 @@ struct StoreTests {
         try await store.migrate() // idempotent
         #expect(FileManager.default.fileExists(atPath: path))
         // 2: plan settings, 3: engine snapshots and retention, 4: key scopes, 5: the dashboard's browse indexes, 6: battery,
-        // 7: identifiers in NFC, 8: notifications.
-        #expect(try await store.schemaVersion() == 8)
+        // 7: identifiers in NFC, 8: notifications, 9: shared APNs provider tokens.
+        #expect(try await store.schemaVersion() == 9)
         #expect(try await store.journalMode() == "wal")
         try await store.close()
     }
@@ -41,8 +41,8 @@ struct StoreTests {
             let store = try #require(s1 as? PostgresStore)
             try await store.migrate()
             // 2: the group-commit function, 3: plan settings, 4: engine snapshots, 5: key scopes, 6: browse indexes,
-            // 7: battery, 8: identifiers in NFC, 9: notifications.
-            #expect(try await store.schemaVersion() == 9)
+            // 7: battery, 8: identifiers in NFC, 9: notifications, 10: shared APNs provider tokens.
+            #expect(try await store.schemaVersion() == 10)
             try await s1.close()
             try await s2.close()
         }
