@@ -53,12 +53,7 @@ struct NotificationInstancesTests {
         defer { for s in servers where s.process.isRunning { s.kill() } }
         for (i, standIn) in standIns.enumerated() {
             let config = dir.appendingPathComponent("server-\(i).json")
-            let notifications = """
-                {"notifications":{"apns":{"teamID":"\(PushFixture.teamID)","keyID":"\(PushFixture.keyID)",\
-                "privateKeyPath":"\(p8.path)","endpoint":"\(standIn.baseURL)"},\
-                "additionalTrustRootsPath":"\(fixture.certificate.certificate)","pollIntervalMilliseconds":50}}
-                """
-            try Data(notifications.utf8).write(to: config)
+            try NotificationCrashTests.writeConfiguration(to: config, p8: p8, standIn: standIn, fixture: fixture)
             servers.append(try await ChildServer.start(["--database", db.location, "--config", config.path]))
         }
         let base = servers[0].baseURL
@@ -89,22 +84,7 @@ struct NotificationInstancesTests {
         let collection = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
         let imported = try await CrashSafetyTests.post(base, "/v1/regions/import", key: key, body: collection)
         #expect(imported.status == 200, "\(String(describing: imported.json))")
-        let rule = #"{"id":"welcome","events":["enter"],"title":"Welcome to {region.id}"}"#
-        #expect(
-            try await NotificationCrashTests.send(.POST, base, "/v1/notification-rules", key: key, body: rule) == 201)
-        let token = #"{"service":"apns","topic":"\#(PushFixture.topic)","environment":"production"}"#
-        let tokenPath = "/v1/devices/\(device)/push-tokens/\(PushFixture.deviceToken)"
-        #expect(try await NotificationCrashTests.send(.PUT, base, tokenPath, key: key, body: token) == 200)
-        let start = Date().addingTimeInterval(-600) // the server refuses fixes from its future
-        func fix(latitude: Double, seconds: Double) -> String {
-            let time = FixJSON.formatRFC3339(start.addingTimeInterval(seconds))
-            return #"{"latitude":\#(latitude),"longitude":121.499781,"timestamp":"\#(time)","horizontalAccuracy":8}"#
-        }
-        let fixes =
-            [fix(latitude: 31.269394, seconds: 0)] + (1...6).map { fix(latitude: 31.240394, seconds: 10 * Double($0)) }
-        let answer = try await CrashSafetyTests.post(
-            base, "/v1/devices/\(device)/locations", key: key, body: #"{"fixes":[\#(fixes.joined(separator: ","))]}"#)
-        #expect(answer.status == 200)
-        #expect(answer.json?["events"]?.array?.count == entries)
+        try await NotificationCrashTests.ruleAndToken(base, key: key, device: device)
+        #expect(try await NotificationCrashTests.walkIntoTheBund(base, key: key, device: device) == entries)
     }
 }
