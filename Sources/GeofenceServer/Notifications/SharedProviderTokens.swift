@@ -29,6 +29,7 @@ public struct SignedProviderToken: Sendable, Hashable {
 }
 
 extension SQLiteStore: ProviderTokenStore {
+    /// Idempotent: it may run again after an earlier migration is re-run.
     static let providerTokenMigration = [
         "CREATE TABLE IF NOT EXISTS apns_provider_tokens (team_id TEXT NOT NULL, key_id TEXT NOT NULL, token TEXT NOT NULL, issued_at REAL NOT NULL, PRIMARY KEY (team_id, key_id)) WITHOUT ROWID"
     ]
@@ -70,8 +71,9 @@ extension SQLiteStore: ProviderTokenStore {
 }
 
 extension PostgresStore: ProviderTokenStore {
+    /// Idempotent: it may run again after an earlier migration is re-run.
     static let providerTokenMigration = [
-        "CREATE TABLE apns_provider_tokens (team_id TEXT NOT NULL, key_id TEXT NOT NULL, token TEXT NOT NULL, issued_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (team_id, key_id))"
+        "CREATE TABLE IF NOT EXISTS apns_provider_tokens (team_id TEXT NOT NULL, key_id TEXT NOT NULL, token TEXT NOT NULL, issued_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (team_id, key_id))"
     ]
 
     public func providerToken(teamID: String, keyID: String) async throws -> SignedProviderToken? {
