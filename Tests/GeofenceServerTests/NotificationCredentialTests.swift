@@ -59,6 +59,29 @@ struct NotificationCredentialTests {
         }
     }
 
+    @Test("with a relay's own trust roots and a key that cannot be read, the start is refused cleanly, not crashed")
+    func refusesWithTrustRoots() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-cred-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let roots = try TLSTests.selfSignedCertificate().certificate
+        let config = dir.appendingPathComponent("server.json")
+        let notifications = """
+            {"notifications":{"apns":{"teamID":"T","keyID":"K","privateKeyPath":"\(dir.path)/missing.p8",\
+            "endpoint":"https://127.0.0.1:9"},"additionalTrustRootsPath":"\(roots)"}}
+            """
+        try Data(notifications.utf8).write(to: config)
+        let database = dir.appendingPathComponent("db.sqlite").path
+        do {
+            let server = try await ChildServer.start(["--database", database, "--config", config.path])
+            server.kill()
+            Issue.record("the server started without its APNs key")
+        } catch ChildServerError.didNotStart(let log) {
+            #expect(log.contains("notifications.apns.privateKeyPath"), "\(log.suffix(600))")
+            #expect(!log.contains("Fatal error"), "\(log.suffix(600))")
+        }
+    }
+
     @Test("the configuration file: endpoint, trust roots and the send window read; absurd values refused")
     func configurationKeys() throws {
         func applied(_ notifications: String) throws -> ServerConfiguration {

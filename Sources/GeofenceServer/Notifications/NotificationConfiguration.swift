@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOPosix
 import NIOSSL
 
@@ -78,8 +79,6 @@ public struct PushSenders: Sendable {
     public var fcm: (any PushSender)?
     /// The APNs environment the credentials are limited to, if any.
     public var apnsEnvironment: PushDestination.APNsEnvironment?
-    /// The HTTP client made for these senders (their own trust roots), shut down with them.
-    var ownedClient: HTTPClient?
 
     public init(
         apns: (any PushSender)? = nil, fcm: (any PushSender)? = nil,
@@ -111,11 +110,6 @@ public struct PushSenders: Sendable {
     struct Unconfigured: Error {
         var reason: String
     }
-
-    /// Shuts down the HTTP client made for these senders, if any.
-    func shutdown() async {
-        try? await ownedClient?.shutdown()
-    }
 }
 
 extension PushSenders {
@@ -128,16 +122,7 @@ extension PushSenders {
     ) -> PushSenders {
         var senders = PushSenders(apnsEnvironment: configuration.apns?.environment)
         guard configuration.apns != nil || configuration.fcm != nil else { return senders }
-        let client: HTTPClient
-        if let roots = configuration.additionalTrustRootsPath {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.additionalTrustRoots = [.file(roots)]
-            client = HTTPClient(
-                eventLoopGroupProvider: .shared(PushClient.eventLoopGroup), configuration: .init(tlsConfiguration: tls))
-            senders.ownedClient = client
-        } else {
-            client = PushClient.shared
-        }
+        let client = configuration.additionalTrustRootsPath.map(PushClient.trusting) ?? PushClient.shared
         if let apns = configuration.apns {
             do {
                 let endpoints = apns.endpoint.map { APNsSender.Endpoints(production: $0, sandbox: $0) } ?? .apple
@@ -271,4 +256,22 @@ enum PushClient {
     /// The client for the services' own endpoints, made on first use and never shut down (as
     /// `HTTPClient.shared` is).
     static let shared = HTTPClient(eventLoopGroupProvider: .shared(eventLoopGroup))
+
+    /// The client that also trusts the certificates in `roots` (a relay's or a stand-in's
+    /// authority): one per file, kept for the process's life like ``shared``. A client owned by
+    /// one server would have to be shut down by it, and a server that refuses to start (bad
+    /// credentials) never runs the code that would.
+    static func trusting(_ roots: String) -> HTTPClient {
+        clients.withLockedValue { clients in
+            if let client = clients[roots] { return client }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(roots)]
+            let client = HTTPClient(
+                eventLoopGroupProvider: .shared(eventLoopGroup), configuration: .init(tlsConfiguration: tls))
+            clients[roots] = client
+            return client
+        }
+    }
+
+    private static let clients = NIOLockedValueBox<[String: HTTPClient]>([:])
 }

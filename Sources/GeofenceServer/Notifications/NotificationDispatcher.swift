@@ -40,8 +40,7 @@ public final class NotificationDispatcher: Service {
 
     /// Rounds every poll interval, the first one interval after start (a test driving
     /// ``deliverDue()`` itself, with a long interval, never races the worker); a last round on
-    /// graceful shutdown, given up after ``NotificationConfiguration/lastRoundLimit``, then the
-    /// senders' own HTTP client (if any) is shut down.
+    /// graceful shutdown, given up after ``NotificationConfiguration/lastRoundLimit``.
     public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.pollInterval) }
@@ -56,7 +55,6 @@ public final class NotificationDispatcher: Service {
         _ = try? await DeadlineRace.run(deadline: configuration.lastRoundLimit, on: BackgroundExecutor.shared) {
             try await self.deliverDue()
         }
-        await senders.shutdown()
     }
 
     /// Plans every queued event, then sends every notification due now, at most
@@ -92,7 +90,7 @@ public final class NotificationDispatcher: Service {
             var answered: [RecordedOutcome] = []
             while !exhausted || inFlight > 0 {
                 if !exhausted, window - inFlight >= refill {
-                    await self.record(&answered)
+                    await self.flush(&answered)
                     let free = window - inFlight
                     let due = try await self.store.dueNotifications(now: self.clock(), limit: free)
                     exhausted = due.count < free
@@ -103,9 +101,9 @@ public final class NotificationDispatcher: Service {
                 }
                 if let outcome = try await group.next(), let outcome { answered.append(outcome) }
                 inFlight -= 1
-                if exhausted { await self.record(&answered) }
+                if exhausted { await self.flush(&answered) }
             }
-            await self.record(&answered)
+            await self.flush(&answered)
             return sends
         }
     }
@@ -134,7 +132,7 @@ public final class NotificationDispatcher: Service {
 
     /// Records `answered` in one transaction and empties it. On failure the notifications stay
     /// leased and are sent again, with the same ids, when the lease ends.
-    private func record(_ answered: inout [RecordedOutcome]) async {
+    private func flush(_ answered: inout [RecordedOutcome]) async {
         guard !answered.isEmpty else { return }
         defer { answered.removeAll(keepingCapacity: true) }
         do { try await store.recordNotifications(answered.sorted { $0.id < $1.id }, now: clock()) } catch {
