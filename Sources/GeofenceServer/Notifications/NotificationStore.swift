@@ -81,13 +81,6 @@ public struct RecordedOutcome: Sendable, Hashable {
     }
 }
 
-extension NotificationStore {
-    /// Records what one send came to.
-    func recordNotification(id: Int64, outcome: NotificationOutcome, now: Date) async throws {
-        try await recordNotifications([RecordedOutcome(id: id, outcome: outcome)], now: now)
-    }
-}
-
 /// What one send came to, as the log records it.
 public enum NotificationOutcome: Sendable, Hashable {
     /// Accepted by the service (its id, if it gave one).

@@ -190,7 +190,7 @@ public final class PostgresStore: ServerStore {
         identifierMigration,
         // Push tokens, notification rules, the notification queue and log: PostgresStore+Notifications.
         notificationMigration,
-        // APNs provider tokens shared by the servers on one store: SharedProviderTokens.
+        // APNs provider tokens shared by the servers on one store: PostgresStore+ProviderTokens.
         providerTokenMigration,
     ]
 

@@ -19,12 +19,10 @@ extension SQLiteStore {
     static let conflictRetries = 3
 
     public func planNotifications(now: Date, limit: Int) async throws -> Int {
-        // An idle worker polls: a read finds the queue empty without taking the write lock.
-        guard try await read({ s in !(try s.query("SELECT 1 AS x FROM notification_queue LIMIT 1").isEmpty) }) else {
-            return 0
-        }
         for _ in 0..<Self.conflictRetries {
+            // A read: an idle worker's poll finds the queue empty without taking the write lock.
             let batch = try await read { s in try QueuedEvents.gather(s, limit: limit) }
+            if batch.events.isEmpty { return 0 }
             let writes = batch.plan(now: now)
             do {
                 try await transaction { s in try writes.apply(s) }

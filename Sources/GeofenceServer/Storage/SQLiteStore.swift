@@ -121,7 +121,7 @@ public final class SQLiteStore: ServerStore {
         SQLiteStore.identifierMigration,
         // Push tokens, notification rules, the notification queue and log: SQLiteStore+Notifications.
         SQLiteStore.notificationMigration,
-        // APNs provider tokens shared by the servers on one store: SharedProviderTokens.
+        // APNs provider tokens shared by the servers on one store: SQLiteStore+ProviderTokens.
         SQLiteStore.providerTokenMigration,
     ]
 
