@@ -133,6 +133,7 @@ final class DeviceDriver: ChannelInboundHandler {
         let latency = NIODeadline.now() - sent
         self.sent = nil
         result.latencies.append(Double(latency.nanoseconds) / 1e9)
+        result.sendTimes.append(Double((sent - start).nanoseconds) / 1e9)
         if status == 200 {
             result.fixes += options.batchSize
             result.events += Self.count(#""cursor""#, in: answer.readableBytesView[bodyRange])
@@ -159,6 +160,7 @@ final class DeviceDriver: ChannelInboundHandler {
         if error, let sent {
             // The request in flight never got its answer: an error, timed to now.
             result.latencies.append(Double((NIODeadline.now() - sent).nanoseconds) / 1e9)
+            result.sendTimes.append(Double((sent - start).nanoseconds) / 1e9)
             result.errors += 1
             self.sent = nil
         }

@@ -185,6 +185,8 @@ struct LoadGenerator: Sendable {
 /// One device's tally.
 struct DeviceResult: Sendable {
     var latencies: [Double] = []
+    /// When each request of `latencies` was sent, in seconds from the run's start.
+    var sendTimes: [Double] = []
     var fixes = 0
     var events = 0
     var errors = 0
@@ -209,12 +211,18 @@ struct LoadReport: Sendable {
     var cpuSeconds: Double
     /// Sorted request latencies in seconds.
     var latencies: [Double]
+    /// Every request's send time and latency, in the order they were sent.
+    var timings: [RequestTiming]
 
     init(options: LoadGenerator.Options, elapsedSeconds: Double, cpuSeconds: Double, results: [DeviceResult]) {
         self.options = options
         self.elapsedSeconds = elapsedSeconds
         self.cpuSeconds = cpuSeconds
         latencies = results.flatMap(\.latencies).sorted()
+        timings = results.flatMap { r in
+            zip(r.sendTimes, r.latencies).map { RequestTiming(sentSeconds: $0, latencySeconds: $1) }
+        }
+        .sorted { $0.sentSeconds < $1.sentSeconds }
         requests = latencies.count
         fixes = results.map(\.fixes).reduce(0, +)
         events = results.map(\.events).reduce(0, +)
@@ -230,6 +238,13 @@ struct LoadReport: Sendable {
         return latencies[rank] * 1_000
     }
 
+    /// ``timings`` as CSV: `sent_s,latency_ms`, one request a line, for a look at when the slow
+    /// ones were sent (`--latencies`).
+    var timingsCSV: String {
+        "sent_s,latency_ms\n"
+            + timings.map { String(format: "%.6f,%.3f\n", $0.sentSeconds, $0.latencySeconds * 1_000) }.joined()
+    }
+
     var summary: String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         return """
@@ -240,6 +255,12 @@ struct LoadReport: Sendable {
             generator CPU \(f(cpuSeconds, 2)) s during the run, requests encoded during the run \(encodedLive) of \(requests)
             """
     }
+}
+
+/// One request's send time, from the run's start, and its latency.
+struct RequestTiming: Sendable {
+    var sentSeconds: Double
+    var latencySeconds: Double
 }
 
 /// A device's random walk at 15 m/s, one fix per simulated second, kept inside the box.

@@ -67,6 +67,9 @@ extension ServeCommand {
             ))
         var prepareMb: Int = 0
 
+        @Option(help: "Write each request's send time (s from the run's start) and latency (ms) to this CSV file.")
+        var latencies: String?
+
         public init() {}
 
         public func validate() throws {
@@ -96,7 +99,9 @@ extension ServeCommand {
                     let seconds = try await gen.importRegions(regions)
                     print("imported \(regions) regions in \(String(format: "%.2f", seconds)) s")
                 }
-                print(try await gen.run().summary)
+                let report = try await gen.run()
+                if let latencies { try report.timingsCSV.write(toFile: latencies, atomically: true, encoding: .utf8) }
+                print(report.summary)
             }
         }
     }

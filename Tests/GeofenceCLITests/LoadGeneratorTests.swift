@@ -115,6 +115,10 @@ struct LoadGeneratorTests {
         #expect(report.errors == 0)
         #expect(report.fixes == report.requests * 50)
         #expect(report.latencies.count == report.requests)
+        #expect(report.timings.count == report.requests)
+        #expect(zip(report.timings, report.timings.dropFirst()).allSatisfy { $0.sentSeconds <= $1.sentSeconds })
+        #expect(report.timings.map(\.latencySeconds).sorted() == report.latencies)
+        #expect(report.timingsCSV.split(separator: "\n").count == report.requests + 1)
         // One request (about 5 KB) prepared per device; the rest were encoded while running.
         #expect(report.encodedLive == report.requests - 3)
         #expect(report.cpuSeconds > 0)

@@ -33,7 +33,8 @@ actor FCMAccessToken {
             return current.token
         }
         if let exchange { return try await exchange.value.token }
-        let task = Task { try await self.exchangeAssertion() }
+        // On the background thread, like the sends that wait for it (``BackgroundExecutor``).
+        let task = Task(executorPreference: BackgroundExecutor.shared) { try await self.exchangeAssertion() }
         exchange = task
         defer { exchange = nil }
         let fresh = try await task.value

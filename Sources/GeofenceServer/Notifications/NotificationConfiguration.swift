@@ -246,7 +246,8 @@ extension NotificationConfiguration {
 /// burst's TLS and HTTP/2 work does not queue on the loops that serve the API, ahead of the
 /// phones' requests.
 enum PushClient {
-    /// One thread: HTTP/2 multiplexes every send to a service on one connection.
+    /// One thread, at background priority (``BackgroundExecutor``): HTTP/2 multiplexes every send
+    /// to a service on one connection.
     static let eventLoopGroup: MultiThreadedEventLoopGroup = {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         group.next().execute { BackgroundExecutor.lowerCurrentThreadPriority() }

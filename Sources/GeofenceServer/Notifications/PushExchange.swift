@@ -73,7 +73,9 @@ final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
         let worker = Task(executorPreference: executor) {
             do { self.finish(.success(try await work())) } catch { self.finish(.failure(error)) }
         }
-        let timer = Task {
+        // On `executor` too: a task made without a preference is queued on Swift's pool, and a
+        // background thread must not queue work there (``BackgroundExecutor``'s invariant).
+        let timer = Task(executorPreference: executor) {
             guard (try? await Task.sleep(for: deadline)) != nil else { return }
             self.finish(.failure(HTTPClientError.deadlineExceeded))
         }

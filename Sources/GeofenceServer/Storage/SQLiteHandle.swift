@@ -5,9 +5,10 @@ import NIOCore
 import SQLiteNIO
 import VaporCSQLite
 
-/// One SQLite connection driven from a private serial queue: ``run(_:)`` hands a closure the
-/// connection (``SQLiteSession``) and runs it on that queue, so a whole transaction — however
-/// many statements — costs one thread hop, and closures never interleave (no lock needed).
+/// One SQLite connection driven from a thread of its own (``ConnectionThread``): ``run(_:_:)``
+/// hands a closure the connection (``SQLiteSession``) and runs it on that thread, so a whole
+/// transaction — however many statements — costs one thread hop, and closures never interleave
+/// (no lock needed).
 /// Statements are prepared once per connection and reused (``SQLiteSession/query(_:_:)``).
 ///
 /// Uses the SQLite library sqlite-nio vendors (its `VaporCSQLite` module, functions prefixed
@@ -24,9 +25,9 @@ import VaporCSQLite
 /// }
 /// ```
 final class SQLiteHandle: @unchecked Sendable {
-    // Touched only on `queue` (or in deinit, when nothing else can).
+    // Touched only on `queue`'s thread.
     private let session: SQLiteSession
-    private let queue = DispatchQueue(label: "geofence.sqlite")
+    private let queue = ConnectionThread(name: "geofence-sqlite")
     private let closed = NIOLockedValueBox(false)
 
     /// Opens (creating) the database file at `path`, or a private in-memory one for `:memory:`.
@@ -42,11 +43,13 @@ final class SQLiteHandle: @unchecked Sendable {
         session = SQLiteSession(db: db)
     }
 
-    /// Runs `body` on the connection's queue; its statements run back to back, nothing else
-    /// in between.
-    func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) throws -> T) async throws -> T {
+    /// Runs `body` on the connection's thread, waiting in `lane`; its statements run back to
+    /// back, nothing else in between.
+    func run<T: Sendable>(
+        _ lane: ConnectionThread.Lane = .request, _ body: @escaping @Sendable (SQLiteSession) throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
-            queue.async { [session, closed] in
+            queue.submit(lane) { [session, closed] in
                 guard !closed.withLockedValue({ $0 }) else {
                     return c.resume(throwing: SQLiteFailure(code: SQLITE_MISUSE, message: "the database is closed"))
                 }
@@ -58,7 +61,7 @@ final class SQLiteHandle: @unchecked Sendable {
     /// Finalises the statements and closes the connection (after the closures already queued).
     func close() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            queue.async { [session, closed] in
+            queue.submit { [session, closed] in
                 if !closed.withLockedValue({ $0 }) {
                     closed.withLockedValue { $0 = true }
                     session.close()
@@ -69,7 +72,11 @@ final class SQLiteHandle: @unchecked Sendable {
     }
 
     deinit {
-        if !closed.withLockedValue({ $0 }) { session.close() }
+        // After the closures already submitted, which hold the session, not the handle.
+        queue.submit { [session, closed] in
+            if !closed.withLockedValue({ $0 }) { session.close() }
+        }
+        queue.stop()
     }
 }
 

@@ -14,24 +14,25 @@ import SQLiteNIO
 ///   planned again, and after ``conflictRetries`` such conflicts it is gathered, planned and
 ///   written in one transaction.
 /// A token or setting changed between the read and the write is seen by the next event, as if
-/// the change had come a moment later.
+/// the change had come a moment later. Both steps wait in the connection's background lane
+/// (``ConnectionThread``): between the requests' commits, never ahead of them.
 extension SQLiteStore {
     static let conflictRetries = 3
 
     public func planNotifications(now: Date, limit: Int) async throws -> Int {
         for _ in 0..<Self.conflictRetries {
             // A read: an idle worker's poll finds the queue empty without taking the write lock.
-            let batch = try await read { s in try QueuedEvents.gather(s, limit: limit) }
+            let batch = try await read(.background) { s in try QueuedEvents.gather(s, limit: limit) }
             if batch.events.isEmpty { return 0 }
             let writes = batch.plan(now: now)
             do {
-                try await transaction { s in try writes.apply(s) }
+                try await transaction(.background) { s in try writes.apply(s) }
                 return batch.events.count
             } catch is PlanningConflict {
                 continue
             }
         }
-        return try await transaction { s in
+        return try await transaction(.background) { s in
             let batch = try QueuedEvents.gather(s, limit: limit)
             try batch.plan(now: now).apply(s)
             return batch.events.count

@@ -142,16 +142,17 @@ extension SQLiteStore: NotificationStore {
     }
 
     // MARK: Delivery
+    // The worker's calls wait in the connection's background lane (``ConnectionThread``).
 
     public func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification] {
         let t = now.timeIntervalSince1970
-        let anyDue = try await read { s in
+        let anyDue = try await read(.background) { s in
             !(try s.query(
                 "SELECT 1 AS x FROM notifications WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1", [.float(t)]
             ).isEmpty)
         }
         guard anyDue else { return [] }
-        let rows = try await transaction { s in
+        let rows = try await transaction(.background) { s in
             let rows = try s.query(
                 """
                 SELECT n.id AS id, n.tenant AS tenant, n.device AS device, n.token AS token, n.service AS service,
@@ -182,7 +183,7 @@ extension SQLiteStore: NotificationStore {
     public func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws {
         guard !outcomes.isEmpty else { return }
         let t = now.timeIntervalSince1970
-        try await transaction { s in
+        try await transaction(.background) { s in
             for o in outcomes { try Self.record(s, id: o.id, outcome: o.outcome, at: t) }
         }
     }

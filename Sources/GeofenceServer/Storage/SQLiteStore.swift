@@ -13,7 +13,7 @@ import SQLiteNIO
 /// ```
 ///
 /// One connection (``SQLiteHandle``) serves every request: each store call is one closure run
-/// on the connection's own queue — one thread hop per call, however many statements — so
+/// on the connection's own thread — one thread hop per call, however many statements — so
 /// calls never interleave (SQLite admits one writer at a time anyway), and statements are
 /// prepared once and reused. A fix batch is one journal row, so ingestion costs a handful of
 /// statements per batch plus one per event, and concurrent batches share one transaction
@@ -70,16 +70,21 @@ public final class SQLiteStore: ServerStore {
     // MARK: Plumbing
 
     /// Runs `body` on the connection in one `BEGIN IMMEDIATE … COMMIT` transaction, rolled
-    /// back when it throws. One thread hop, whatever the number of statements.
+    /// back when it throws. One thread hop, whatever the number of statements; `lane` is
+    /// `.background` for the server's own work (``ConnectionThread``).
     @discardableResult
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) throws -> T) async throws -> T {
-        try await db.run { s in try s.transaction { try body(s) } }
+    func transaction<T: Sendable>(
+        _ lane: ConnectionThread.Lane = .request, _ body: @escaping @Sendable (SQLiteSession) throws -> T
+    ) async throws -> T {
+        try await db.run(lane) { s in try s.transaction { try body(s) } }
     }
 
     /// Runs `body` on the connection (reads: SQLite gives each statement a consistent view, and
     /// no write runs between the closure's statements).
-    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) throws -> T) async throws -> T {
-        try await db.run(body)
+    func read<T: Sendable>(
+        _ lane: ConnectionThread.Lane = .request, _ body: @escaping @Sendable (SQLiteSession) throws -> T
+    ) async throws -> T {
+        try await db.run(lane, body)
     }
 
     static func text(_ v: ServerJSON) -> SQLiteData { .text(String(decoding: v.encoded(), as: UTF8.self)) }

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A thread of its own that runs the closures of one SQLite connection (``SQLiteHandle``), one
+/// at a time, in two lanes: the requests' work in the order it came, and the server's own
+/// background work (planning and recording notifications) between the requests' closures.
+///
+/// Not a `DispatchQueue`, for two reasons:
+/// - A serial queue runs on whichever of Dispatch's worker threads is free, and Linux gives a
+///   new thread the scheduling policy of the thread that made it. The server's background
+///   work runs at the lowest priority (``BackgroundExecutor``); when it submitted a store call
+///   and Dispatch had to start a worker for it, that worker ran at the lowest priority too,
+///   and every later commit that landed on it waited behind the whole machine. This thread is
+///   made once, when the connection opens, and submitting to it only signals a condition,
+///   which starts no thread.
+/// - A queue is first come, first served: a phone's commit waited behind every notification
+///   transaction queued before it.
+///
+/// The lanes' rule: each turn runs every request closure waiting, then at most one background
+/// closure. A request waits for at most one background closure (planned to take a millisecond
+/// or two), and background work still gets a turn under any load.
+final class ConnectionThread: @unchecked Sendable {
+    /// Which lane a closure waits in.
+    enum Lane: Sendable {
+        /// Work a request waits for: first come, first served.
+        case request
+        /// The server's own work, run between the requests' closures.
+        case background
+    }
+
+    // Guarded by `condition`.
+    private var requests: [@Sendable () -> Void] = []
+    private var background: [@Sendable () -> Void] = []
+    private var stopping = false
+    private let condition = NSCondition()
+
+    /// Starts the thread. It inherits the calling thread's scheduling policy: make it from a
+    /// thread at normal priority (opening a store does).
+    init(name: String) {
+        let thread = Thread { [self] in
+            Thread.current.name = name
+            runJobs()
+        }
+        thread.start()
+    }
+
+    /// Runs `job` in `lane`, after the jobs already waiting there.
+    func submit(_ lane: Lane = .request, _ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        switch lane {
+        case .request: requests.append(job)
+        case .background: background.append(job)
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Ends the thread once the jobs already submitted have run.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runJobs() {
+        while let turn = nextTurn() {
+            for job in turn.requests { job() }
+            turn.background?()
+        }
+    }
+
+    /// Waits for work; `nil` once stopped with nothing left.
+    private func nextTurn() -> (requests: [@Sendable () -> Void], background: (@Sendable () -> Void)?)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while requests.isEmpty && background.isEmpty {
+            if stopping { return nil }
+            condition.wait()
+        }
+        let turn = requests
+        requests.removeAll(keepingCapacity: true)
+        return (turn, background.isEmpty ? nil : background.removeFirst())
+    }
+}

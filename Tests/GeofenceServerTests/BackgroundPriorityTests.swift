@@ -1,0 +1,108 @@
+import Crypto
+import Foundation
+import Glibc
+import PushStandIns
+import Testing
+
+@testable import GeofenceServer
+
+/// The server's background work (planning and sending notifications) runs at the lowest
+/// scheduling priority, and only on its own threads. Linux gives a new thread the priority of
+/// the thread that made it, for good: a Dispatch worker or a Swift pool thread started from a
+/// background thread would serve the phones' requests at that priority, behind the whole
+/// machine. These tests look at every thread of a server that has just sent a burst.
+@Suite("Background priority stays on the background threads")
+struct BackgroundPriorityTests {
+    @Test(
+        "a server that sent 1,000 pushes: only its background threads run below normal priority",
+        .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
+    func onlyBackgroundThreadsAreLowered(_ store: StoreKind) async throws {
+        let fixture = try PushFixture()
+        let signingKey = P256.Signing.PrivateKey()
+        let standIn = try await APNsStandIn.start(
+            keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: signingKey.publicKey,
+            topics: [PushFixture.topic], certificate: fixture.certificate, clock: { Date() })
+        do {
+            try await TestDatabase.with(store) { db in
+                try await Self.burst(db, standIn: standIn, signingKey: signingKey, fixture: fixture)
+            }
+        } catch {
+            try? await standIn.shutdown()
+            throw error
+        }
+        try await standIn.shutdown()
+    }
+
+    static func burst(
+        _ db: TestDatabase, standIn: APNsStandIn, signingKey: P256.Signing.PrivateKey, fixture: PushFixture
+    ) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p8 = dir.appendingPathComponent("AuthKey.p8")
+        try Data(signingKey.pemRepresentation.utf8).write(to: p8)
+        let config = dir.appendingPathComponent("server.json")
+        try NotificationCrashTests.writeConfiguration(to: config, p8: p8, standIn: standIn, fixture: fixture)
+        let key = try await ChildServer.runToCompletion([
+            "serve", "create-key", "--tenant", "acme", "--database", db.location,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await ChildServer.start(["--database", db.location, "--config", config.path])
+        defer { if server.process.isRunning { server.kill() } }
+        try await NotificationInstancesTests.seed(server.baseURL, key: key)
+        let all = try await CrashSafetyTests.wait(timeout: .seconds(120)) {
+            standIn.acceptedCount >= NotificationInstancesTests.entries
+        }
+        #expect(all, "\(standIn.acceptedCount) pushes; refusals \(standIn.refusals)")
+
+        let threads = try ThreadScheduling.threads(of: server.process.processIdentifier)
+        let lowered = threads.filter(\.isBelowNormal)
+        #expect(
+            lowered.allSatisfy { $0.name == BackgroundExecutor.threadName },
+            "threads below normal priority: \(lowered)")
+        // The executor's thread and the push client's event loop did the work.
+        #expect(lowered.count == 2, "\(lowered)")
+        #expect(threads.count > lowered.count)
+        #expect(try await server.terminate() == 0)
+    }
+
+    @Test("a store call from a background thread runs on the connection's thread, at normal priority")
+    func storeCallsLeaveTheBackground() async throws {
+        let store = try await SQLiteStore.open(path: ":memory:")
+        let (caller, connection) = try await withTaskExecutorPreference(BackgroundExecutor.shared) {
+            let caller = BackgroundExecutor.currentThreadIsBackground
+            let connection = try await store.read(.background) { _ in BackgroundExecutor.currentThreadIsBackground }
+            return (caller, connection)
+        }
+        #expect(caller)
+        #expect(!connection)
+        try await store.close()
+    }
+}
+
+/// The scheduling of a process's threads, from `/proc/<pid>/task/<tid>/stat` (proc(5)).
+struct ThreadScheduling: CustomStringConvertible, Sendable {
+    var tid: Int
+    var name: String
+    var nice: Int
+    var policy: Int
+
+    /// `SCHED_IDLE`, or a positive nice value.
+    var isBelowNormal: Bool { policy == Int(BackgroundExecutor.schedIdle) || nice > 0 }
+
+    var description: String { "\(tid) \(name) policy \(policy) nice \(nice)" }
+
+    static func threads(of pid: Int32) throws -> [ThreadScheduling] {
+        let tasks = "/proc/\(pid)/task"
+        return try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { tid in
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(tid)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After the name: field 3 (state) onwards; nice is field 19, policy field 41.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 38, let nice = Int(fields[16]), let policy = Int(fields[38]) else { return nil }
+            return ThreadScheduling(
+                tid: Int(tid) ?? 0, name: String(stat[stat.index(after: open)..<close]), nice: nice, policy: policy)
+        }
+    }
+}
