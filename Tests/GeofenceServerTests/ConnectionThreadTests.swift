@@ -44,7 +44,9 @@ struct ConnectionThreadTests {
 
     @Test("each lane keeps its own order")
     func lanesKeepOrder() {
-        let ran = order([(.request, "r1"), (.background, "b1"), (.request, "r2"), (.background, "b2"), (.request, "r3")])
+        let ran = order([
+            (.request, "r1"), (.background, "b1"), (.request, "r2"), (.background, "b2"), (.request, "r3"),
+        ])
         #expect(ran == ["r1", "r2", "r3", "b1", "b2"])
     }
 
