@@ -27,7 +27,7 @@ import VaporCSQLite
 final class SQLiteHandle: @unchecked Sendable {
     // Touched only on `queue`'s thread.
     private let session: SQLiteSession
-    private let queue = ConnectionThread(name: "geofence-sqlite")
+    private let queue: ConnectionThread
     private let closed = NIOLockedValueBox(false)
 
     /// Opens (creating) the database file at `path`, or a private in-memory one for `:memory:`.
@@ -41,6 +41,8 @@ final class SQLiteHandle: @unchecked Sendable {
             throw SQLiteFailure(code: rc, message: "\(message) (\(path))")
         }
         session = SQLiteSession(db: db)
+        // Only once the file is open: a handle that failed to open has no deinit to stop it.
+        queue = ConnectionThread(name: "geofence-sqlite")
     }
 
     /// Runs `body` on the connection's thread, waiting in `lane`; its statements run back to

@@ -15,7 +15,7 @@ import SQLiteNIO
 ///   written in one transaction.
 /// A token or setting changed between the read and the write is seen by the next event, as if
 /// the change had come a moment later. Both steps wait in the connection's background lane
-/// (``ConnectionThread``): between the requests' commits, never ahead of them.
+/// (``ConnectionThread``): between the requests' commits, never ahead of one already waiting.
 extension SQLiteStore {
     static let conflictRetries = 3
 
