@@ -20,8 +20,11 @@ import NIOPosix
 /// Invariant: a thread made by a background thread inherits its priority, and Linux lets no
 /// unprivileged process raise it again. So background threads must never start one: they hand
 /// store calls to the connection's own thread (``ConnectionThread``), resume their own tasks
-/// here, and never submit to Dispatch. `BackgroundPriorityTests` checks the threads of a
-/// process that has sent a burst.
+/// here, and queue nothing on Dispatch or Swift's pool. `BackgroundPriorityTests` checks the
+/// threads of a process that has sent a burst. One exception is out of our hands: when the push
+/// client connects, SwiftNIO resolves the service's host name on a Dispatch queue, and a worker
+/// Dispatch starts for it then is lowered too. Such a worker serves only Dispatch's own queues,
+/// which no request's work uses (the pool that runs tasks is separate).
 final class BackgroundExecutor: TaskExecutor {
     /// The one instance the server's background workers share.
     static let shared = BackgroundExecutor()
