@@ -115,6 +115,8 @@ public struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .info
         let store = try await GeofenceServer.openStore(
             configuration.database, sqliteSynchronous: configuration.sqliteSynchronous, logger: logger)
+        // A server process: its background work takes only the cores the requests leave.
+        BackgroundPriority.useIdle()
         let server = GeofenceServer(configuration: configuration, store: store, logger: logger)
         try await server.run()
         try await store.close()
