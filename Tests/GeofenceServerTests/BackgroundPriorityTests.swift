@@ -60,8 +60,10 @@ struct BackgroundPriorityTests {
         #expect(
             lowered.allSatisfy { $0.name == BackgroundExecutor.threadName },
             "threads below normal priority: \(lowered)")
-        // The executor's thread and the push client's event loop did the work.
+        // The executor's thread and the push client's event loop did the work, at `SCHED_IDLE`
+        // in a `geofence serve` process.
         #expect(lowered.count == 2, "\(lowered)")
+        #expect(lowered.allSatisfy { $0.policy == Int(BackgroundExecutor.schedIdle) }, "\(lowered)")
         #expect(threads.count > lowered.count)
         #expect(try await server.terminate() == 0)
     }
