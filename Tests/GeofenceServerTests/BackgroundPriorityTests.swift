@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Glibc
 import PushStandIns
@@ -17,32 +16,14 @@ struct BackgroundPriorityTests {
         "a server that sent 1,000 pushes: only its background threads run below normal priority",
         .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
     func onlyBackgroundThreadsAreLowered(_ store: StoreKind) async throws {
-        let fixture = try PushFixture()
-        let signingKey = P256.Signing.PrivateKey()
-        let standIn = try await APNsStandIn.start(
-            keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: signingKey.publicKey,
-            topics: [PushFixture.topic], certificate: fixture.certificate, clock: { Date() })
-        do {
-            try await TestDatabase.with(store) { db in
-                try await Self.burst(db, standIn: standIn, signingKey: signingKey, fixture: fixture)
-            }
-        } catch {
-            try? await standIn.shutdown()
-            throw error
+        try await ChildPushSetup.with { setup in
+            try await TestDatabase.with(store) { db in try await Self.burst(db, setup) }
         }
-        try await standIn.shutdown()
     }
 
-    static func burst(
-        _ db: TestDatabase, standIn: APNsStandIn, signingKey: P256.Signing.PrivateKey, fixture: PushFixture
-    ) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-idle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let p8 = dir.appendingPathComponent("AuthKey.p8")
-        try Data(signingKey.pemRepresentation.utf8).write(to: p8)
-        let config = dir.appendingPathComponent("server.json")
-        try NotificationCrashTests.writeConfiguration(to: config, p8: p8, standIn: standIn, fixture: fixture)
+    static func burst(_ db: TestDatabase, _ setup: ChildPushSetup) async throws {
+        let standIn = setup.standIn
+        let config = try setup.configuration(for: standIn)
         let key = try await ChildServer.runToCompletion([
             "serve", "create-key", "--tenant", "acme", "--database", db.location,
         ])

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -21,32 +20,14 @@ struct NotificationCrashTests {
         "killed after APNs's 200, before the log's update: the restarted server re-sends with the same apns-id and collapse id",
         .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
     func resendAfterKill(_ store: StoreKind) async throws {
-        let fixture = try PushFixture()
-        let signingKey = P256.Signing.PrivateKey()
-        let standIn = try await APNsStandIn.start(
-            keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: signingKey.publicKey,
-            topics: [PushFixture.topic], certificate: fixture.certificate, clock: { Date() })
-        do {
-            try await TestDatabase.with(store) { db in
-                try await Self.killAndResend(db, standIn: standIn, signingKey: signingKey, fixture: fixture)
-            }
-        } catch {
-            try? await standIn.shutdown()
-            throw error
+        try await ChildPushSetup.with { setup in
+            try await TestDatabase.with(store) { db in try await Self.killAndResend(db, setup) }
         }
-        try await standIn.shutdown()
     }
 
-    static func killAndResend(
-        _ db: TestDatabase, standIn: APNsStandIn, signingKey: P256.Signing.PrivateKey, fixture: PushFixture
-    ) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-push-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let p8 = dir.appendingPathComponent("AuthKey.p8")
-        try Data(signingKey.pemRepresentation.utf8).write(to: p8)
-        let config = dir.appendingPathComponent("server.json")
-        try writeConfiguration(to: config, p8: p8, standIn: standIn, fixture: fixture)
+    static func killAndResend(_ db: TestDatabase, _ setup: ChildPushSetup) async throws {
+        let standIn = setup.standIn
+        let config = try setup.configuration(for: standIn)
         let arguments = ["--database", db.location, "--config", config.path]
         let key = try await ChildServer.runToCompletion([
             "serve", "create-key", "--tenant", "acme", "--database", db.location,
@@ -94,16 +75,6 @@ struct NotificationCrashTests {
         // The send before the kill was never recorded: the log counts the one it knows of.
         #expect(entries.first?["attempts"]?.number == 1)
         #expect(try await second.terminate() == 0)
-    }
-
-    /// A server configuration that sends to `standIn` with the key in `p8`, polling every 50 ms.
-    static func writeConfiguration(to file: URL, p8: URL, standIn: APNsStandIn, fixture: PushFixture) throws {
-        let notifications = """
-            {"notifications":{"apns":{"teamID":"\(PushFixture.teamID)","keyID":"\(PushFixture.keyID)",\
-            "privateKeyPath":"\(p8.path)","endpoint":"\(standIn.baseURL)"},\
-            "additionalTrustRootsPath":"\(fixture.certificate.certificate)","pollIntervalMilliseconds":50}}
-            """
-        try Data(notifications.utf8).write(to: file)
     }
 
     /// The seed's region and an entry rule; the phone's token; a walk into the region.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PushStandIns
 import Testing
@@ -16,35 +15,14 @@ struct NotificationInstancesTests {
         "two processes, 1,000 entries in one request: 1,000 pushes, none twice, sent by both",
         .timeLimit(.minutes(5)))
     func twoProcesses() async throws {
-        let fixture = try PushFixture()
-        let signingKey = P256.Signing.PrivateKey()
-        // One stand-in per process: what each accepted shows that both sent.
-        var standIns: [APNsStandIn] = []
-        for _ in 0..<2 {
-            standIns.append(
-                try await APNsStandIn.start(
-                    keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: signingKey.publicKey,
-                    topics: [PushFixture.topic], certificate: fixture.certificate, clock: { Date() }))
+        try await ChildPushSetup.with(standIns: 2) { setup in
+            try await TestDatabase.with(.postgres) { db in try await Self.run(db, setup) }
         }
-        do {
-            try await TestDatabase.with(.postgres) { db in
-                try await Self.run(db, standIns: standIns, signingKey: signingKey, fixture: fixture)
-            }
-        } catch {
-            for s in standIns { try? await s.shutdown() }
-            throw error
-        }
-        for s in standIns { try await s.shutdown() }
     }
 
-    static func run(
-        _ db: TestDatabase, standIns: [APNsStandIn], signingKey: P256.Signing.PrivateKey, fixture: PushFixture
-    ) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofence-two-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let p8 = dir.appendingPathComponent("AuthKey.p8")
-        try Data(signingKey.pemRepresentation.utf8).write(to: p8)
+    static func run(_ db: TestDatabase, _ setup: ChildPushSetup) async throws {
+        // One stand-in per process: what each accepted shows that both sent.
+        let standIns = setup.standIns
         let key = try await ChildServer.runToCompletion([
             "serve", "create-key", "--tenant", "acme", "--database", db.location,
         ])
@@ -52,8 +30,7 @@ struct NotificationInstancesTests {
         var servers: [ChildServer] = []
         defer { for s in servers where s.process.isRunning { s.kill() } }
         for (i, standIn) in standIns.enumerated() {
-            let config = dir.appendingPathComponent("server-\(i).json")
-            try NotificationCrashTests.writeConfiguration(to: config, p8: p8, standIn: standIn, fixture: fixture)
+            let config = try setup.configuration(for: standIn, named: "server-\(i).json")
             servers.append(try await ChildServer.start(["--database", db.location, "--config", config.path]))
         }
         let base = servers[0].baseURL
