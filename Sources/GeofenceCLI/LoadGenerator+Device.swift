@@ -132,8 +132,7 @@ final class DeviceDriver: ChannelInboundHandler {
         guard let sent, let (status, bodyRange) = Self.completeAnswer(answer) else { return }
         let latency = NIODeadline.now() - sent
         self.sent = nil
-        result.latencies.append(Double(latency.nanoseconds) / 1e9)
-        result.sendTimes.append(Double((sent - start).nanoseconds) / 1e9)
+        result.record(sent: sent - start, latency: latency)
         if status == 200 {
             result.fixes += options.batchSize
             result.events += Self.count(#""cursor""#, in: answer.readableBytesView[bodyRange])
@@ -159,8 +158,7 @@ final class DeviceDriver: ChannelInboundHandler {
         finished = true
         if error, let sent {
             // The request in flight never got its answer: an error, timed to now.
-            result.latencies.append(Double((NIODeadline.now() - sent).nanoseconds) / 1e9)
-            result.sendTimes.append(Double((sent - start).nanoseconds) / 1e9)
+            result.record(sent: sent - start, latency: NIODeadline.now() - sent)
             result.errors += 1
             self.sent = nil
         }

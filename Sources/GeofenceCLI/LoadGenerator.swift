@@ -184,15 +184,22 @@ struct LoadGenerator: Sendable {
 
 /// One device's tally.
 struct DeviceResult: Sendable {
-    var latencies: [Double] = []
-    /// When each request of `latencies` was sent, in seconds from the run's start.
-    var sendTimes: [Double] = []
+    /// Each answered (or failed) request, in the order it was sent.
+    var timings: [RequestTiming] = []
     var fixes = 0
     var events = 0
     var errors = 0
     var late = 0
     /// Requests encoded during the run, after the prepared ones ran out.
     var encodedLive = 0
+}
+
+extension DeviceResult {
+    mutating func record(sent: TimeAmount, latency: TimeAmount) {
+        timings.append(
+            RequestTiming(
+                sentSeconds: Double(sent.nanoseconds) / 1e9, latencySeconds: Double(latency.nanoseconds) / 1e9))
+    }
 }
 
 /// What a run achieved.
@@ -218,11 +225,8 @@ struct LoadReport: Sendable {
         self.options = options
         self.elapsedSeconds = elapsedSeconds
         self.cpuSeconds = cpuSeconds
-        latencies = results.flatMap(\.latencies).sorted()
-        timings = results.flatMap { r in
-            zip(r.sendTimes, r.latencies).map { RequestTiming(sentSeconds: $0, latencySeconds: $1) }
-        }
-        .sorted { $0.sentSeconds < $1.sentSeconds }
+        timings = results.flatMap(\.timings).sorted { $0.sentSeconds < $1.sentSeconds }
+        latencies = timings.map(\.latencySeconds).sorted()
         requests = latencies.count
         fixes = results.map(\.fixes).reduce(0, +)
         events = results.map(\.events).reduce(0, +)
