@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import Geofencing
 import Testing
 
 @testable import GeofenceServer
@@ -65,6 +67,63 @@ struct SQLitePlanningTests {
             let log = try await Self.log(store)
             #expect(log.count == 1)
             #expect(log.first?["reason"] == "opted-out")
+            try await store.close()
+        }
+    }
+
+    @Test("a batch written over several transactions: its own caps are no conflict, another planner's are")
+    func batchAcrossTransactions() async throws {
+        try await TestDatabase.with(.sqlite) { db in
+            let store = try await Self.storeWithOneEvent(db)
+            // d0 enters r again an hour later: within the default cap.
+            let t = Self.now.addingTimeInterval(3_600)
+            let fix = LocationFix(
+                subject: "d0", coordinate: Coordinate(uncheckedLatitude: 1, longitude: 1), timestamp: t)
+            let again = TransitionEvent(kind: .enter, regionID: "r", subject: "d0", fix: fix, time: t, crossedAt: t)
+            _ = try await store.commitFixBatches(
+                tenant: "acme",
+                [
+                    FixBatch(
+                        device: "d0", fixes: [fix], events: [StoredEvent(id: "again", tenant: "acme", event: again)])
+                ],
+                now: t)
+            let writes = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: t)
+            #expect(writes.events.count == 2)
+            // The first event's cap, committed alone, is what the second event's plan assumed.
+            try await store.transaction { s in try writes.apply(s, event: 0) }
+            try await store.transaction { s in try writes.apply(s, event: 1) }
+            let log = try await Self.log(store)
+            #expect(log.map { $0["state"] } == ["pending", "dropped"])
+            #expect(log.last?["reason"] == "cap")
+
+            // The same two writes, with another planner moving the cap in between: the second
+            // event's write refuses.
+            let other = try await TestDatabase.with(.sqlite) { db2 in
+                let store2 = try await Self.storeWithOneEvent(db2)
+                _ = try await store2.commitFixBatches(
+                    tenant: "acme",
+                    [
+                        FixBatch(
+                            device: "d0", fixes: [fix], events: [StoredEvent(id: "again", tenant: "acme", event: again)]
+                        )
+                    ],
+                    now: t)
+                let writes2 = try await store2.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: t)
+                try await store2.transaction { s in try writes2.apply(s, event: 0) }
+                try await store2.transaction { s in
+                    try s.query(
+                        "UPDATE notification_caps SET notified_at = ? WHERE tenant = 'acme' AND device = 'd0' AND region = 'r'",
+                        [.float(t.timeIntervalSince1970)])
+                }
+                let refused: Bool
+                do {
+                    try await store2.transaction { s in try writes2.apply(s, event: 1) }
+                    refused = false
+                } catch is PlanningConflict { refused = true }
+                try await store2.close()
+                return refused
+            }
+            #expect(other)
             try await store.close()
         }
     }

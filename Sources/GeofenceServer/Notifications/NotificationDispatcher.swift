@@ -130,7 +130,7 @@ public final class NotificationDispatcher: Service {
         return RecordedOutcome(id: d.id, outcome: outcome)
     }
 
-    /// Records `answered` in one transaction and empties it. On failure the notifications stay
+    /// Records `answered` and empties it. On failure the notifications not yet recorded stay
     /// leased and are sent again, with the same ids, when the lease ends.
     private func flush(_ answered: inout [RecordedOutcome]) async {
         guard !answered.isEmpty else { return }

@@ -43,9 +43,10 @@ public protocol NotificationStore: Sendable {
     func planNotifications(now: Date, limit: Int) async throws -> Int
     /// Pending notifications due at `now`, oldest first, each leased.
     func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification]
-    /// Records what sends came to, all in one transaction (and, for an invalid token, removes the
-    /// token unless it was registered again after the service's time). A notification no longer
-    /// pending is left as it is.
+    /// Records what sends came to (and, for an invalid token, removes the token unless it was
+    /// registered again after the service's time). Each record stands alone: a store may
+    /// commit them in several transactions, and after a failure those already committed stay.
+    /// A notification no longer pending is left as it is.
     func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws
     /// The device's notifications, newest last, after log id `after`.
     func notificationLog(tenant: String, device: String, after: Int64, limit: Int) async throws -> [ServerJSON]

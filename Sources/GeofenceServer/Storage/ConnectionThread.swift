@@ -16,8 +16,10 @@ import Foundation
 ///   transaction queued before it.
 ///
 /// The lanes' rule: each turn runs every request closure waiting, then at most one background
-/// closure. A request waits for at most one background closure (planned to take a millisecond
-/// or two), and background work still gets a turn under any load.
+/// closure. A request waits for at most one background closure, and background work still gets
+/// a turn under any load. Background work made of many steps (planning a batch, recording
+/// answers) also checks ``requestWaiting`` between steps and commits early, so a request waits
+/// for one step, not the batch.
 final class ConnectionThread: @unchecked Sendable {
     /// Which lane a closure waits in.
     enum Lane: Sendable {
@@ -52,6 +54,15 @@ final class ConnectionThread: @unchecked Sendable {
         }
         condition.signal()
         condition.unlock()
+    }
+
+    /// Whether a request's closure is waiting for the connection. Background work made of
+    /// steps checks it between steps, and commits and gives the connection back when it is set
+    /// (``SQLiteSession/requestWaiting``).
+    var requestWaiting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !requests.isEmpty
     }
 
     /// Ends the thread once the jobs already submitted have run.

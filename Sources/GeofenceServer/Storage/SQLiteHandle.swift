@@ -43,6 +43,7 @@ final class SQLiteHandle: @unchecked Sendable {
         session = SQLiteSession(db: db)
         // Only once the file is open: a handle that failed to open has no deinit to stop it.
         queue = ConnectionThread(name: "geofence-sqlite")
+        session.thread = queue
     }
 
     /// Runs `body` on the connection's thread, waiting in `lane`; its statements run back to
@@ -91,7 +92,15 @@ final class SQLiteSession: @unchecked Sendable {
     static let cacheLimit = 256
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// The thread the session's closures run on; set once, before any closure runs.
+    fileprivate var thread: ConnectionThread?
+
     fileprivate init(db: OpaquePointer) { self.db = db }
+
+    /// Whether a request's closure is waiting for the connection (``ConnectionThread``): work
+    /// in the background lane made of independent steps stops after the current step, commits
+    /// and leaves the rest to its next turn.
+    var requestWaiting: Bool { thread?.requestWaiting ?? false }
 
     fileprivate func close() {
         for (_, s) in statements { sqlite_nio_sqlite3_finalize(s) }

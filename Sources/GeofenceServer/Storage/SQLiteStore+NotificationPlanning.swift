@@ -4,18 +4,20 @@ import SQLiteNIO
 
 /// Planning on SQLite, in three steps, so that the one connection every ingestion commit waits
 /// for is held only for SQL: a read gathers a batch of queued events and what planning them
-/// needs, the plans are made off the connection (JSON, templates, ids), and one short
-/// transaction writes them.
+/// needs, the plans are made off the connection (JSON, templates, ids), and the writes follow
+/// in short transactions.
 ///
-/// The steps are not one transaction, so the write checks what the plans depend on:
-/// - each queue row's removal decides whether its event's notifications are inserted, so an
-///   event is planned once, even by two servers on one file;
-/// - the caps the plans read must be unchanged; when another planner moved one, the batch is
+/// The steps are not one transaction, so each event's write checks what its plan depended on:
+/// - its queue row's removal decides whether its notifications are inserted, so an event is
+///   planned once, even by two servers on one file;
+/// - the cap its plan read must be unchanged; when another planner moved it, the batch is
 ///   planned again, and after ``conflictRetries`` such conflicts it is gathered, planned and
 ///   written in one transaction.
 /// A token or setting changed between the read and the write is seen by the next event, as if
-/// the change had come a moment later. Both steps wait in the connection's background lane
-/// (``ConnectionThread``): between the requests' commits, never ahead of one already waiting.
+/// the change had come a moment later. Every step waits in the connection's background lane
+/// (``ConnectionThread``): between the requests' commits, never ahead of one already waiting,
+/// and the writes commit and give the connection back as soon as a request waits for it
+/// (``backgroundSteps(count:_:)``).
 extension SQLiteStore {
     static let conflictRetries = 3
 
@@ -26,7 +28,7 @@ extension SQLiteStore {
             if batch.events.isEmpty { return 0 }
             let writes = batch.plan(now: now)
             do {
-                try await transaction(.background) { s in try writes.apply(s) }
+                try await backgroundSteps(count: writes.events.count) { s, i in try writes.apply(s, event: i) }
                 return batch.events.count
             } catch is PlanningConflict {
                 continue
@@ -36,6 +38,25 @@ extension SQLiteStore {
             let batch = try QueuedEvents.gather(s, limit: limit)
             try batch.plan(now: now).apply(s)
             return batch.events.count
+        }
+    }
+
+    /// Runs `step` for `0..<count` in order, in background transactions that each end, after
+    /// at least one step, as soon as a request's closure is waiting for the connection
+    /// (``SQLiteSession/requestWaiting``): a phone's commit waits for one step, not the batch.
+    /// Each step must be correct after any prefix of the steps before it is committed; when one
+    /// throws, the steps committed in earlier transactions stay.
+    func backgroundSteps(count: Int, _ step: @escaping @Sendable (SQLiteSession, Int) throws -> Void) async throws {
+        var next = 0
+        while next < count {
+            next = try await transaction(.background) { [next] s in
+                var i = next
+                repeat {
+                    try step(s, i)
+                    i += 1
+                } while i < count && !s.requestWaiting
+                return i
+            }
         }
     }
 }
@@ -107,7 +128,6 @@ struct QueuedEvents: Sendable {
         let t = now.timeIntervalSince1970
         var writes = PlannedWrites()
         var caps: [CapKey: Double] = [:]
-        var capsRead: [CapKey: Double?] = [:]
         for queued in events {
             var write = PlannedWrites.Event(outboxID: queued.outboxID)
             defer { writes.events.append(write) }
@@ -120,8 +140,7 @@ struct QueuedEvents: Sendable {
                 region: RegionFacts(id: event.region, feature: queued.feature.map(Self.json)),
                 settings: settings[device] ?? DeviceNotificationSettings(), tokens: tokens[device] ?? [],
                 lastNotified: last.map { Date(timeIntervalSince1970: $0) }, now: now)
-            // Every row of the gather saw the same cap for a key, whichever event it came with.
-            if !plan.notifications.isEmpty, capsRead[key] == nil { capsRead[key] = .some(queued.notifiedAt) }
+            if !plan.notifications.isEmpty { write.capCheck = PlannedWrites.CapCheck(key: key, notifiedAt: last) }
             write.notifications = plan.notifications.map {
                 SQLiteStore.notificationRow(tenant: queued.tenant, device: queued.device, event: event, $0, now: t)
             }
@@ -130,7 +149,6 @@ struct QueuedEvents: Sendable {
                 write.cap = [.text(key.tenant), .text(key.device), .text(key.region), .float(noted)]
             }
         }
-        writes.capsRead = capsRead.map { PlannedWrites.CapRead(key: $0.key, notifiedAt: $0.value) }
         return writes
     }
 
@@ -153,47 +171,54 @@ struct PlannedWrites: Sendable {
         var outboxID: Int
         var notifications: [[SQLiteData]] = []
         var cap: [SQLiteData]? = nil
+        /// The cap the plan read, for an event with notifications: the store's value before
+        /// this event, with this batch's earlier events written.
+        var capCheck: CapCheck? = nil
     }
 
-    /// A cap as the plans read it.
-    struct CapRead: Sendable {
+    /// A cap as an event's plan read it.
+    struct CapCheck: Sendable {
         var key: QueuedEvents.CapKey
         var notifiedAt: Double?
     }
 
     var events: [Event] = []
-    var capsRead: [CapRead] = []
 
-    /// Takes each event from the queue and, when it was still there, writes its plan; throws
-    /// ``PlanningConflict``, writing nothing, when a cap the plans read has moved since.
+    /// Writes every event's plan (``apply(_:event:)``) in the caller's transaction.
     func apply(_ s: SQLiteSession) throws {
-        for read in capsRead {
+        for i in events.indices { try apply(s, event: i) }
+    }
+
+    /// Takes event `i` from the queue and, when it was still there, writes its plan; throws
+    /// ``PlanningConflict`` when the cap its plan read has moved since, other than by this
+    /// batch's earlier events (whose writes leave the cap exactly as the plan assumed).
+    func apply(_ s: SQLiteSession, event i: Int) throws {
+        let event = events[i]
+        if let check = event.capCheck {
             let now = try s.query(
                 "SELECT notified_at FROM notification_caps WHERE tenant = ? AND device = ? AND region = ?",
-                [.text(read.key.tenant), .text(read.key.device), .text(read.key.region)]
+                [.text(check.key.tenant), .text(check.key.device), .text(check.key.region)]
             ).first?.column("notified_at")?.double
-            guard now == read.notifiedAt else { throw PlanningConflict() }
+            guard now == check.notifiedAt else { throw PlanningConflict() }
         }
-        for event in events {
-            let taken = try s.query(
-                "DELETE FROM notification_queue WHERE outbox_id = ? RETURNING outbox_id", [.integer(event.outboxID)])
-            guard !taken.isEmpty else { continue }
-            for row in event.notifications {
-                try s.query(
-                    """
-                    INSERT INTO notifications (tenant, device, event_id, rule_id, token, service, service_name,
-                      environment, message_id, content, state, reason, next_attempt_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, token) DO NOTHING
-                    """, row)
-            }
-            if let cap = event.cap {
-                try s.query(
-                    """
-                    INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (tenant, device, region) DO UPDATE SET notified_at = excluded.notified_at
-                      WHERE excluded.notified_at > notification_caps.notified_at
-                    """, cap)
-            }
+        let taken = try s.query(
+            "DELETE FROM notification_queue WHERE outbox_id = ? RETURNING outbox_id", [.integer(event.outboxID)])
+        guard !taken.isEmpty else { return }
+        for row in event.notifications {
+            try s.query(
+                """
+                INSERT INTO notifications (tenant, device, event_id, rule_id, token, service, service_name,
+                  environment, message_id, content, state, reason, next_attempt_at, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, token) DO NOTHING
+                """, row)
+        }
+        if let cap = event.cap {
+            try s.query(
+                """
+                INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (tenant, device, region) DO UPDATE SET notified_at = excluded.notified_at
+                  WHERE excluded.notified_at > notification_caps.notified_at
+                """, cap)
         }
     }
 }

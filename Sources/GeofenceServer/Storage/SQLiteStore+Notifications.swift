@@ -183,8 +183,10 @@ extension SQLiteStore: NotificationStore {
     public func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws {
         guard !outcomes.isEmpty else { return }
         let t = now.timeIntervalSince1970
-        try await transaction(.background) { s in
-            for o in outcomes { try Self.record(s, id: o.id, outcome: o.outcome, at: t) }
+        // Each answer's record stands alone: a request waiting for the connection gets it
+        // between two of them.
+        try await backgroundSteps(count: outcomes.count) { s, i in
+            try Self.record(s, id: outcomes[i].id, outcome: outcomes[i].outcome, at: t)
         }
     }
 
