@@ -28,6 +28,12 @@
 #   scripts/bench-notifications.sh
 #   N=2000 RATE=500 DURATION=5 ROUNDS=1 scripts/bench-notifications.sh   # a quicker look
 #   SENDS_IN_FLIGHT=8 scripts/bench-notifications.sh   # the worker's window (default 64)
+#   MODES="off on idle-load" ROUNDS=6 scripts/bench-notifications.sh
+#   3. Summary: each figure's median over the rounds, and an exact Mann-Whitney test of "on"
+#      against "off" (p near 1: the rounds cannot tell them apart; below 0.05: they differ).
+#      "idle-load" is a control: notifications off, and for IDLE_LOAD_SECONDS (3) from the burst
+#      two other processes at SCHED_IDLE touch 64 MB each, about the CPU the pushes take. It
+#      shows what any work at the lowest priority costs the requests on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${GEOFENCE:-.build/release/geofence}
@@ -78,17 +84,69 @@ serve() {   # fresh store; sets KEY and SERVER
   cat "$DIR/server.log"; exit 1
 }
 
-windows() {   # p50 / p90 / p99 of the requests sent before the burst, in its second, and after
-python3 - "$1" <<'PY'
+windows() {   # $1 latencies, $2 run label: p50 / p90 / p99 of the requests sent before the burst,
+# in its second, and after it; appends the run's figures to $DIR/results.csv for the summary
+python3 - "$1" "$2" "$DIR/results.csv" <<'PY'
 import csv, sys
 rows = [(float(r["sent_s"]), float(r["latency_ms"])) for r in csv.DictReader(open(sys.argv[1]))]
 def q(v, f): return v[min(len(v) - 1, max(0, int(-(-f * len(v) // 1)) - 1))]
-parts = []
-for name, lo, hi in (("before the burst", 0, 1), ("the burst's second", 1, 2), ("after it", 2, 1e9)):
+parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99)}
+for key, name, lo, hi in (("before", "before the burst", 0, 1), ("burst", "the burst's second", 1, 2),
+                          ("after", "after it", 2, 1e9)):
     v = sorted(l for t, l in rows if lo <= t < hi)
-    if v: parts.append("%s %d requests p50 %.2f p90 %.2f p99 %.2f" % (name, len(v), q(v, .5), q(v, .9), q(v, .99)))
+    if v:
+        parts.append("%s %d requests p50 %.2f p90 %.2f p99 %.2f" % (name, len(v), q(v, .5), q(v, .9), q(v, .99)))
+        figures[key + "_p50"], figures[key + "_p99"] = q(v, .5), q(v, .99)
 print("==   sent " + "; ".join(parts) + " (ms)")
+with open(sys.argv[3], "a") as out:
+    out.write(",".join("%s=%s" % kv for kv in figures.items()) + "\n")
 PY
+}
+
+summary() {   # each run's figures across the rounds, and whether "on" differs from "off"
+python3 - "$DIR/results.csv" <<'PY'
+import itertools, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    f = dict(kv.split("=") for kv in line.strip().split(","))
+    runs.setdefault(f.pop("run"), []).append({k: float(v) for k, v in f.items()})
+def u_test(a, b):
+    """Two-sided exact Mann-Whitney U: the chance that labels drawn at random split the pooled
+    rounds at least as unevenly as "on" and "off" do."""
+    pooled, n = a + b, len(a)
+    def stat(sel):
+        x = [pooled[i] for i in sel]; y = [pooled[i] for i in range(len(pooled)) if i not in sel]
+        return sum((xi > yi) + 0.5 * (xi == yi) for xi in x for yi in y)
+    observed = stat(range(n))
+    centre = n * len(b) / 2
+    splits = list(itertools.combinations(range(len(pooled)), n))
+    return sum(abs(stat(s) - centre) >= abs(observed - centre) - 1e-9 for s in splits) / len(splits)
+print("== summary over the rounds: median (lowest-highest), ms")
+for key, name in (("p99", "whole run p99"), ("burst_p50", "burst's second p50"), ("after_p99", "after it p99")):
+    for build in sorted({r.split(" ")[0] for r in runs if " " in r} or {""}):
+        prefix = build + " " if build else ""
+        cells = []
+        for mode in ("off", "on", "idle-load"):
+            v = [r[key] for r in runs.get(prefix + mode, []) if key in r]
+            if v: cells.append("%s %.2f (%.2f-%.2f)" % (mode, statistics.median(v), min(v), max(v)))
+        off = [r[key] for r in runs.get(prefix + "off", []) if key in r]
+        on = [r[key] for r in runs.get(prefix + "on", []) if key in r]
+        test = ""
+        if len(off) >= 3 and len(on) >= 3:
+            test = "; on against off: p = %.2f (exact Mann-Whitney, %d rounds each)" % (u_test(on, off), len(on))
+        print("==   %s%s: %s%s" % (prefix, name, ", ".join(cells), test))
+PY
+}
+
+idle_load() {   # as much CPU as a burst's pushes take, at SCHED_IDLE, from processes that are not the server
+  for _ in 1 2; do
+    timeout "${IDLE_LOAD_SECONDS:-3}" chrt --idle 0 python3 -c "
+import array
+a = array.array('q', range(8_000_000))   # 64 MB, touched a cache line at a time
+while True:
+    for i in range(0, len(a), 8): a[i] += 1
+" &
+  done
 }
 
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"; }
@@ -163,7 +221,7 @@ NEW=$BIN
 for round in $(seq 1 "$ROUNDS"); do
   for run in ${OLD:+old} new; do
     if [ "$run" = old ]; then BIN=$OLD; else BIN=$NEW; fi
-    for mode in off on; do
+    for mode in ${MODES:-off on}; do
       standin 1000000000
       serve
       "$NEW" serve loadgen --url "http://127.0.0.1:$PORT" --key "$KEY" --regions "$REGIONS" --devices 1 --rate 1 --duration 0.01 >/dev/null
@@ -178,16 +236,18 @@ for round in $(seq 1 "$ROUNDS"); do
         --rate "$RATE" --duration "$DURATION" --latencies "$DIR/latencies.csv" >"$DIR/loadgen.txt" &
       LOADGEN_PID=$!
       sleep 1
+      if [ "$mode" = idle-load ]; then idle_load; fi
       burst >/dev/null
       wait "$LOADGEN_PID"
       sleep 2
       echo "== ${OLD:+$run }$mode: $(tr '\n' ' ' <"$DIR/loadgen.txt")"
       echo "==   pushes accepted by the stand-in during the run: $(awk '/^accepted [0-9]+$/ {n=$2} END {print n+0}' "$DIR/standin.log");" \
         "CPU seconds: server $(cpu_seconds "$SERVER"), stand-in $(cpu_seconds "$STANDIN_PID")"
-      windows "$DIR/latencies.csv"
+      windows "$DIR/latencies.csv" "${OLD:+$run }$mode"
       stop
     done
   done
 done
 BIN=$NEW
+summary
 echo "== $(uptime)"

@@ -8,7 +8,35 @@ import Testing
 /// SQLite connection to a request as soon as one waits, then goes on where it stopped.
 @Suite("SQLite background steps yield to a waiting request")
 struct BackgroundStepsTests {
-    typealias Gate = ConnectionThreadTests.Gate
+    /// Holds the connection's thread in a step until released; the test awaits the hold
+    /// without blocking a thread of Swift's pool (it has one per core, and every test shares it).
+    final class Gate: Sendable {
+        private let released = DispatchSemaphore(value: 0)
+        private let state = NIOLockedValueBox<(entered: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+        /// On the connection's thread: says it is held, then blocks until ``release()``.
+        func hold() {
+            let waiter = state.withLockedValue { state in
+                state.entered = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+            released.wait()
+        }
+
+        func held() async {
+            await withCheckedContinuation { c in
+                let entered = state.withLockedValue { state in
+                    if !state.entered { state.waiter = c }
+                    return state.entered
+                }
+                if entered { c.resume() }
+            }
+        }
+
+        func release() { released.signal() }
+    }
 
     static func store(_ db: TestDatabase) async throws -> SQLiteStore {
         let store = try #require(
@@ -36,7 +64,7 @@ struct BackgroundStepsTests {
                 order.withLockedValue { $0.append("step \(i)") }
                 if i == 1 { Self.holdForRequest(s, gate) }
             }
-            gate.waitUntilHeld()
+            await gate.held()
             // A write: `BEGIN IMMEDIATE` fails inside an open transaction, so it runs only if
             // the steps before it were committed.
             async let request: Int = store.transaction { s in
@@ -70,7 +98,7 @@ struct BackgroundStepsTests {
                     if i == 2 { throw StepFailed() }
                 }
             }
-            gate.waitUntilHeld()
+            await gate.held()
             async let request: Void = store.read { _ in }
             gate.release()
             await #expect(throws: StepFailed.self) { try await steps.value }

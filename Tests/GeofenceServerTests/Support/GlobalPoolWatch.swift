@@ -33,19 +33,8 @@ final class GlobalPoolWatch: TaskExecutor {
     }()
 
     private let pool = NIOThreadPool(numberOfThreads: 1)
-    private let thread: pthread_t
 
-    init() {
-        pool.start()
-        let started = DispatchSemaphore(value: 0)
-        let thread = NIOLockedValueBox<pthread_t?>(nil)
-        pool.submit { _ in
-            thread.withLockedValue { $0 = pthread_self() }
-            started.signal()
-        }
-        started.wait()
-        self.thread = thread.withLockedValue { $0! }
-    }
+    init() { pool.start() }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -58,6 +47,8 @@ final class GlobalPoolWatch: TaskExecutor {
     func count<T: Sendable>(_ body: () async throws -> T) async rethrows -> (queued: Int, value: T) {
         precondition(Self.installed, "no enqueue hook")
         return try await withTaskExecutorPreference(self) {
+            // The pool's one thread runs this closure.
+            let thread = pthread_self()
             Self.counts.withLockedValue { $0[thread] = 0 }
             let value = try await body()
             let queued = Self.counts.withLockedValue { $0.removeValue(forKey: thread) ?? 0 }
