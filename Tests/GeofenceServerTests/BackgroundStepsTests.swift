@@ -45,8 +45,8 @@ struct BackgroundStepsTests {
         return store
     }
 
-    /// Holds step `held` until the test has queued a request, then waits, inside the step, until
-    /// the request is in the connection's queue (it is queued from another task).
+    /// Holds the step that calls it until the test has queued a request, then waits, inside the
+    /// step, until the request is in the connection's queue (it is queued from another task).
     static func holdForRequest(_ s: SQLiteSession, _ gate: Gate) {
         gate.hold()
         let deadline = Date().addingTimeInterval(30)

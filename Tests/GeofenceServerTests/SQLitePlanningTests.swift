@@ -71,22 +71,24 @@ struct SQLitePlanningTests {
         }
     }
 
+    /// Commits d0's second entry into r, an hour after the first: within the default cap.
+    /// Returns its time.
+    static func enterAgain(_ store: SQLiteStore) async throws -> Date {
+        let t = now.addingTimeInterval(3_600)
+        let fix = LocationFix(subject: "d0", coordinate: Coordinate(uncheckedLatitude: 1, longitude: 1), timestamp: t)
+        let again = TransitionEvent(kind: .enter, regionID: "r", subject: "d0", fix: fix, time: t, crossedAt: t)
+        _ = try await store.commitFixBatches(
+            tenant: "acme",
+            [FixBatch(device: "d0", fixes: [fix], events: [StoredEvent(id: "again", tenant: "acme", event: again)])],
+            now: t)
+        return t
+    }
+
     @Test("a batch written over several transactions: its own caps are no conflict, another planner's are")
     func batchAcrossTransactions() async throws {
         try await TestDatabase.with(.sqlite) { db in
             let store = try await Self.storeWithOneEvent(db)
-            // d0 enters r again an hour later: within the default cap.
-            let t = Self.now.addingTimeInterval(3_600)
-            let fix = LocationFix(
-                subject: "d0", coordinate: Coordinate(uncheckedLatitude: 1, longitude: 1), timestamp: t)
-            let again = TransitionEvent(kind: .enter, regionID: "r", subject: "d0", fix: fix, time: t, crossedAt: t)
-            _ = try await store.commitFixBatches(
-                tenant: "acme",
-                [
-                    FixBatch(
-                        device: "d0", fixes: [fix], events: [StoredEvent(id: "again", tenant: "acme", event: again)])
-                ],
-                now: t)
+            let t = try await Self.enterAgain(store)
             let writes = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: t)
             #expect(writes.events.count == 2)
             // The first event's cap, committed alone, is what the second event's plan assumed.
@@ -100,14 +102,7 @@ struct SQLitePlanningTests {
             // event's write refuses.
             let other = try await TestDatabase.with(.sqlite) { db2 in
                 let store2 = try await Self.storeWithOneEvent(db2)
-                _ = try await store2.commitFixBatches(
-                    tenant: "acme",
-                    [
-                        FixBatch(
-                            device: "d0", fixes: [fix], events: [StoredEvent(id: "again", tenant: "acme", event: again)]
-                        )
-                    ],
-                    now: t)
+                _ = try await Self.enterAgain(store2)
                 let writes2 = try await store2.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: t)
                 try await store2.transaction { s in try writes2.apply(s, event: 0) }
                 try await store2.transaction { s in

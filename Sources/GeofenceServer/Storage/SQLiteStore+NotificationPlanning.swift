@@ -40,25 +40,6 @@ extension SQLiteStore {
             return batch.events.count
         }
     }
-
-    /// Runs `step` for `0..<count` in order, in background transactions that each end, after
-    /// at least one step, as soon as a request's closure is waiting for the connection
-    /// (``SQLiteSession/requestWaiting``): a phone's commit waits for one step, not the batch.
-    /// Each step must be correct after any prefix of the steps before it is committed; when one
-    /// throws, the steps committed in earlier transactions stay.
-    func backgroundSteps(count: Int, _ step: @escaping @Sendable (SQLiteSession, Int) throws -> Void) async throws {
-        var next = 0
-        while next < count {
-            next = try await transaction(.background) { [next] s in
-                var i = next
-                repeat {
-                    try step(s, i)
-                    i += 1
-                } while i < count && !s.requestWaiting
-                return i
-            }
-        }
-    }
 }
 
 /// A cap a batch's plans read was moved by another planner before the batch was written.
