@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Glibc
 import PushStandIns
@@ -60,6 +61,38 @@ struct BackgroundPriorityTests {
         #expect(caller)
         #expect(!connection)
         try await store.close()
+    }
+
+    @Test("pushes sent from a background executor queue nothing on Swift's global pool")
+    func pushesStayOffTheGlobalPool() async throws {
+        try #require(GlobalPoolWatch.installed)
+        let watch = GlobalPoolWatch()
+        // The watch sees such a job: a task made without a preference on the watched thread.
+        let control = await watch.count { await Task {}.value }
+        #expect(control.queued >= 1)
+
+        let fixture = try PushFixture()
+        let key = P256.Signing.PrivateKey()
+        let standIn = try await APNsStandIn.start(
+            keyID: PushFixture.keyID, teamID: PushFixture.teamID, publicKey: key.publicKey,
+            topics: [PushFixture.topic], certificate: fixture.certificate, clock: fixture.clock.closure)
+        let messages = (0..<100).map { _ in PushFixture.message(to: PushFixture.apnsDestination) }
+        let sends = try await fixture.withClient { client in
+            let sender = APNsSender(
+                credentials: APNsCredentials(keyID: PushFixture.keyID, teamID: PushFixture.teamID, privateKey: key),
+                client: client, endpoints: .init(production: "https://unused.invalid", sandbox: standIn.baseURL),
+                clock: fixture.clock.closure)
+            return await watch.count {
+                await withTaskGroup(of: Bool.self) { group in
+                    for message in messages { group.addTask { await sender.send(message).isDelivered } }
+                    return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+            }
+        }
+        try await standIn.shutdown()
+        try await watch.shutdown()
+        #expect(sends.value == messages.count)
+        #expect(sends.queued == 0, "\(sends.queued) jobs queued on the global pool")
     }
 }
 

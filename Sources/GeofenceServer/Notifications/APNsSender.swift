@@ -84,11 +84,10 @@ public struct APNsSender: PushSender {
             return .refused(reason: "the provider token could not be signed: \(error)")
         }
         let url = endpoints.base(for: environment) + "/3/device/" + message.destination.token
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers = APNsRequestHeaders.make(for: message, topic: topic, jwt: jwt)
-        request.body = .bytes(ByteBuffer(data: payload))
         do {
+            let request = try HTTPClient.Request(
+                url: url, method: .POST, headers: APNsRequestHeaders.make(for: message, topic: topic, jwt: jwt),
+                body: .byteBuffer(ByteBuffer(data: payload)))
             let exchange = try await PushExchange.run(
                 request, on: client, timeout: timeout, maximumBodyBytes: Self.maximumAnswerBytes)
             let answer = APNsAnswer(status: exchange.status, headers: exchange.headers, body: exchange.body)

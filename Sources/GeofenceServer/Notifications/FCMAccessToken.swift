@@ -56,12 +56,11 @@ actor FCMAccessToken {
                 iss: account.clientEmail, scope: Self.scope, aud: account.tokenURI, iat: issuedAt,
                 exp: issuedAt + Int64(Self.assertionLifetime)),
             key: account.privateKey)
-        var request = HTTPClientRequest(url: account.tokenURI)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         // The grant type's URN percent-encoded; the assertion is base64url and dots, safe as is.
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
-        request.body = .bytes(ByteBuffer(string: form))
+        let request = try HTTPClient.Request(
+            url: account.tokenURI, method: .POST, headers: ["content-type": "application/x-www-form-urlencoded"],
+            body: .string(form))
         let exchange = try await PushExchange.run(request, on: client, timeout: timeout, maximumBodyBytes: 64 * 1024)
         let json = (try? JSONSerialization.jsonObject(with: Data(exchange.body.readableBytesView))) as? [String: Any]
         guard exchange.status == 200, let token = json?["access_token"] as? String, !token.isEmpty,

@@ -56,12 +56,11 @@ public struct FCMSender: PushSender {
         } catch {
             return .retry(reason: "FCM access token: \(error)", retryAfter: nil)
         }
-        var request = HTTPClientRequest(url: endpoint + "/v1/projects/\(projectID)/messages:send")
-        request.method = .POST
-        request.headers.add(name: "authorization", value: "Bearer \(token)")
-        request.headers.add(name: "content-type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: body))
         do {
+            let request = try HTTPClient.Request(
+                url: endpoint + "/v1/projects/\(projectID)/messages:send", method: .POST,
+                headers: ["authorization": "Bearer \(token)", "content-type": "application/json"],
+                body: .byteBuffer(ByteBuffer(data: body)))
             let exchange = try await PushExchange.run(
                 request, on: client, timeout: timeout, maximumBodyBytes: 64 * 1024)
             let answer = FCMAnswer(

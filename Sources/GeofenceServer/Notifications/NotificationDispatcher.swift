@@ -41,19 +41,27 @@ public final class NotificationDispatcher: Service {
     /// Rounds every poll interval, the first one interval after start (a test driving
     /// ``deliverDue()`` itself, with a long interval, never races the worker); a last round on
     /// graceful shutdown, given up after ``NotificationConfiguration/lastRoundLimit``.
+    ///
+    /// The whole loop runs on the background executor and sleeps on the background event loop:
+    /// a round that returned to Swift's pool would queue its next job there from a background
+    /// thread, and a pool thread started for it would inherit the background priority
+    /// (``BackgroundExecutor``'s invariant). Only the return to the caller, once, at shutdown,
+    /// goes back to the pool.
     public func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.pollInterval) }
-            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { break }
-            do { _ = try await deliverDue() } catch {
-                logger.error("notification round failed", metadata: ["error": "\(error)"])
+        await withTaskExecutorPreference(BackgroundExecutor.shared) {
+            while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                try? await cancelWhenGracefulShutdown {
+                    try await BackgroundExecutor.sleep(for: self.configuration.pollInterval)
+                }
+                guard !Task.isShuttingDownGracefully, !Task.isCancelled else { break }
+                do { _ = try await deliverDue() } catch {
+                    logger.error("notification round failed", metadata: ["error": "\(error)"])
+                }
             }
-        }
-        // With a push service unreachable and thousands of notifications due, the last round
-        // would hold the shutdown for their timeouts. What it leaves is leased, and sent again
-        // with the same ids when the lease ends.
-        _ = try? await DeadlineRace.run(deadline: configuration.lastRoundLimit, on: BackgroundExecutor.shared) {
-            try await self.deliverDue()
+            // With a push service unreachable and thousands of notifications due, the last round
+            // would hold the shutdown for their timeouts. What it leaves is leased, and sent
+            // again with the same ids when the lease ends.
+            _ = try? await DeadlineRace.run(deadline: configuration.lastRoundLimit) { try await self.deliverDue() }
         }
     }
 

@@ -66,6 +66,23 @@ final class BackgroundExecutor: TaskExecutor {
         Thread.current.name = threadName
     }
 
+    /// Waits `duration` on a timer of the background event loop (the push client's), not a
+    /// Dispatch timer: a background thread that asked Dispatch for one could make Dispatch
+    /// start a thread that inherits its priority. A task on this executor resumes here
+    /// afterwards. Throws `CancellationError` when the task is cancelled first.
+    static func sleep(for duration: Duration) async throws {
+        let timer = PushClient.eventLoopGroup.next().scheduleTask(in: .nanoseconds(duration.nanoseconds)) {}
+        do {
+            try await withTaskCancellationHandler {
+                try await timer.futureResult.get()
+            } onCancel: {
+                timer.cancel()
+            }
+        } catch {
+            throw CancellationError()
+        }
+    }
+
     /// Runs `body` on the executor's thread (lowering it again, for one).
     fileprivate func runOnThread(_ body: @escaping @Sendable () -> Void) {
         pool.submit { _ in body() }

@@ -12,12 +12,21 @@ enum ConcurrentSends {
     }
 
     /// The outcome of each message, in the messages' order. Throws ``TimedOut`` when they are
-    /// not all answered within `limit`.
+    /// not all answered within `limit`. The sends, their answers and the clock resume on the
+    /// harness's own thread (``HarnessExecutor``), so a busy test run cannot make an answer late.
     static func send(
         _ messages: [PushMessage], through sender: any PushSender, inFlight: Int, within limit: Duration
     ) async throws -> [PushOutcome] {
+        try await withTaskExecutorPreference(HarnessExecutor.shared) {
+            try await sendOnHarnessThread(messages, through: sender, inFlight: inFlight, within: limit)
+        }
+    }
+
+    private static func sendOnHarnessThread(
+        _ messages: [PushMessage], through sender: any PushSender, inFlight: Int, within limit: Duration
+    ) async throws -> [PushOutcome] {
         let answers = Answers(count: messages.count)
-        let work = Task {
+        let work = Task(executorPreference: HarnessExecutor.shared) {
             await withTaskGroup(of: (Int, PushOutcome).self) { group in
                 var next = 0
                 func start() {
