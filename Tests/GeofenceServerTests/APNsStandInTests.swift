@@ -118,6 +118,27 @@ struct APNsStandInTests {
         }
     }
 
+    @Test("a provider token accepted once is refused once it is older than an hour; a changed signature is refused")
+    func acceptedTokenAges() async throws {
+        try await withStandIn { standIn, client in
+            let token = try providerToken()
+            #expect(
+                try await send(Request(), authorization: "bearer \(token)", to: standIn, client: client).status == 200)
+            // The same claims with a character inside the signature changed (the last one may
+            // only carry padding bits).
+            var characters = Array(token)
+            let i = characters.count - 10
+            characters[i] = characters[i] == "A" ? "B" : "A"
+            let altered = try await send(
+                Request(), authorization: "bearer \(String(characters))", to: standIn, client: client)
+            #expect(altered.status == 403 && altered.reason == "InvalidProviderToken")
+            fixture.clock.advance(3601)
+            let aged = try await send(Request(), authorization: "bearer \(token)", to: standIn, client: client)
+            #expect(aged.status == 403 && aged.reason == "ExpiredProviderToken")
+            #expect(standIn.accepted.count == 1)
+        }
+    }
+
     @Test("a new provider token within 20 minutes of the last is TooManyProviderTokenUpdates")
     func tokenUpdateRate() async throws {
         try await withStandIn { standIn, client in
