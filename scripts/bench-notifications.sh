@@ -34,6 +34,10 @@
 #      "idle-load" is a control: notifications off, and for IDLE_LOAD_SECONDS (3) from the burst
 #      two other processes at SCHED_IDLE touch 64 MB each, about the CPU the pushes take. It
 #      shows what any work at the lowest priority costs the requests on this machine.
+#      "idle-net", another control: notifications off, and for 3 s from the burst a process at
+#      SCHED_IDLE exchanges IDLE_NET_RATE (3,500) request/answer pairs a second with itself over
+#      loopback TCP, each message a write of its own (300 and 40 bytes): the pushes' packets,
+#      without their TLS and HTTP/2 work. MODES="off on idle-load idle-net" runs all four.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${GEOFENCE:-.build/release/geofence}
@@ -126,7 +130,7 @@ for key, name in (("p99", "whole run p99"), ("burst_p50", "burst's second p50"),
     for build in sorted({r.split(" ")[0] for r in runs if " " in r} or {""}):
         prefix = build + " " if build else ""
         cells = []
-        for mode in ("off", "on", "idle-load"):
+        for mode in ("off", "on", "idle-load", "idle-net"):
             v = [r[key] for r in runs.get(prefix + mode, []) if key in r]
             if v: cells.append("%s %.2f (%.2f-%.2f)" % (mode, statistics.median(v), min(v), max(v)))
         off = [r[key] for r in runs.get(prefix + "off", []) if key in r]
@@ -147,6 +151,30 @@ while True:
     for i in range(0, len(a), 8): a[i] += 1
 " &
   done
+}
+
+idle_net() {   # the pushes' loopback packets, without their CPU, at SCHED_IDLE (a control)
+  timeout 5 chrt --idle 0 python3 -c "
+import socket, sys, threading, time
+rate, seconds = int(sys.argv[1]), 3.0
+server = socket.create_server(('127.0.0.1', 0))
+def answer():
+    c, _ = server.accept()
+    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    while (d := c.recv(65536)):
+        for _ in range(len(d) // 300): c.send(b'a' * 40)
+def drain():
+    while client.recv(65536): pass
+threading.Thread(target=answer, daemon=True).start()
+client = socket.create_connection(server.getsockname())
+client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+threading.Thread(target=drain, daemon=True).start()
+start, sent = time.time(), 0
+while time.time() - start < seconds:
+    while sent < int((time.time() - start) * rate):
+        client.send(b'r' * 300); sent += 1
+    time.sleep(0.0005)
+" "${IDLE_NET_RATE:-3500}" &
 }
 
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"; }
@@ -237,6 +265,7 @@ for round in $(seq 1 "$ROUNDS"); do
       LOADGEN_PID=$!
       sleep 1
       if [ "$mode" = idle-load ]; then idle_load; fi
+      if [ "$mode" = idle-net ]; then idle_net; fi
       burst >/dev/null
       wait "$LOADGEN_PID"
       sleep 2
