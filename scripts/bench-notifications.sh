@@ -158,11 +158,14 @@ idle_net() {   # the pushes' loopback packets, without their CPU, at SCHED_IDLE 
 import socket, sys, threading, time
 rate, seconds = int(sys.argv[1]), 3.0
 server = socket.create_server(('127.0.0.1', 0))
-def answer():
+def answer():   # one answer per 300 bytes received, however TCP splits them
     c, _ = server.accept()
     c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    pending = 0
     while (d := c.recv(65536)):
-        for _ in range(len(d) // 300): c.send(b'a' * 40)
+        pending += len(d)
+        for _ in range(pending // 300): c.send(b'a' * 40)
+        pending %= 300
 def drain():
     while client.recv(65536): pass
 threading.Thread(target=answer, daemon=True).start()
