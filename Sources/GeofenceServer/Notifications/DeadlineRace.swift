@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 
 /// Resumes a continuation with whichever ends first, some work or its deadline, and never waits
@@ -6,7 +5,10 @@ import Foundation
 /// cancellation holds it). The loser is cancelled: the deadline's timer ends at once, the work
 /// when it notices.
 final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
-    /// `work`'s value, or `HTTPClientError.deadlineExceeded` once `deadline` has passed (or
+    /// The error of a race the deadline won.
+    struct Exceeded: Error {}
+
+    /// `work`'s value, or ``Exceeded`` once `deadline` has passed (or
     /// `CancellationError` when the caller is cancelled), without waiting for `work` to end.
     /// `work` and the timer run in tasks of their own on the background executor (an
     /// unstructured task does not inherit the caller's executor preference), the timer on the
@@ -50,7 +52,7 @@ final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
         }
         let timer = Task(executorPreference: BackgroundExecutor.shared) {
             guard (try? await BackgroundExecutor.sleep(for: deadline)) != nil else { return }
-            self.finish(.failure(HTTPClientError.deadlineExceeded))
+            self.finish(.failure(Exceeded()))
         }
         let alreadyOver = lock.withLock {
             tasks = [worker, timer]
