@@ -21,7 +21,9 @@
 #      pushes the stand-in accepted meanwhile, the CPU seconds the server and the stand-in
 #      used, and the latencies of the requests sent before the burst, in its second (its commit
 #      holds the tenant's writes for a few hundred milliseconds, notifications or not) and after
-#      it (while the pushes go out). With OLD=<another geofence binary>, each round measures that
+#      it (while the pushes go out), and from the server's /metrics how the requests waited for
+#      the one SQLite connection: how many arrived while the server's own work (planning, leases,
+#      answers' records) held it, and how many waited over 0.5 ms. With OLD=<another geofence binary>, each round measures that
 #      binary too, off then on, before this one: old and new side by side in one run (this one's
 #      load generator for both).
 #   swift build -c release --product geofence && swift build -c release --product push-stand-in
@@ -88,13 +90,22 @@ serve() {   # fresh store; sets KEY and SERVER
   cat "$DIR/server.log"; exit 1
 }
 
-windows() {   # $1 latencies, $2 run label: p50 / p90 / p99 of the requests sent before the burst,
-# in its second, and after it; appends the run's figures to $DIR/results.csv for the summary
-python3 - "$1" "$2" "$DIR/results.csv" <<'PY'
-import csv, sys
+windows() {   # $1 latencies, $2 run label, $3 the server's /metrics: p50 / p90 / p99 of the requests
+# sent before the burst, in its second, and after it, and how the requests waited for the SQLite
+# connection; appends the run's figures to $DIR/results.csv for the summary
+python3 - "$1" "$2" "$DIR/results.csv" "$3" <<'PY'
+import csv, re, sys
 rows = [(float(r["sent_s"]), float(r["latency_ms"])) for r in csv.DictReader(open(sys.argv[1]))]
+samples = {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+) (\S+)$", open(sys.argv[4]).read(), re.M)}
+def sample(name): return samples.get(name, 0.0)
+wait = "geofence_sqlite_request_wait_seconds"
+waits, behind = sample(wait + "_count"), sample("geofence_sqlite_requests_behind_background_total")
+slow = waits - sample(wait + '_bucket{le="0.0005"}')
+hold, holds = sample("geofence_sqlite_background_hold_seconds_sum"), sample("geofence_sqlite_background_hold_seconds_count")
+print("==   SQLite connection: %d request closures, %d behind the server's own work, %d waited over 0.5 ms;"
+      " its own work held it %.2f s in %d closures" % (waits, behind, slow, hold, holds))
 def q(v, f): return v[min(len(v) - 1, max(0, int(-(-f * len(v) // 1)) - 1))]
-parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99)}
+parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99), "behind": behind, "slow_waits": slow}
 for key, name, lo, hi in (("before", "before the burst", 0, 1), ("burst", "the burst's second", 1, 2),
                           ("after", "after it", 2, 1e9)):
     v = sorted(l for t, l in rows if lo <= t < hi)
@@ -125,8 +136,9 @@ def u_test(a, b):
     centre = n * len(b) / 2
     splits = list(itertools.combinations(range(len(pooled)), n))
     return sum(abs(stat(s) - centre) >= abs(observed - centre) - 1e-9 for s in splits) / len(splits)
-print("== summary over the rounds: median (lowest-highest), ms")
-for key, name in (("p99", "whole run p99"), ("burst_p50", "burst's second p50"), ("after_p99", "after it p99")):
+print("== summary over the rounds: median (lowest-highest), ms unless a count")
+for key, name in (("p99", "whole run p99"), ("burst_p50", "burst's second p50"), ("after_p99", "after it p99"),
+                  ("behind", "requests behind the worker (count)"), ("slow_waits", "waits over 0.5 ms (count)")):
     for build in sorted({r.split(" ")[0] for r in runs if " " in r} or {""}):
         prefix = build + " " if build else ""
         cells = []
@@ -275,7 +287,8 @@ for round in $(seq 1 "$ROUNDS"); do
       echo "== ${OLD:+$run }$mode: $(tr '\n' ' ' <"$DIR/loadgen.txt")"
       echo "==   pushes accepted by the stand-in during the run: $(awk '/^accepted [0-9]+$/ {n=$2} END {print n+0}' "$DIR/standin.log");" \
         "CPU seconds: server $(cpu_seconds "$SERVER"), stand-in $(cpu_seconds "$STANDIN_PID")"
-      windows "$DIR/latencies.csv" "${OLD:+$run }$mode"
+      curl -fsS "http://127.0.0.1:$PORT/metrics" -H "Authorization: Bearer $KEY" >"$DIR/metrics.txt" || :>"$DIR/metrics.txt"
+      windows "$DIR/latencies.csv" "${OLD:+$run }$mode" "$DIR/metrics.txt"
       stop
     done
   done

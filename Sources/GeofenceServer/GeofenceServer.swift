@@ -67,6 +67,7 @@ public struct GeofenceServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
+        (store as? SQLiteStore)?.reportConnectionTimings(to: metrics.connection)
         self.hub = TenantHub(
             store: store, policy: configuration.policy, metrics: metrics,
             snapshotSchedule: configuration.snapshots, engineShards: configuration.engineShards, logger: logger)

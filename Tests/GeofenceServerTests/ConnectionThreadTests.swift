@@ -88,4 +88,56 @@ struct ConnectionThreadTests {
         }
         #expect(ran.withLockedValue { $0 } == 5)
     }
+
+    @Test("the timings count the requests that waited behind background work, and only those")
+    func timingsCountRequestsBehindBackground() {
+        let thread = ConnectionThread(name: "test-connection")
+        let metrics = ServerMetrics()
+        thread.report(to: metrics.connection)
+        let done = DispatchSemaphore(value: 0)
+        // Two requests arrive while a background closure holds the connection.
+        let background = Gate()
+        thread.submit(.background) { background.hold() }
+        background.waitUntilHeld()
+        for _ in 0..<2 { thread.submit { done.signal() } }
+        background.release()
+        for _ in 0..<2 { done.wait() }
+        // One arrives while a request holds it, one when it is free.
+        let request = Gate()
+        thread.submit { request.hold() }
+        request.waitUntilHeld()
+        thread.submit { done.signal() }
+        request.release()
+        done.wait()
+        thread.submit { done.signal() }
+        done.wait()
+        thread.stop()
+
+        let text = metrics.exposition()
+        #expect(Self.value("geofence_sqlite_requests_behind_background_total", in: text) == 2)
+        #expect(Self.value("geofence_sqlite_request_wait_seconds_count", in: text) == 5)
+        #expect(Self.value("geofence_sqlite_background_hold_seconds_count", in: text) == 1)
+    }
+
+    @Test("a server on SQLite reports its connection's waits at /metrics")
+    func serverReportsConnectionTimings() async throws {
+        try await Harness.run(.sqlite) { h in
+            let key = try await h.key("acme")
+            let put = try await h.call(
+                .PUT, "/v1/regions/plaza", key: key, body: circleFeature("plaza", lat: 31.2, lon: 121.5, radius: 200))
+            #expect(put.status == 201, "\(put)")
+            let text = try await h.call(.GET, "/metrics", key: key).text
+            // The key's creation and the region's write waited in the request lane at least.
+            #expect((Self.value("geofence_sqlite_request_wait_seconds_count", in: text) ?? 0) >= 2, "\(text)")
+            #expect(Self.value("geofence_sqlite_requests_behind_background_total", in: text) != nil, "\(text)")
+        }
+    }
+
+    /// The value of the sample named `name` (no labels) in a Prometheus exposition.
+    static func value(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").lazy.compactMap { line -> Double? in
+            let parts = line.split(separator: " ")
+            return parts.count == 2 && parts[0] == name ? Double(parts[1]) : nil
+        }.first
+    }
 }

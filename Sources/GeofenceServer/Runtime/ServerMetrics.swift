@@ -25,6 +25,8 @@ package struct ServerMetrics: Sendable {
     /// Tracking-app reports acknowledged and not used, by reason
     /// (`geofence_app_reports_set_aside_total{reason}`, ``SetAsideReason``).
     let setAside: [SetAsideReason: CoreMetrics.Counter]
+    /// The SQLite connection's lanes (``ConnectionTimings``); unused on PostgreSQL.
+    let connection: ConnectionTimings
 
     package init() {
         let registry = PrometheusCollectorRegistry()
@@ -35,6 +37,8 @@ package struct ServerMetrics: Sendable {
         }
         factory.durationHistogramBuckets = [
             "geofence_fix_commit_seconds": fine, "geofence_fix_batch_commit_wait_seconds": fine,
+            ConnectionTimings.waitLabel: ConnectionTimings.buckets,
+            ConnectionTimings.holdLabel: ConnectionTimings.buckets,
         ]
         factory.valueHistogramBuckets = ["geofence_fix_commit_group_batches": [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]]
         self.registry = registry
@@ -61,6 +65,7 @@ package struct ServerMetrics: Sendable {
                         factory: factory)
                 )
             })
+        connection = ConnectionTimings(factory: factory)
     }
 
     /// The Prometheus text exposition.

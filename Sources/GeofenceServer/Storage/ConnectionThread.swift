@@ -29,10 +29,20 @@ final class ConnectionThread: @unchecked Sendable {
         case background
     }
 
+    /// A request's closure, with when it was submitted and whether background work held the
+    /// connection then (for ``ConnectionTimings``).
+    private struct Request {
+        var job: @Sendable () -> Void
+        var submitted: UInt64
+        var behindBackground: Bool
+    }
+
     // Guarded by `condition`.
-    private var requests: [@Sendable () -> Void] = []
+    private var requests: [Request] = []
     private var background: [@Sendable () -> Void] = []
     private var stopping = false
+    private var runningBackground = false
+    private var timings: ConnectionTimings?
     private let condition = NSCondition()
 
     /// Starts the thread. It inherits the calling thread's scheduling policy: make it from a
@@ -49,10 +59,18 @@ final class ConnectionThread: @unchecked Sendable {
     func submit(_ lane: Lane = .request, _ job: @escaping @Sendable () -> Void) {
         condition.lock()
         switch lane {
-        case .request: requests.append(job)
+        case .request:
+            requests.append(Request(job: job, submitted: Self.now(), behindBackground: runningBackground))
         case .background: background.append(job)
         }
         condition.signal()
+        condition.unlock()
+    }
+
+    /// Records from now on how long requests wait and background work holds the connection.
+    func report(to timings: ConnectionTimings) {
+        condition.lock()
+        self.timings = timings
         condition.unlock()
     }
 
@@ -75,13 +93,37 @@ final class ConnectionThread: @unchecked Sendable {
 
     private func runJobs() {
         while let turn = nextTurn() {
-            for job in turn.requests { job() }
-            turn.background?()
+            for request in turn.requests {
+                if let timings = turn.timings {
+                    timings.requestWait.recordNanoseconds(Int64(Self.now() &- request.submitted))
+                    if request.behindBackground { timings.requestsBehindBackground.increment() }
+                }
+                request.job()
+            }
+            if let job = turn.background { runBackground(job, timings: turn.timings) }
         }
     }
 
+    private func runBackground(_ job: @Sendable () -> Void, timings: ConnectionTimings?) {
+        setRunningBackground(true)
+        let start = Self.now()
+        job()
+        timings?.backgroundHold.recordNanoseconds(Int64(Self.now() &- start))
+        setRunningBackground(false)
+    }
+
+    private func setRunningBackground(_ running: Bool) {
+        condition.lock()
+        runningBackground = running
+        condition.unlock()
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
     /// Waits for work; `nil` once stopped with nothing left.
-    private func nextTurn() -> (requests: [@Sendable () -> Void], background: (@Sendable () -> Void)?)? {
+    private func nextTurn() -> (
+        requests: [Request], background: (@Sendable () -> Void)?, timings: ConnectionTimings?
+    )? {
         condition.lock()
         defer { condition.unlock() }
         while requests.isEmpty && background.isEmpty {
@@ -90,6 +132,6 @@ final class ConnectionThread: @unchecked Sendable {
         }
         let turn = requests
         requests.removeAll(keepingCapacity: true)
-        return (turn, background.isEmpty ? nil : background.removeFirst())
+        return (turn, background.isEmpty ? nil : background.removeFirst(), timings)
     }
 }

@@ -61,6 +61,9 @@ final class SQLiteHandle: @unchecked Sendable {
         }
     }
 
+    /// Records from now on how the connection's lanes wait for each other (``ConnectionTimings``).
+    func report(to timings: ConnectionTimings) { queue.report(to: timings) }
+
     /// Finalises the statements and closes the connection (after the closures already queued).
     func close() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in

@@ -62,6 +62,10 @@ public final class SQLiteStore: ServerStore {
         return SQLiteStore(db: db, checkpointer: checkpointer, path: path)
     }
 
+    /// Records from now on, in `timings`, how requests wait for the writer's connection and how
+    /// long the server's own work holds it (a server reports to its `/metrics`).
+    func reportConnectionTimings(to timings: ConnectionTimings) { db.report(to: timings) }
+
     public func close() async throws {
         await db.close()
         await checkpointer?.close()
