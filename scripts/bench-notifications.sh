@@ -23,7 +23,7 @@
 #      holds the tenant's writes for a few hundred milliseconds, notifications or not) and after
 #      it (while the pushes go out), and from the server's /metrics how the requests waited for
 #      the one SQLite connection: how many arrived while the server's own work (planning, leases,
-#      answers' records) held it, and how many waited over 0.5 ms. With OLD=<another geofence binary>, each round measures that
+#      answers' records) held it, and how many of those and of the others waited over 0.5 ms. With OLD=<another geofence binary>, each round measures that
 #      binary too, off then on, before this one: old and new side by side in one run (this one's
 #      load generator for both).
 #   swift build -c release --product geofence && swift build -c release --product push-stand-in
@@ -98,14 +98,19 @@ import csv, re, sys
 rows = [(float(r["sent_s"]), float(r["latency_ms"])) for r in csv.DictReader(open(sys.argv[1]))]
 samples = {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+) (\S+)$", open(sys.argv[4]).read(), re.M)}
 def sample(name): return samples.get(name, 0.0)
-wait = "geofence_sqlite_request_wait_seconds"
-waits, behind = sample(wait + "_count"), sample("geofence_sqlite_requests_behind_background_total")
-slow = waits - sample(wait + '_bucket{le="0.0005"}')
+def waits(arrived):   # requests' closures that arrived so, and those of them that waited over 0.5 ms
+    name = 'geofence_sqlite_request_wait_seconds%s{arrived="' + arrived + '"%s}'
+    n = sample(name % ("_count", ""))
+    return n, n - sample(name % ("_bucket", ',le="0.0005"'))
+behind, behind_slow = waits("during_background")
+other, other_slow = waits("otherwise")
 hold, holds = sample("geofence_sqlite_background_hold_seconds_sum"), sample("geofence_sqlite_background_hold_seconds_count")
-print("==   SQLite connection: %d request closures, %d behind the server's own work, %d waited over 0.5 ms;"
-      " its own work held it %.2f s in %d closures" % (waits, behind, slow, hold, holds))
+print("==   SQLite connection: %d request closures arrived while the server's own work held it (%d of them waited"
+      " over 0.5 ms), %d otherwise (%d); its own work held it %.2f s in %d closures"
+      % (behind, behind_slow, other, other_slow, hold, holds))
 def q(v, f): return v[min(len(v) - 1, max(0, int(-(-f * len(v) // 1)) - 1))]
-parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99), "behind": behind, "slow_waits": slow}
+parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99), "behind": behind, "behind_slow": behind_slow,
+           "other_slow": other_slow}
 for key, name, lo, hi in (("before", "before the burst", 0, 1), ("burst", "the burst's second", 1, 2),
                           ("after", "after it", 2, 1e9)):
     v = sorted(l for t, l in rows if lo <= t < hi)
@@ -138,7 +143,9 @@ def u_test(a, b):
     return sum(abs(stat(s) - centre) >= abs(observed - centre) - 1e-9 for s in splits) / len(splits)
 print("== summary over the rounds: median (lowest-highest), ms unless a count")
 for key, name in (("p99", "whole run p99"), ("burst_p50", "burst's second p50"), ("after_p99", "after it p99"),
-                  ("behind", "requests behind the worker (count)"), ("slow_waits", "waits over 0.5 ms (count)")):
+                  ("behind", "requests arrived while the worker held the connection (count)"),
+                  ("behind_slow", "of them, waited over 0.5 ms (count)"),
+                  ("other_slow", "other requests that waited over 0.5 ms (count)")):
     for build in sorted({r.split(" ")[0] for r in runs if " " in r} or {""}):
         prefix = build + " " if build else ""
         cells = []

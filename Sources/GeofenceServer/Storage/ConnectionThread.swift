@@ -34,7 +34,7 @@ final class ConnectionThread: @unchecked Sendable {
     private struct Request {
         var job: @Sendable () -> Void
         var submitted: UInt64
-        var behindBackground: Bool
+        var arrivedDuringBackground: Bool
     }
 
     // Guarded by `condition`.
@@ -60,7 +60,7 @@ final class ConnectionThread: @unchecked Sendable {
         condition.lock()
         switch lane {
         case .request:
-            requests.append(Request(job: job, submitted: Self.now(), behindBackground: runningBackground))
+            requests.append(Request(job: job, submitted: Self.now(), arrivedDuringBackground: runningBackground))
         case .background: background.append(job)
         }
         condition.signal()
@@ -94,10 +94,9 @@ final class ConnectionThread: @unchecked Sendable {
     private func runJobs() {
         while let turn = nextTurn() {
             for request in turn.requests {
-                if let timings = turn.timings {
-                    timings.requestWait.recordNanoseconds(Int64(Self.now() &- request.submitted))
-                    if request.behindBackground { timings.requestsBehindBackground.increment() }
-                }
+                turn.timings?.recordWait(
+                    nanoseconds: Self.now() &- request.submitted,
+                    arrivedDuringBackground: request.arrivedDuringBackground)
                 request.job()
             }
             if let job = turn.background { runBackground(job, timings: turn.timings) }

@@ -1,18 +1,19 @@
 import CoreMetrics
 
 /// What the two lanes of one SQLite connection (``ConnectionThread``) cost each other, in
-/// `/metrics`: with a single writer, every request that arrives while the server's own work
-/// holds the connection waits for that work's step and its commit.
+/// `/metrics`: with a single writer, a request that arrives while the server's own work holds
+/// the connection waits for that work's step and its commit.
 struct ConnectionTimings: Sendable {
-    /// From a request's closure being submitted to its start
-    /// (`geofence_sqlite_request_wait_seconds`).
-    let requestWait: CoreMetrics.Timer
+    /// From a request's closure being submitted to its start, for the requests that arrived
+    /// while a background closure held the connection
+    /// (`geofence_sqlite_request_wait_seconds{arrived="during_background"}`).
+    let waitBehindBackground: CoreMetrics.Timer
+    /// The same for every other request: the connection was free, or held by another request
+    /// (`geofence_sqlite_request_wait_seconds{arrived="otherwise"}`).
+    let waitOtherwise: CoreMetrics.Timer
     /// How long each background closure held the connection, its commit included
     /// (`geofence_sqlite_background_hold_seconds`).
     let backgroundHold: CoreMetrics.Timer
-    /// Request closures submitted while a background closure held the connection
-    /// (`geofence_sqlite_requests_behind_background_total`).
-    let requestsBehindBackground: CoreMetrics.Counter
 
     static let waitLabel = "geofence_sqlite_request_wait_seconds"
     static let holdLabel = "geofence_sqlite_background_hold_seconds"
@@ -23,9 +24,15 @@ struct ConnectionTimings: Sendable {
     }
 
     init(factory: any MetricsFactory) {
-        requestWait = CoreMetrics.Timer(label: Self.waitLabel, factory: factory)
+        waitBehindBackground = CoreMetrics.Timer(
+            label: Self.waitLabel, dimensions: [("arrived", "during_background")], factory: factory)
+        waitOtherwise = CoreMetrics.Timer(
+            label: Self.waitLabel, dimensions: [("arrived", "otherwise")], factory: factory)
         backgroundHold = CoreMetrics.Timer(label: Self.holdLabel, factory: factory)
-        requestsBehindBackground = CoreMetrics.Counter(
-            label: "geofence_sqlite_requests_behind_background_total", factory: factory)
+    }
+
+    /// Records a request's wait for the connection.
+    func recordWait(nanoseconds: UInt64, arrivedDuringBackground: Bool) {
+        (arrivedDuringBackground ? waitBehindBackground : waitOtherwise).recordNanoseconds(Int64(nanoseconds))
     }
 }
