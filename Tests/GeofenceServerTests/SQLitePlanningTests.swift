@@ -1,7 +1,6 @@
 import Foundation
 import Geodesy
 import Geofencing
-import NIOConcurrencyHelpers
 import Testing
 
 @testable import GeofenceServer
@@ -26,36 +25,6 @@ struct SQLitePlanningTests {
 
     static func log(_ store: SQLiteStore) async throws -> [ServerJSON] {
         try await store.notificationLog(tenant: "acme", device: "d0", after: 0, limit: 100)
-    }
-
-    @Test("the worker's gather reads on its own connection: it runs while a commit holds the writer")
-    func gatherDoesNotWaitForTheWriter() async throws {
-        try await TestDatabase.with(.sqlite) { db in
-            let store = try await Self.storeWithOneEvent(db)
-            let writerHeld = NIOLockedValueBox(false)
-            let entered = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
-            // A write transaction holds the writer's connection until released (or 30 s: a read
-            // that waits for the writer then runs after it, and the test fails instead of hanging).
-            let held = Task {
-                try await store.transaction { _ in
-                    writerHeld.withLockedValue { $0 = true }
-                    entered.signal()
-                    _ = release.wait(timeout: .now() + 30)
-                    writerHeld.withLockedValue { $0 = false }
-                }
-            }
-            entered.wait()
-            let (batch, heldDuringRead) = try await store.backgroundRead { s in
-                (try QueuedEvents.gather(s, limit: 10), writerHeld.withLockedValue { $0 })
-            }
-            release.signal()
-            try await held.value
-            #expect(heldDuringRead)
-            #expect(batch.events.count == 1)
-            #expect(batch.rules["acme"]?.count == 1)
-            try await store.close()
-        }
     }
 
     @Test("a cap moved after the gather: the write throws, writes nothing, and the batch is planned again")

@@ -23,9 +23,8 @@ extension SQLiteStore {
 
     public func planNotifications(now: Date, limit: Int) async throws -> Int {
         for _ in 0..<Self.conflictRetries {
-            // A read on the second connection: an idle worker's poll, or a batch's gather, never
-            // holds the connection the phones' commits wait for.
-            let batch = try await backgroundRead { s in try QueuedEvents.gather(s, limit: limit) }
+            // A read: an idle worker's poll finds the queue empty without taking the write lock.
+            let batch = try await read(.background) { s in try QueuedEvents.gather(s, limit: limit) }
             if batch.events.isEmpty { return 0 }
             let writes = batch.plan(now: now)
             do {

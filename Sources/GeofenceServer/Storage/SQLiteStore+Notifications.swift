@@ -146,7 +146,7 @@ extension SQLiteStore: NotificationStore {
 
     public func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification] {
         let t = now.timeIntervalSince1970
-        let anyDue = try await backgroundRead { s in
+        let anyDue = try await read(.background) { s in
             !(try s.query(
                 "SELECT 1 AS x FROM notifications WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1", [.float(t)]
             ).isEmpty)

@@ -22,16 +22,12 @@ public final class SQLiteStore: ServerStore {
     let db: SQLiteHandle
     /// Checkpoints the write-ahead log off the writer's path (`nil` for `:memory:`).
     let checkpointer: SQLiteCheckpointer?
-    /// A second connection for the notification worker's reads (``backgroundRead(_:)``); `nil`
-    /// for `:memory:`, whose database a second connection would not see.
-    let backgroundReader: SQLiteHandle?
     /// Where the database lives (`:memory:` for a private in-memory one).
     public let path: String
 
-    init(db: SQLiteHandle, checkpointer: SQLiteCheckpointer?, backgroundReader: SQLiteHandle?, path: String) {
+    init(db: SQLiteHandle, checkpointer: SQLiteCheckpointer?, path: String) {
         self.db = db
         self.checkpointer = checkpointer
-        self.backgroundReader = backgroundReader
         self.path = path
     }
 
@@ -58,16 +54,12 @@ public final class SQLiteStore: ServerStore {
             try SQLiteStore.defineNFC(s)
         }
         var checkpointer: SQLiteCheckpointer? = nil
-        var backgroundReader: SQLiteHandle? = nil
         if path != ":memory:" {
             let c = try await SQLiteCheckpointer(path: path)
             try await db.run { s in s.onWALCommit(inlineLimit: SQLiteCheckpointer.inlineLimit) { c.walGrew(to: $0) } }
             checkpointer = c
-            let reader = try SQLiteHandle(path: path)
-            _ = try await reader.run { s in try s.query("PRAGMA busy_timeout=5000") }
-            backgroundReader = reader
         }
-        return SQLiteStore(db: db, checkpointer: checkpointer, backgroundReader: backgroundReader, path: path)
+        return SQLiteStore(db: db, checkpointer: checkpointer, path: path)
     }
 
     /// Records from now on, in `timings`, how requests wait for the writer's connection and how
@@ -76,7 +68,6 @@ public final class SQLiteStore: ServerStore {
 
     public func close() async throws {
         await db.close()
-        await backgroundReader?.close()
         await checkpointer?.close()
     }
 
@@ -108,20 +99,6 @@ public final class SQLiteStore: ServerStore {
                 } while i < count && !s.requestWaiting
                 return i
             }
-        }
-    }
-
-    /// Runs the notification worker's read `body` in one read transaction on the second
-    /// connection, so the writer's connection, which every phone's commit waits for, is not held
-    /// for it: in WAL mode a reader and the writer do not block each other, and the read sees
-    /// every commit made before it began. Without a second connection (`:memory:`), in the
-    /// writer's background lane.
-    func backgroundRead<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) throws -> T) async throws -> T {
-        guard let backgroundReader else { return try await read(.background, body) }
-        return try await backgroundReader.run { s in
-            try s.query("BEGIN")
-            defer { _ = try? s.query("COMMIT") }
-            return try body(s)
         }
     }
 
