@@ -58,9 +58,10 @@ struct ConnectionLimitTests {
         let probe = Budget.Probe()
         // The limit only stops a hang: in a full parallel run this test has taken 43–80 s, most
         // of it waiting for Swift's pool, which the other suites keep busy.
-        // 500 ms: the working connection is idle, too, until its request is read; a shorter
-        // timeout could close it first on a loaded machine (the test then hangs to its limit).
-        try await Budget.withServer(probe, idleTimeout: .milliseconds(500)) { port in
+        // 2 s: the working connection is idle, too, until its request is read; a shorter
+        // timeout could close it first on a loaded machine (the test then hangs to its limit):
+        // one full parallel run failed so at 500 ms, on the shared event loops.
+        try await Budget.withServer(probe, idleTimeout: .seconds(2)) { port in
             let working = try Budget.connectedSocket(port)
             defer { close(working) }
             let request = Array("GET /v1/work HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)

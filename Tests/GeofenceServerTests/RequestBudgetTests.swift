@@ -4,6 +4,7 @@ import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ServiceLifecycle
 import Testing
 
@@ -99,10 +100,15 @@ struct RequestBudgetTests {
             return .json(.object(["waiters": .number(Double(count))]))
         }
         let (ports, portCont) = AsyncStream.makeStream(of: Int.self)
+        // An event loop of its own: NIO's shared loops also run other suites' servers and push
+        // stand-ins, and a stall there long enough for the idle timeout would close a
+        // connection before its request is read.
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let app = Application(
             router: router, server: .http1NoticingClientsGone(idleTimeout: idleTimeout),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, logger: Harness.quietLogger())
+            onServerRunning: { portCont.yield($0.localAddress?.port ?? 0) }, eventLoopGroupProvider: .shared(loops),
+            logger: Harness.quietLogger())
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Harness.quietLogger())
         let task = Task { try await group.run() }
         var it = ports.makeAsyncIterator()
@@ -110,10 +116,12 @@ struct RequestBudgetTests {
         do { try await body(port) } catch {
             await group.triggerGracefulShutdown()
             try? await task.value
+            try? await loops.shutdownGracefully()
             throw error
         }
         await group.triggerGracefulShutdown()
         try await task.value
+        try await loops.shutdownGracefully()
     }
 
     static func get(
