@@ -23,9 +23,10 @@
 #      holds the tenant's writes for a few hundred milliseconds, notifications or not) and after
 #      it (while the pushes go out), and from the server's /metrics how the requests waited for
 #      the one SQLite connection: how many arrived while the server's own work (planning, leases,
-#      answers' records) held it, and how many of those and of the others waited over 0.5 ms. With OLD=<another geofence binary>, each round measures that
-#      binary too, off then on, before this one: old and new side by side in one run (this one's
-#      load generator for both).
+#      answers' records) held it, and how many of those and of the others waited over 0.5 ms.
+#      With OLD=<another geofence binary>, each round measures that binary too, off then on,
+#      before this one: old and new side by side in one run (this one's load generator for
+#      both).
 #   swift build -c release --product geofence && swift build -c release --product push-stand-in
 #   scripts/bench-notifications.sh
 #   N=2000 RATE=500 DURATION=5 ROUNDS=1 scripts/bench-notifications.sh   # a quicker look
@@ -104,13 +105,14 @@ def waits(arrived):   # requests' closures that arrived so, and those of them th
     return n, n - sample(name % ("_bucket", ',le="0.0005"'))
 behind, behind_slow = waits("during_background")
 other, other_slow = waits("otherwise")
-hold, holds = sample("geofence_sqlite_background_hold_seconds_sum"), sample("geofence_sqlite_background_hold_seconds_count")
+hold = sample("geofence_sqlite_background_hold_seconds_sum")
+holds = sample("geofence_sqlite_background_hold_seconds_count")
 print("==   SQLite connection: %d request closures arrived while the server's own work held it (%d of them waited"
       " over 0.5 ms), %d otherwise (%d); its own work held it %.2f s in %d closures"
       % (behind, behind_slow, other, other_slow, hold, holds))
 def q(v, f): return v[min(len(v) - 1, max(0, int(-(-f * len(v) // 1)) - 1))]
-parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99), "behind": behind, "behind_slow": behind_slow,
-           "other_slow": other_slow}
+parts, figures = [], {"run": sys.argv[2], "p99": q(sorted(l for _, l in rows), .99),
+                      "behind": behind, "behind_slow": behind_slow, "other_slow": other_slow}
 for key, name, lo, hi in (("before", "before the burst", 0, 1), ("burst", "the burst's second", 1, 2),
                           ("after", "after it", 2, 1e9)):
     v = sorted(l for t, l in rows if lo <= t < hi)
