@@ -31,15 +31,18 @@ struct SQLitePlanningTests {
     func capMovedSinceGather() async throws {
         try await TestDatabase.with(.sqlite) { db in
             let store = try await Self.storeWithOneEvent(db)
-            let stale = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: Self.now)
+            let stale = try await store.read(on: store.worker) { s in try QueuedEvents.gather(s, limit: 10) }.plan(
+                now: Self.now)
             #expect(stale.events.first?.notifications.count == 1)
             // Another planner greeted d0 in r a minute ago.
-            try await store.transaction { s in
+            try await store.transaction(on: store.worker) { s in
                 try s.query(
-                    "INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES ('acme', 'd0', 'r', ?)",
+                    "INSERT INTO ledger.notification_caps (tenant, device, region, notified_at) VALUES ('acme', 'd0', 'r', ?)",
                     [.float(Self.now.timeIntervalSince1970 - 60)])
             }
-            await #expect(throws: PlanningConflict.self) { try await store.transaction { s in try stale.apply(s) } }
+            await #expect(throws: PlanningConflict.self) {
+                try await store.transaction(on: store.worker) { s in try stale.apply(s) }
+            }
             #expect(try await Self.log(store).isEmpty)
             // Planned again, the cap holds: logged as dropped, not sent.
             #expect(try await store.planNotifications(now: Self.now, limit: 10) == 1)
@@ -60,10 +63,11 @@ struct SQLitePlanningTests {
             var settings = DeviceNotificationSettings()
             settings.optOut = true
             try await store.putNotificationSettings(tenant: "acme", device: "d0", settings, now: Self.now)
-            let stale = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: Self.now)
+            let stale = try await store.read(on: store.worker) { s in try QueuedEvents.gather(s, limit: 10) }.plan(
+                now: Self.now)
             #expect(stale.events.first?.notifications.count == 1)
             #expect(try await store.planNotifications(now: Self.now, limit: 10) == 1)
-            try await store.transaction { s in try stale.apply(s) }
+            try await store.transaction(on: store.worker) { s in try stale.apply(s) }
             let log = try await Self.log(store)
             #expect(log.count == 1)
             #expect(log.first?["reason"] == "opted-out")
@@ -89,11 +93,12 @@ struct SQLitePlanningTests {
         try await TestDatabase.with(.sqlite) { db in
             let store = try await Self.storeWithOneEvent(db)
             let t = try await Self.enterAgain(store)
-            let writes = try await store.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: t)
+            let writes = try await store.read(on: store.worker) { s in try QueuedEvents.gather(s, limit: 10) }.plan(
+                now: t)
             #expect(writes.events.count == 2)
             // The first event's cap, committed alone, is what the second event's plan assumed.
-            try await store.transaction { s in try writes.apply(s, event: 0) }
-            try await store.transaction { s in try writes.apply(s, event: 1) }
+            try await store.transaction(on: store.worker) { s in try writes.apply(s, event: 0) }
+            try await store.transaction(on: store.worker) { s in try writes.apply(s, event: 1) }
             let log = try await Self.log(store)
             #expect(log.map { $0["state"] } == ["pending", "dropped"])
             #expect(log.last?["reason"] == "cap")
@@ -103,16 +108,17 @@ struct SQLitePlanningTests {
             let other = try await TestDatabase.with(.sqlite) { db2 in
                 let store2 = try await Self.storeWithOneEvent(db2)
                 _ = try await Self.enterAgain(store2)
-                let writes2 = try await store2.read { s in try QueuedEvents.gather(s, limit: 10) }.plan(now: t)
-                try await store2.transaction { s in try writes2.apply(s, event: 0) }
-                try await store2.transaction { s in
+                let writes2 = try await store2.read(on: store2.worker) { s in try QueuedEvents.gather(s, limit: 10) }
+                    .plan(now: t)
+                try await store2.transaction(on: store2.worker) { s in try writes2.apply(s, event: 0) }
+                try await store2.transaction(on: store2.worker) { s in
                     try s.query(
-                        "UPDATE notification_caps SET notified_at = ? WHERE tenant = 'acme' AND device = 'd0' AND region = 'r'",
+                        "UPDATE ledger.notification_caps SET notified_at = ? WHERE tenant = 'acme' AND device = 'd0' AND region = 'r'",
                         [.float(t.timeIntervalSince1970)])
                 }
                 let refused: Bool
                 do {
-                    try await store2.transaction { s in try writes2.apply(s, event: 1) }
+                    try await store2.transaction(on: store2.worker) { s in try writes2.apply(s, event: 1) }
                     refused = false
                 } catch is PlanningConflict { refused = true }
                 try await store2.close()

@@ -15,9 +15,11 @@ struct StoreTests {
         try await store.migrate() // idempotent
         #expect(FileManager.default.fileExists(atPath: path))
         // 2: plan settings, 3: engine snapshots and retention, 4: key scopes, 5: the dashboard's browse indexes, 6: battery,
-        // 7: identifiers in NFC, 8: notifications, 9: shared APNs provider tokens.
-        #expect(try await store.schemaVersion() == 9)
+        // 7: identifiers in NFC, 8: notifications, 9: shared APNs provider tokens, 10: the notification log
+        // and caps moved to the worker's ledger.
+        #expect(try await store.schemaVersion() == 10)
         #expect(try await store.journalMode() == "wal")
+        #expect(FileManager.default.fileExists(atPath: path + "-notifications"))
         try await store.close()
     }
 
@@ -26,6 +28,8 @@ struct StoreTests {
         let path = Harness.temporaryDatabase()
         let normal = try await SQLiteStore.open(path: path)
         #expect(try await normal.synchronousLevel() == 1)
+        // The worker's ledger always syncs: its commits decide what the store's file forgets.
+        #expect(try await normal.ledgerSynchronousLevel() == 2)
         try await normal.close()
         let full = try await SQLiteStore.open(path: path, synchronous: .full)
         #expect(try await full.synchronousLevel() == 2)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A thread of its own that runs the closures of one SQLite connection (``SQLiteHandle``), one
 /// at a time, in two lanes: the requests' work in the order it came, and the server's own
-/// background work (planning and recording notifications) between the requests' closures.
+/// background work (the notification worker's) between the requests' closures.
 ///
 /// Not a `DispatchQueue`, for two reasons:
 /// - A serial queue runs on whichever of Dispatch's worker threads is free, and Linux gives a

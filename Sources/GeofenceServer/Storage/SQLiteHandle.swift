@@ -30,10 +30,12 @@ final class SQLiteHandle: @unchecked Sendable {
     private let queue: ConnectionThread
     private let closed = NIOLockedValueBox(false)
 
-    /// Opens (creating) the database file at `path`, or a private in-memory one for `:memory:`.
-    init(path: String) throws {
+    /// Opens (creating) the database file at `path`, or a private in-memory one for `:memory:`;
+    /// with `uri`, a `path` that starts with `file:` is an SQLite URI (`?mode=ro`), in
+    /// `ATTACH` too. The connection's thread is called `threadName`.
+    init(path: String, uri: Bool = false, threadName: String = "geofence-sqlite") throws {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0)
         let rc = sqlite_nio_sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
@@ -42,7 +44,7 @@ final class SQLiteHandle: @unchecked Sendable {
         }
         session = SQLiteSession(db: db)
         // Only once the file is open: a handle that failed to open has no deinit to stop it.
-        queue = ConnectionThread(name: "geofence-sqlite")
+        queue = ConnectionThread(name: threadName)
         session.thread = queue
     }
 

@@ -12,6 +12,13 @@ extension SQLiteStore {
         try await read { s in try s.query("PRAGMA synchronous").first?.column("synchronous")?.integer ?? -1 }
     }
 
+    /// The `synchronous` setting of the worker's ledger (``SQLiteNotificationLedger``).
+    package func ledgerSynchronousLevel() async throws -> Int {
+        try await read(on: worker) { s in
+            try s.query("PRAGMA ledger.synchronous").first?.column("synchronous")?.integer ?? -1
+        }
+    }
+
     /// Whether any stored key column holds `text` verbatim (tests check keys are only hashed).
     package func rawKeyColumnContains(_ text: String) async throws -> Bool {
         try await read { s in

@@ -2,39 +2,47 @@ import Foundation
 import GeoFormats
 import SQLiteNIO
 
-/// Planning on SQLite, in three steps, so that the one connection every ingestion commit waits
-/// for is held only for SQL: a read gathers a batch of queued events and what planning them
-/// needs, the plans are made off the connection (JSON, templates, ids), and the writes follow
-/// in short transactions.
+/// Planning on SQLite, in three steps, on the worker's connection (``SQLiteNotificationLedger``):
+/// a read gathers a batch of queued events and what planning them needs, the plans are made off
+/// the connection (JSON, templates, ids), and the writes follow in the ledger. The writer's
+/// connection, which every ingestion commit waits for, sees one delete per batch
+/// (``settlePlannedEvents()``).
 ///
 /// The steps are not one transaction, so each event's write checks what its plan depended on:
-/// - its queue row's removal decides whether its notifications are inserted, so an event is
+/// - its `planned_events` row decides whether its notifications are inserted, so an event is
 ///   planned once, even by two servers on one file;
 /// - the cap its plan read must be unchanged; when another planner moved it, the batch is
 ///   planned again, and after ``conflictRetries`` such conflicts it is gathered, planned and
 ///   written in one transaction.
 /// A token or setting changed between the read and the write is seen by the next event, as if
 /// the change had come a moment later. Every step waits in the connection's background lane
-/// (``ConnectionThread``): between the requests' commits, never ahead of one already waiting,
-/// and the writes commit and give the connection back as soon as a request waits for it
-/// (``backgroundSteps(count:_:)``).
+/// (``ConnectionThread``), so a request reading the log goes first
+/// (``backgroundSteps(on:count:_:)``).
 extension SQLiteStore {
     static let conflictRetries = 3
 
     public func planNotifications(now: Date, limit: Int) async throws -> Int {
+        let planned = try await planBatch(now: now, limit: limit)
+        try await settlePlannedEvents()
+        return planned
+    }
+
+    private func planBatch(now: Date, limit: Int) async throws -> Int {
         for _ in 0..<Self.conflictRetries {
-            // A read: an idle worker's poll finds the queue empty without taking the write lock.
-            let batch = try await read(.background) { s in try QueuedEvents.gather(s, limit: limit) }
+            // A read: an idle worker's poll finds the queue empty without taking a write lock.
+            let batch = try await read(.background, on: worker) { s in try QueuedEvents.gather(s, limit: limit) }
             if batch.events.isEmpty { return 0 }
             let writes = batch.plan(now: now)
             do {
-                try await backgroundSteps(count: writes.events.count) { s, i in try writes.apply(s, event: i) }
+                try await backgroundSteps(on: worker, count: writes.events.count) { s, i in
+                    try writes.apply(s, event: i)
+                }
                 return batch.events.count
             } catch is PlanningConflict {
                 continue
             }
         }
-        return try await transaction(.background) { s in
+        return try await transaction(.background, on: worker) { s in
             let batch = try QueuedEvents.gather(s, limit: limit)
             try batch.plan(now: now).apply(s)
             return batch.events.count
@@ -70,8 +78,9 @@ struct QueuedEvents: Sendable {
     var settings: [Device: DeviceNotificationSettings] = [:]
     var tokens: [Device: [PushToken]] = [:]
 
-    /// The oldest `limit` queued events; one query for the events with their regions and caps,
-    /// then one per tenant (rules) and two per device (settings, tokens).
+    /// The oldest `limit` queued events not yet planned; one query for the events with their
+    /// regions and caps, then one per tenant (rules) and two per device (settings, tokens). On
+    /// the worker's connection (the ledger attached).
     static func gather(_ s: SQLiteSession, limit: Int) throws -> QueuedEvents {
         var batch = QueuedEvents()
         let rows = try s.query(
@@ -81,8 +90,9 @@ struct QueuedEvents: Sendable {
             FROM notification_queue q
             LEFT JOIN outbox o ON o.id = q.outbox_id
             LEFT JOIN regions r ON r.tenant = q.tenant AND r.id = json_extract(o.body, '$.region')
-            LEFT JOIN notification_caps c
+            LEFT JOIN ledger.notification_caps c
               ON c.tenant = q.tenant AND c.device = q.device AND c.region = json_extract(o.body, '$.region')
+            WHERE NOT EXISTS (SELECT 1 FROM ledger.planned_events p WHERE p.outbox_id = q.outbox_id)
             ORDER BY q.outbox_id LIMIT ?
             """, [.integer(limit)])
         for row in rows {
@@ -170,25 +180,30 @@ struct PlannedWrites: Sendable {
         for i in events.indices { try apply(s, event: i) }
     }
 
-    /// Takes event `i` from the queue and, when it was still there, writes its plan; throws
-    /// ``PlanningConflict`` when the cap its plan read has moved since, other than by this
-    /// batch's earlier events (whose writes leave the cap exactly as the plan assumed).
+    /// Marks event `i` planned and, when no planner had yet and it is still queued, writes its
+    /// plan; throws ``PlanningConflict`` when the cap its plan read has moved since, other than
+    /// by this batch's earlier events (whose writes leave the cap exactly as the plan assumed).
     func apply(_ s: SQLiteSession, event i: Int) throws {
         let event = events[i]
         if let check = event.capCheck {
             let now = try s.query(
-                "SELECT notified_at FROM notification_caps WHERE tenant = ? AND device = ? AND region = ?",
+                "SELECT notified_at FROM ledger.notification_caps WHERE tenant = ? AND device = ? AND region = ?",
                 [.text(check.key.tenant), .text(check.key.device), .text(check.key.region)]
             ).first?.column("notified_at")?.double
             guard now == check.notifiedAt else { throw PlanningConflict() }
         }
+        // Off the queue and no longer in `planned_events`: planned, and settled since.
+        let queued = try s.query(
+            "SELECT 1 AS x FROM notification_queue WHERE outbox_id = ?", [.integer(event.outboxID)])
+        guard !queued.isEmpty else { return }
         let taken = try s.query(
-            "DELETE FROM notification_queue WHERE outbox_id = ? RETURNING outbox_id", [.integer(event.outboxID)])
+            "INSERT INTO ledger.planned_events (outbox_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING outbox_id",
+            [.integer(event.outboxID)])
         guard !taken.isEmpty else { return }
         for row in event.notifications {
             try s.query(
                 """
-                INSERT INTO notifications (tenant, device, event_id, rule_id, token, service, service_name,
+                INSERT INTO ledger.notifications (tenant, device, event_id, rule_id, token, service, service_name,
                   environment, message_id, content, state, reason, next_attempt_at, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, token) DO NOTHING
                 """, row)
@@ -196,7 +211,7 @@ struct PlannedWrites: Sendable {
         if let cap = event.cap {
             try s.query(
                 """
-                INSERT INTO notification_caps (tenant, device, region, notified_at) VALUES (?, ?, ?, ?)
+                INSERT INTO ledger.notification_caps (tenant, device, region, notified_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (tenant, device, region) DO UPDATE SET notified_at = excluded.notified_at
                   WHERE excluded.notified_at > notification_caps.notified_at
                 """, cap)

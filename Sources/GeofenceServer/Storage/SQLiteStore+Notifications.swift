@@ -1,11 +1,14 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SQLiteNIO
 
 /// Notifications on SQLite (``NotificationStore``'s rules): the queue is filled by a trigger on
 /// the outbox, so it commits with the event; planning is in `SQLiteStore+NotificationPlanning`.
+/// The log and the caps are in the worker's ledger (``SQLiteNotificationLedger``), and every
+/// call of the worker's runs on its connection.
 extension SQLiteStore: NotificationStore {
     /// Push tokens, rules, device settings, the queue (fed by the outbox trigger), the delivery
-    /// log and the cap's memory. Idempotent (`IF NOT EXISTS`): it may run again after an earlier
+    /// log and the cap's memory (the last two moved to the ledger since: ``ledgerMove``). Idempotent (`IF NOT EXISTS`): it may run again after an earlier
     /// migration is re-run.
     static let notificationMigration = [
         "CREATE TABLE IF NOT EXISTS push_tokens (tenant TEXT NOT NULL, device TEXT NOT NULL, token TEXT NOT NULL, service TEXT NOT NULL, service_name TEXT NOT NULL, environment TEXT, registered_at REAL NOT NULL, PRIMARY KEY (tenant, device, token)) WITHOUT ROWID",
@@ -142,29 +145,30 @@ extension SQLiteStore: NotificationStore {
     }
 
     // MARK: Delivery
-    // The worker's calls wait in the connection's background lane (``ConnectionThread``).
+    // The worker's calls run on its connection, in the background lane (``ConnectionThread``).
 
     public func dueNotifications(now: Date, limit: Int) async throws -> [DueNotification] {
         let t = now.timeIntervalSince1970
-        let anyDue = try await read(.background) { s in
+        let anyDue = try await read(.background, on: worker) { s in
             !(try s.query(
-                "SELECT 1 AS x FROM notifications WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1", [.float(t)]
+                "SELECT 1 AS x FROM ledger.notifications WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1",
+                [.float(t)]
             ).isEmpty)
         }
         guard anyDue else { return [] }
-        let rows = try await transaction(.background) { s in
+        let rows = try await transaction(.background, on: worker) { s in
             let rows = try s.query(
                 """
                 SELECT n.id AS id, n.tenant AS tenant, n.device AS device, n.token AS token, n.service AS service,
                   n.service_name AS service_name, n.environment AS environment, n.message_id AS message_id,
                   n.content AS content, n.attempts AS attempts, s.body AS settings
-                FROM notifications n
+                FROM ledger.notifications n
                 LEFT JOIN notification_settings s ON s.tenant = n.tenant AND s.device = n.device
                 WHERE n.state = 'pending' AND n.next_attempt_at <= ? ORDER BY n.next_attempt_at, n.id LIMIT ?
                 """, [.float(t), .integer(limit)])
             for row in rows {
                 try s.query(
-                    "UPDATE notifications SET next_attempt_at = ? WHERE id = ?",
+                    "UPDATE ledger.notifications SET next_attempt_at = ? WHERE id = ?",
                     [.float(t + notificationLeaseSeconds), row.column("id") ?? .null])
             }
             return rows
@@ -183,67 +187,87 @@ extension SQLiteStore: NotificationStore {
     public func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws {
         guard !outcomes.isEmpty else { return }
         let t = now.timeIntervalSince1970
-        // Each answer's record stands alone: a request waiting for the connection gets it
-        // between two of them.
-        try await backgroundSteps(count: outcomes.count) { s, i in
-            try Self.record(s, id: outcomes[i].id, outcome: outcomes[i].outcome, at: t)
+        let invalid = NIOLockedValueBox<[InvalidToken]>([])
+        try await backgroundSteps(on: worker, count: outcomes.count) { s, i in
+            if let token = try Self.record(s, id: outcomes[i].id, outcome: outcomes[i].outcome, at: t) {
+                invalid.withLockedValue { $0.append(token) }
+            }
         }
+        try await removeInvalidTokens(invalid.withLockedValue { $0 })
     }
 
-    private static func record(_ s: SQLiteSession, id: Int64, outcome: NotificationOutcome, at t: Double) throws {
+    /// A token a push service called invalid: removed unless registered again since `since`.
+    private struct InvalidToken: Sendable {
+        var tenant, device, token: SQLiteData
+        var since: SQLiteData
+    }
+
+    /// Records one answer in the log; returns the token to remove for an invalid one.
+    private static func record(
+        _ s: SQLiteSession, id: Int64, outcome: NotificationOutcome, at t: Double
+    ) throws -> InvalidToken? {
         let row = SQLiteData.integer(Int(id))
         switch outcome {
         case .delivered(let serviceID):
             try s.query(
                 """
-                UPDATE notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL, service_id = ?,
-                  sent_at = ? WHERE id = ? AND state = 'pending'
+                UPDATE ledger.notifications SET state = 'delivered', attempts = attempts + 1, reason = NULL,
+                  service_id = ?, sent_at = ? WHERE id = ? AND state = 'pending'
                 """, [serviceID.map { .text($0) } ?? .null, .float(t), row])
         case .held(let until):
             try s.query(
-                "UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND state = 'pending'",
+                "UPDATE ledger.notifications SET next_attempt_at = ? WHERE id = ? AND state = 'pending'",
                 [.float(until.timeIntervalSince1970), row])
         case .retry(let reason, let next):
             try s.query(
                 """
-                UPDATE notifications SET attempts = attempts + 1, reason = ?, next_attempt_at = ?
+                UPDATE ledger.notifications SET attempts = attempts + 1, reason = ?, next_attempt_at = ?
                 WHERE id = ? AND state = 'pending'
                 """, [.text(reason), .float(next.timeIntervalSince1970), row])
         case .tokenInvalid(let reason, let since):
             let rows = try s.query(
                 """
-                UPDATE notifications SET state = 'token-invalid', attempts = attempts + 1, reason = ?, sent_at = ?
-                WHERE id = ? AND state = 'pending' RETURNING tenant, device, token
+                UPDATE ledger.notifications SET state = 'token-invalid', attempts = attempts + 1, reason = ?,
+                  sent_at = ? WHERE id = ? AND state = 'pending' RETURNING tenant, device, token
                 """, [.text(reason), .float(t), row])
-            guard let invalid = rows.first else { return }
-            // Registered again after the service last knew the token valid: the phone has it
-            // anew, so it stays.
-            try s.query(
-                """
-                DELETE FROM push_tokens WHERE tenant = ? AND device = ? AND token = ?
-                  AND (? IS NULL OR registered_at <= ?)
-                """,
-                [
-                    invalid.column("tenant") ?? .null, invalid.column("device") ?? .null,
-                    invalid.column("token") ?? .null,
-                    since.map { .float($0.timeIntervalSince1970) } ?? .null,
-                    since.map { .float($0.timeIntervalSince1970) } ?? .null,
-                ])
+            guard let invalid = rows.first else { return nil }
+            return InvalidToken(
+                tenant: invalid.column("tenant") ?? .null, device: invalid.column("device") ?? .null,
+                token: invalid.column("token") ?? .null, since: since.map { .float($0.timeIntervalSince1970) } ?? .null)
         case .ended(let state, let reason):
             try s.query(
                 """
-                UPDATE notifications SET state = ?, attempts = attempts + 1, reason = ?, sent_at = ?
+                UPDATE ledger.notifications SET state = ?, attempts = attempts + 1, reason = ?, sent_at = ?
                 WHERE id = ? AND state = 'pending'
                 """, [.text(state), .text(reason), .float(t), row])
+        }
+        return nil
+    }
+
+    /// Removes the tokens the push services called invalid, on the writer's connection (the
+    /// tokens are in the store's file), after their notifications' records committed. A crash
+    /// in between keeps a token: its next notification is refused again and removes it then.
+    private func removeInvalidTokens(_ tokens: [InvalidToken]) async throws {
+        guard !tokens.isEmpty else { return }
+        try await transaction(.background) { s in
+            for t in tokens {
+                // Registered again after the service last knew the token valid: the phone has
+                // it anew, so it stays.
+                try s.query(
+                    """
+                    DELETE FROM push_tokens WHERE tenant = ? AND device = ? AND token = ?
+                      AND (? IS NULL OR registered_at <= ?)
+                    """, [t.tenant, t.device, t.token, t.since, t.since])
+            }
         }
     }
 
     public func notificationLog(tenant: String, device: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
-        let rows = try await read { s in
+        let rows = try await read(on: worker) { s in
             try s.query(
                 """
                 SELECT id, event_id, rule_id, token, service, message_id, content, state, reason, attempts,
-                  next_attempt_at, created_at, sent_at FROM notifications
+                  next_attempt_at, created_at, sent_at FROM ledger.notifications
                 WHERE tenant = ? AND device = ? AND id > ? ORDER BY id LIMIT ?
                 """, [.text(tenant), .text(device), .integer(Int(after)), .integer(limit)])
         }

@@ -20,13 +20,17 @@ import SQLiteNIO
 /// (``commitFixBatches(tenant:_:now:)``).
 public final class SQLiteStore: ServerStore {
     let db: SQLiteHandle
+    /// The notification worker's connection: the store's file read-only and the ledger's
+    /// read-write (``SQLiteNotificationLedger``); `db` itself for `:memory:`.
+    let worker: SQLiteHandle
     /// Checkpoints the write-ahead log off the writer's path (`nil` for `:memory:`).
     let checkpointer: SQLiteCheckpointer?
     /// Where the database lives (`:memory:` for a private in-memory one).
     public let path: String
 
-    init(db: SQLiteHandle, checkpointer: SQLiteCheckpointer?, path: String) {
+    init(db: SQLiteHandle, worker: SQLiteHandle, checkpointer: SQLiteCheckpointer?, path: String) {
         self.db = db
+        self.worker = worker
         self.checkpointer = checkpointer
         self.path = path
     }
@@ -59,7 +63,8 @@ public final class SQLiteStore: ServerStore {
             try await db.run { s in s.onWALCommit(inlineLimit: SQLiteCheckpointer.inlineLimit) { c.walGrew(to: $0) } }
             checkpointer = c
         }
-        return SQLiteStore(db: db, checkpointer: checkpointer, path: path)
+        let worker = try await SQLiteNotificationLedger.openWorker(path: path, store: db)
+        return SQLiteStore(db: db, worker: worker, checkpointer: checkpointer, path: path)
     }
 
     /// Records from now on, in `timings`, how requests wait for the writer's connection and how
@@ -67,6 +72,7 @@ public final class SQLiteStore: ServerStore {
     func reportConnectionTimings(to timings: ConnectionTimings) { db.report(to: timings) }
 
     public func close() async throws {
+        if worker !== db { await worker.close() }
         await db.close()
         await checkpointer?.close()
     }
@@ -75,12 +81,14 @@ public final class SQLiteStore: ServerStore {
 
     /// Runs `body` on the connection in one `BEGIN IMMEDIATE … COMMIT` transaction, rolled
     /// back when it throws. One thread hop, whatever the number of statements; `lane` is
-    /// `.background` for the server's own work (``ConnectionThread``).
+    /// `.background` for the server's own work (``ConnectionThread``); `handle` is `worker` for
+    /// the notification worker's (``SQLiteNotificationLedger``), the writer's `db` otherwise.
     @discardableResult
     func transaction<T: Sendable>(
-        _ lane: ConnectionThread.Lane = .request, _ body: @escaping @Sendable (SQLiteSession) throws -> T
+        _ lane: ConnectionThread.Lane = .request, on handle: SQLiteHandle? = nil,
+        _ body: @escaping @Sendable (SQLiteSession) throws -> T
     ) async throws -> T {
-        try await db.run(lane) { s in try s.transaction { try body(s) } }
+        try await (handle ?? db).run(lane) { s in try s.transaction { try body(s) } }
     }
 
     /// Runs `step` for `0..<count` in order, in background transactions that each end, after
@@ -88,10 +96,12 @@ public final class SQLiteStore: ServerStore {
     /// (``SQLiteSession/requestWaiting``): a phone's commit waits for one step, not the batch.
     /// Each step must be correct after any prefix of the steps before it is committed; when one
     /// throws, the steps committed in earlier transactions stay.
-    func backgroundSteps(count: Int, _ step: @escaping @Sendable (SQLiteSession, Int) throws -> Void) async throws {
+    func backgroundSteps(
+        on handle: SQLiteHandle? = nil, count: Int, _ step: @escaping @Sendable (SQLiteSession, Int) throws -> Void
+    ) async throws {
         var next = 0
         while next < count {
-            next = try await transaction(.background) { [next] s in
+            next = try await transaction(.background, on: handle) { [next] s in
                 var i = next
                 repeat {
                     try step(s, i)
@@ -105,9 +115,10 @@ public final class SQLiteStore: ServerStore {
     /// Runs `body` on the connection (reads: SQLite gives each statement a consistent view, and
     /// no write runs between the closure's statements).
     func read<T: Sendable>(
-        _ lane: ConnectionThread.Lane = .request, _ body: @escaping @Sendable (SQLiteSession) throws -> T
+        _ lane: ConnectionThread.Lane = .request, on handle: SQLiteHandle? = nil,
+        _ body: @escaping @Sendable (SQLiteSession) throws -> T
     ) async throws -> T {
-        try await db.run(lane, body)
+        try await (handle ?? db).run(lane, body)
     }
 
     static func text(_ v: ServerJSON) -> SQLiteData { .text(String(decoding: v.encoded(), as: UTF8.self)) }
@@ -151,28 +162,35 @@ public final class SQLiteStore: ServerStore {
         SQLiteStore.notificationMigration,
         // APNs provider tokens shared by the servers on one store: SQLiteStore+ProviderTokens.
         SQLiteStore.providerTokenMigration,
+        // The notification log and caps move to the worker's ledger: SQLiteNotificationLedger.
+        SQLiteStore.ledgerMove,
     ]
 
     public func migrate() async throws {
-        try await db.run { s in
+        let current = try await db.run { s in
             try s.query(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
             let rows = try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
-            let current = Int(rows.first?.column("v")?.integer ?? 0)
-            for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
-                try s.query("BEGIN IMMEDIATE")
-                do {
-                    if statements == SQLiteStore.identifierMigration { try SQLiteStore.refuseIdentifierCollisions(s) }
-                    for statement in statements { try s.query(statement) }
-                    try s.query(
-                        "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                        [.integer(i + 1), .float(Date().timeIntervalSince1970)])
-                    try s.query("COMMIT")
-                } catch {
-                    _ = try? s.query("ROLLBACK")
-                    throw error
-                }
+            return Int(rows.first?.column("v")?.integer ?? 0)
+        }
+        for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
+            // The ledger's copy of the log and caps commits before the store's file drops them.
+            if statements == SQLiteStore.ledgerMove {
+                try await worker.run { s in try SQLiteNotificationLedger.prepare(s) }
             }
+            try await db.run { s in try Self.apply(s, version: i + 1, statements) }
+        }
+        try await worker.run { s in try SQLiteNotificationLedger.prepare(s) }
+    }
+
+    /// Runs migration `version` and records it, in one transaction.
+    static func apply(_ s: SQLiteSession, version: Int, _ statements: [String]) throws {
+        try s.transaction {
+            if statements == SQLiteStore.identifierMigration { try SQLiteStore.refuseIdentifierCollisions(s) }
+            for statement in statements { try s.query(statement) }
+            try s.query(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                [.integer(version), .float(Date().timeIntervalSince1970)])
         }
     }
 
