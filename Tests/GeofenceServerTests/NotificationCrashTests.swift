@@ -77,6 +77,55 @@ struct NotificationCrashTests {
         #expect(try await second.terminate() == 0)
     }
 
+    @Test(
+        "SQLite, killed between the worker's file and the store's queue: the restarted server sends the entry once",
+        .timeLimit(.minutes(5)), arguments: [Failpoint.notificationPlanned, .notificationUnqueued])
+    func killedInTheHandOver(_ point: Failpoint) async throws {
+        try await ChildPushSetup.with { setup in
+            try await TestDatabase.with(.sqlite) { db in try await Self.killInHandOver(db, setup, at: point) }
+        }
+    }
+
+    static func killInHandOver(_ db: TestDatabase, _ setup: ChildPushSetup, at point: Failpoint) async throws {
+        let standIn = setup.standIn
+        let config = try setup.configuration(for: standIn)
+        let arguments = ["--database", db.location, "--config", config.path]
+        let key = try await ChildServer.runToCompletion([
+            "serve", "create-key", "--tenant", "acme", "--database", db.location,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // First life: planned the entry, killed before the hand-over finished; nothing sent.
+        let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": point.rawValue])
+        defer { if first.process.isRunning { first.kill() } }
+        try await seed(first.baseURL, key: key)
+        let reached = try await first.waitForOutput(
+            "failpoint reached: \(point.rawValue) events 1", timeout: .seconds(60))
+        first.kill()
+        try #require(reached, "the server never reached the failpoint: \(first.log.suffix(800))")
+        #expect(standIn.accepted.isEmpty)
+
+        // Second life: the entry goes out once, and the hand-over is finished.
+        let second = try await ChildServer.start(arguments)
+        defer { if second.process.isRunning { second.kill() } }
+        let sent = try await CrashSafetyTests.wait(timeout: .seconds(60)) {
+            let log = try? await CrashSafetyTests.get(
+                second.baseURL, "/v1/devices/\(device)/notifications", key: key)
+            return log?["notifications"]?.array?.first?["state"]?.string == "delivered"
+        }
+        #expect(sent, "\(standIn.refusals) \(second.log.suffix(800))")
+        let log = try await CrashSafetyTests.get(second.baseURL, "/v1/devices/\(device)/notifications", key: key)
+        #expect((log["notifications"]?.array ?? []).count == 1, "\(log)")
+        #expect(try await second.terminate() == 0)
+        #expect(standIn.accepted.count == 1)
+
+        // Off the queue and no longer marked: nothing left to plan.
+        let store = try await SQLiteStore.open(path: db.location)
+        #expect(try await SQLiteLedgerTests.queued(store) == 0)
+        #expect(try await SQLiteLedgerTests.planned(store) == 0)
+        try await store.close()
+    }
+
     /// The seed's region and an entry rule; the phone's token; a walk into the region.
     static func seed(_ base: String, key: String) async throws {
         let region = circleFeature("bund", lat: 31.239394, lon: 121.499781, radius: 2_000)

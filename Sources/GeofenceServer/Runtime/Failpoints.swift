@@ -22,6 +22,12 @@ enum Failpoint: String, CaseIterable, Sendable {
     /// In `NotificationDispatcher.send`: the push service has answered, the delivery log not
     /// yet updated (the notification's lease is held until it runs out).
     case notificationAfterSend = "notification-after-send"
+    /// In `SQLiteStore.settlePlannedEvents`: a batch's plans have committed in the worker's
+    /// file, its events are still in the store's queue.
+    case notificationPlanned = "notification-planned"
+    /// In `SQLiteStore.settlePlannedEvents`: the events have left the store's queue, the
+    /// worker's file still marks them planned.
+    case notificationUnqueued = "notification-unqueued"
 }
 
 /// The failpoints armed for this process, read once from the environment:

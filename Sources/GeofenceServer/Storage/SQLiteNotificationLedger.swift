@@ -119,10 +119,12 @@ extension SQLiteStore {
             ).compactMap { $0.column("outbox_id")?.integer }
         }
         guard !planned.isEmpty else { return }
+        await Failpoints.reach(.notificationPlanned, detail: "events \(planned.count)")
         let ids = SQLiteData.text("[" + planned.map(String.init).joined(separator: ",") + "]")
         try await transaction(.background) { s in
             try s.query("DELETE FROM notification_queue WHERE outbox_id IN (SELECT value FROM json_each(?))", [ids])
         }
+        await Failpoints.reach(.notificationUnqueued, detail: "events \(planned.count)")
         // A row goes only once its event is off the queue: while the queue still holds it, the
         // row is what keeps the event from being planned again.
         _ = try await worker.run(.background) { s in
