@@ -17,7 +17,8 @@ import SQLiteNIO
 /// calls never interleave (SQLite admits one writer at a time anyway), and statements are
 /// prepared once and reused. A fix batch is one journal row, so ingestion costs a handful of
 /// statements per batch plus one per event, and concurrent batches share one transaction
-/// (``commitFixBatches(tenant:_:now:)``).
+/// (``commitFixBatches(tenant:_:now:)``). The notification worker has a connection and a file
+/// of its own beside it (``SQLiteNotificationLedger``).
 public final class SQLiteStore: ServerStore {
     let db: SQLiteHandle
     /// The notification worker's connection: the store's file read-only and the ledger's
@@ -112,8 +113,9 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
-    /// Runs `body` on the connection (reads: SQLite gives each statement a consistent view, and
-    /// no write runs between the closure's statements).
+    /// Runs `body` on the connection (reads: SQLite gives each statement a consistent view). On
+    /// the writer's connection no write runs between the closure's statements; on the worker's,
+    /// the writer's commits can.
     func read<T: Sendable>(
         _ lane: ConnectionThread.Lane = .request, on handle: SQLiteHandle? = nil,
         _ body: @escaping @Sendable (SQLiteSession) throws -> T
