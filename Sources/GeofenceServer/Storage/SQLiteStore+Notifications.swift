@@ -8,8 +8,8 @@ import SQLiteNIO
 /// call of the worker's runs on its connection.
 extension SQLiteStore: NotificationStore {
     /// Push tokens, rules, device settings, the queue (fed by the outbox trigger), the delivery
-    /// log and the cap's memory (the last two moved to the ledger since: ``ledgerMove``). Idempotent (`IF NOT EXISTS`): it may run again after an earlier
-    /// migration is re-run.
+    /// log and the cap's memory (the last two since moved to the ledger: ``ledgerMove``).
+    /// Idempotent (`IF NOT EXISTS`): it may run again after an earlier migration is re-run.
     static let notificationMigration = [
         "CREATE TABLE IF NOT EXISTS push_tokens (tenant TEXT NOT NULL, device TEXT NOT NULL, token TEXT NOT NULL, service TEXT NOT NULL, service_name TEXT NOT NULL, environment TEXT, registered_at REAL NOT NULL, PRIMARY KEY (tenant, device, token)) WITHOUT ROWID",
         "CREATE TABLE IF NOT EXISTS notification_rules (tenant TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (tenant, id)) WITHOUT ROWID",
