@@ -166,3 +166,55 @@ struct RetentionTests {
         #expect(ServerConfiguration().eventRetention == .seconds(30 * 86_400))
     }
 }
+
+/// The delivery log goes with the events' retention, a bounded window at a time, and never
+/// takes a notification still pending.
+@Suite("Retention of the delivery log")
+struct NotificationLogRetentionTests {
+    @Test(
+        "entries older than the events' retention and no longer pending go, oldest first", arguments: StoreKind.allCases
+    )
+    func logPruned(_ kind: StoreKind) async throws {
+        try await TestDatabase.with(kind) { db in
+            let opened = try await db.open()
+            let store = try #require(opened as? any NotificationStore)
+            let now = Date(timeIntervalSince1970: NotificationDeliveryTests.t0)
+            let rule = try NotificationRule.parse(
+                try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi"}"#.utf8)), generatedID: "r1")
+            #expect(try await store.addNotificationRule(tenant: "acme", rule, now: now))
+            try await NotificationDeliveryTests.commitEvents(opened, count: 5, now: now)
+            #expect(try await store.planNotifications(now: now, limit: 10) == 5)
+            // d0 … d3 delivered, d4 still pending.
+            let due = try await store.dueNotifications(now: now, limit: 10).sorted { $0.id < $1.id }
+            #expect(due.map(\.device) == ["d0", "d1", "d2", "d3", "d4"])
+            try await store.recordNotifications(
+                due.prefix(4).map { RecordedOutcome(id: $0.id, outcome: .delivered(serviceID: nil)) }, now: now)
+            func logged(_ device: String) async throws -> Int {
+                try await store.notificationLog(tenant: "acme", device: device, after: 0, limit: 10).count
+            }
+
+            // Not older than the cut: nothing goes.
+            #expect(try await store.pruneNotifications(before: now, limit: 100) == 0)
+            let later = now.addingTimeInterval(1)
+            // A window of the two oldest entries.
+            #expect(try await store.pruneNotifications(before: later, limit: 2) == 2)
+            #expect(try await logged("d0") == 0)
+            #expect(try await logged("d1") == 0)
+            #expect(try await logged("d2") == 1)
+            // The rest but the pending one.
+            #expect(try await store.pruneNotifications(before: later, limit: 100) == 2)
+            #expect(try await logged("d3") == 0)
+            #expect(try await logged("d4") == 1)
+
+            // Once it ends, the retention worker takes it with the events, 31 days on.
+            try await store.recordNotifications(
+                [RecordedOutcome(id: due[4].id, outcome: .ended(state: "failed", reason: "test"))], now: now)
+            let retention = Retention(
+                store: opened, fixRetention: nil, eventRetention: .seconds(30 * 86_400), interval: .seconds(60),
+                batch: 2, clock: { now.addingTimeInterval(31 * 86_400) }, logger: Harness.quietLogger())
+            #expect(try await retention.pruneOnce().notifications == 1)
+            #expect(try await logged("d4") == 0)
+            try await opened.close()
+        }
+    }
+}

@@ -50,6 +50,10 @@ public protocol NotificationStore: Sendable {
     func recordNotifications(_ outcomes: [RecordedOutcome], now: Date) async throws
     /// The device's notifications, newest last, after log id `after`.
     func notificationLog(tenant: String, device: String, after: Int64, limit: Int) async throws -> [ServerJSON]
+    /// Deletes, among the `limit` oldest entries of the log (every tenant's), those created
+    /// before `before` and no longer pending; returns how many. Looking at `limit` entries at
+    /// most, a call's work is bounded however long the log.
+    func pruneNotifications(before: Date, limit: Int) async throws -> Int
 }
 
 /// How long a handed-out notification stays invisible to other workers, in seconds: longer than

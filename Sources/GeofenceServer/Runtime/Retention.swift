@@ -20,6 +20,8 @@ struct Retention: Service {
 
     /// Most transactions per tenant and round (then the next round goes on).
     static let maximumRoundsPerTenant = 100
+    /// Most transactions on the delivery log per round.
+    static let maximumNotificationRounds = 100
 
     func run() async throws {
         // A service that returns ends the whole service group, the HTTP server with it: with
@@ -53,9 +55,29 @@ struct Retention: Service {
                 guard n.fixBatches == batch || n.events == batch else { break }
             }
         }
+        total.notifications = try await pruneNotifications(before: eventsBefore)
         if total != PruneCount() {
-            logger.info("retention", metadata: ["fixBatches": "\(total.fixBatches)", "events": "\(total.events)"])
+            logger.info(
+                "retention",
+                metadata: [
+                    "fixBatches": "\(total.fixBatches)", "events": "\(total.events)",
+                    "notifications": "\(total.notifications)",
+                ])
         }
         return total
+    }
+
+    /// The delivery log goes with the events it reports on: entries older than the events'
+    /// retention and no longer pending.
+    private func pruneNotifications(before: Date?) async throws -> Int {
+        guard let before, let notifications = store as? any NotificationStore else { return 0 }
+        var pruned = 0
+        for _ in 0..<Self.maximumNotificationRounds {
+            if Task.isShuttingDownGracefully || Task.isCancelled { break }
+            let n = try await notifications.pruneNotifications(before: before, limit: batch)
+            pruned += n
+            guard n == batch else { break }
+        }
+        return pruned
     }
 }

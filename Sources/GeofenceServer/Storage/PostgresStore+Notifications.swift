@@ -325,6 +325,16 @@ extension PostgresStore: NotificationStore {
         }
     }
 
+    public func pruneNotifications(before: Date, limit: Int) async throws -> Int {
+        let cut = before.timeIntervalSince1970
+        return try await query(
+            """
+            DELETE FROM notifications WHERE id IN (SELECT id FROM notifications ORDER BY id LIMIT \(limit))
+              AND created_at < \(cut) AND state <> 'pending' RETURNING id
+            """
+        ).count
+    }
+
     public func notificationLog(tenant: String, device: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
         let cursor = Int(after)
         let rows = try await query(

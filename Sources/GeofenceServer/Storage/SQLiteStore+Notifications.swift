@@ -262,6 +262,18 @@ extension SQLiteStore: NotificationStore {
         }
     }
 
+    public func pruneNotifications(before: Date, limit: Int) async throws -> Int {
+        try await transaction(.background, on: worker) { s in
+            try s.query(
+                """
+                DELETE FROM ledger.notifications
+                WHERE id IN (SELECT id FROM ledger.notifications ORDER BY id LIMIT ?)
+                  AND created_at < ? AND state <> 'pending' RETURNING id
+                """, [.integer(limit), .float(before.timeIntervalSince1970)]
+            ).count
+        }
+    }
+
     public func notificationLog(tenant: String, device: String, after: Int64, limit: Int) async throws -> [ServerJSON] {
         let rows = try await read(on: worker) { s in
             try s.query(

@@ -62,9 +62,12 @@ public struct PruneCount: Sendable, Hashable {
     public var fixBatches = 0
     /// Events (with their finished deliveries) deleted.
     public var events = 0
+    /// Delivery log entries (notifications no longer pending) deleted.
+    public var notifications = 0
 
-    public init(fixBatches: Int = 0, events: Int = 0) {
+    public init(fixBatches: Int = 0, events: Int = 0, notifications: Int = 0) {
         self.fixBatches = fixBatches
         self.events = events
+        self.notifications = notifications
     }
 }
