@@ -22,8 +22,9 @@
 #      used, and the latencies of the requests sent before the burst, in its second (its commit
 #      holds the tenant's writes for a few hundred milliseconds, notifications or not) and after
 #      it (while the pushes go out), and from the server's /metrics how the requests waited for
-#      the one SQLite connection: how many arrived while the server's own work (planning, leases,
-#      answers' records) held it, and how many of those and of the others waited over 0.5 ms.
+#      the SQLite writer's connection: how many arrived while the server's own work held it (the
+#      notification worker's: today one queue delete per planned batch, and removing invalid
+#      tokens), and how many of those and of the others waited over 0.5 ms.
 #      With OLD=<another geofence binary>, each round measures that binary too, off then on,
 #      before this one: old and new side by side in one run (this one's load generator for
 #      both).
