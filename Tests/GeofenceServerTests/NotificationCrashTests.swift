@@ -27,12 +27,7 @@ struct NotificationCrashTests {
 
     static func killAndResend(_ db: TestDatabase, _ setup: ChildPushSetup) async throws {
         let standIn = setup.standIn
-        let config = try setup.configuration(for: standIn)
-        let arguments = ["--database", db.location, "--config", config.path]
-        let key = try await ChildServer.runToCompletion([
-            "serve", "create-key", "--tenant", "acme", "--database", db.location,
-        ])
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+        let (arguments, key) = try await serverArguments(db, setup)
 
         // First life: stalls right after APNs's answer, and is killed there.
         let first = try await ChildServer.start(
@@ -88,12 +83,7 @@ struct NotificationCrashTests {
 
     static func killInHandOver(_ db: TestDatabase, _ setup: ChildPushSetup, at point: Failpoint) async throws {
         let standIn = setup.standIn
-        let config = try setup.configuration(for: standIn)
-        let arguments = ["--database", db.location, "--config", config.path]
-        let key = try await ChildServer.runToCompletion([
-            "serve", "create-key", "--tenant", "acme", "--database", db.location,
-        ])
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+        let (arguments, key) = try await serverArguments(db, setup)
 
         // First life: planned the entry, killed before the hand-over finished; nothing sent.
         let first = try await ChildServer.start(arguments, environment: ["GEOFENCE_FAILPOINTS": point.rawValue])
@@ -124,6 +114,17 @@ struct NotificationCrashTests {
         #expect(try await SQLiteLedgerTests.queued(store) == 0)
         #expect(try await SQLiteLedgerTests.planned(store) == 0)
         try await store.close()
+    }
+
+    /// `geofence serve`'s arguments for `db`, sending to the setup's stand-in, and an admin key
+    /// of tenant `acme`.
+    static func serverArguments(_ db: TestDatabase, _ setup: ChildPushSetup) async throws -> ([String], String) {
+        let config = try setup.configuration(for: setup.standIn)
+        let key = try await ChildServer.runToCompletion([
+            "serve", "create-key", "--tenant", "acme", "--database", db.location,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+        return (["--database", db.location, "--config", config.path], key)
     }
 
     /// The seed's region and an entry rule; the phone's token; a walk into the region.

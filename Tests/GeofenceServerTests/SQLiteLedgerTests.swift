@@ -58,13 +58,8 @@ struct SQLiteLedgerTests {
         arguments: [false, true])
     func stoppedBetweenTheFiles(inMemory: Bool) async throws {
         try await TestDatabase.with(.sqlite) { db in
-            let location = inMemory ? ":memory:" : db.location
-            let store = try #require(
-                try await GeofenceServer.openStore(location, logger: Harness.quietLogger()) as? SQLiteStore)
-            let rule = try NotificationRule.parse(
-                try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi"}"#.utf8)), generatedID: "r1")
-            #expect(try await store.addNotificationRule(tenant: "acme", rule, now: Self.now))
-            try await NotificationDeliveryTests.commitEvents(store, count: 3, now: Self.now)
+            let store = try await SQLitePlanningTests.storeWithEvents(
+                at: inMemory ? ":memory:" : db.location, count: 3)
             // The ledger's half of planning, without the settling that follows it.
             let writes = try await store.read(on: store.worker) { s in try QueuedEvents.gather(s, limit: 2) }
                 .plan(now: Self.now)
@@ -131,12 +126,7 @@ struct SQLiteLedgerTests {
     func awkwardFileName() async throws {
         let dir = URL(fileURLWithPath: Harness.temporaryDatabase()).deletingLastPathComponent()
         let path = dir.appendingPathComponent("a b?c#d%20é.sqlite").path
-        let store = try #require(
-            try await GeofenceServer.openStore(path, logger: Harness.quietLogger()) as? SQLiteStore)
-        let rule = try NotificationRule.parse(
-            try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi"}"#.utf8)), generatedID: "r1")
-        #expect(try await store.addNotificationRule(tenant: "acme", rule, now: Self.now))
-        try await NotificationDeliveryTests.commitEvents(store, count: 1, now: Self.now)
+        let store = try await SQLitePlanningTests.storeWithEvents(at: path, count: 1)
         #expect(try await store.planNotifications(now: Self.now, limit: 10) == 1)
         #expect(try await SQLitePlanningTests.log(store).count == 1)
         #expect(FileManager.default.fileExists(atPath: path + "-notifications"))

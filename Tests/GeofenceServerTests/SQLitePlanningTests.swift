@@ -14,12 +14,18 @@ struct SQLitePlanningTests {
     /// A store with a greeting rule (default cap) and one queued enter event of device `d0` in
     /// region `r`.
     static func storeWithOneEvent(_ db: TestDatabase) async throws -> SQLiteStore {
+        try await storeWithEvents(at: db.location, count: 1)
+    }
+
+    /// A store at `location` with a greeting rule (default cap) and `count` queued enter
+    /// events in region `r`, of devices `d0`, `d1`, ….
+    static func storeWithEvents(at location: String, count: Int) async throws -> SQLiteStore {
         let store = try #require(
-            try await GeofenceServer.openStore(db.location, logger: Harness.quietLogger()) as? SQLiteStore)
+            try await GeofenceServer.openStore(location, logger: Harness.quietLogger()) as? SQLiteStore)
         let rule = try NotificationRule.parse(
             try ServerJSON.parse(Data(#"{"events":["enter"],"title":"Hi"}"#.utf8)), generatedID: "r1")
         #expect(try await store.addNotificationRule(tenant: "acme", rule, now: now))
-        try await NotificationDeliveryTests.commitEvents(store, count: 1, now: now)
+        try await NotificationDeliveryTests.commitEvents(store, count: count, now: now)
         return store
     }
 

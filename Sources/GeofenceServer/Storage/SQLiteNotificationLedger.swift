@@ -60,8 +60,8 @@ enum SQLiteNotificationLedger {
         return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?mode=ro"
     }
 
-    /// The ledger's tables. Idempotent: runs at every start, before the migrations that read
-    /// them.
+    /// The ledger's tables. Idempotent: they are created at every start, before the store's
+    /// migrations.
     static let tables = [
         "CREATE TABLE IF NOT EXISTS ledger.notifications (id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, device TEXT NOT NULL, event_id TEXT NOT NULL, rule_id TEXT NOT NULL, token TEXT NOT NULL, service TEXT NOT NULL, service_name TEXT NOT NULL, environment TEXT, message_id TEXT NOT NULL, content TEXT NOT NULL, state TEXT NOT NULL, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL, service_id TEXT, created_at REAL NOT NULL, sent_at REAL, UNIQUE (event_id, token))",
         "CREATE INDEX IF NOT EXISTS ledger.notifications_due ON notifications (next_attempt_at, id) WHERE state = 'pending'",

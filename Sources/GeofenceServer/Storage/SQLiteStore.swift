@@ -175,14 +175,13 @@ public final class SQLiteStore: ServerStore {
             let rows = try s.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
             return Int(rows.first?.column("v")?.integer ?? 0)
         }
+        // The ledger's tables, and its copy of a log and caps the store's file still holds,
+        // commit before any migration runs: `ledgerMove` drops them there. (A store below the
+        // version that made those tables has none to copy.)
+        try await worker.run { s in try SQLiteNotificationLedger.prepare(s) }
         for (i, statements) in SQLiteStore.migrations.enumerated() where i + 1 > current {
-            // The ledger's copy of the log and caps commits before the store's file drops them.
-            if statements == SQLiteStore.ledgerMove {
-                try await worker.run { s in try SQLiteNotificationLedger.prepare(s) }
-            }
             try await db.run { s in try Self.apply(s, version: i + 1, statements) }
         }
-        try await worker.run { s in try SQLiteNotificationLedger.prepare(s) }
     }
 
     /// Runs migration `version` and records it, in one transaction.
